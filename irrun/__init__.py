@@ -1,0 +1,14 @@
+"""irrun: read, shape-check and run OpenVINO IR models with NumPy, without OpenVINO."""
+from . import ops  # noqa: F401  (registers every op)
+from .errors import IrrunError
+from .model import Model, PortSpec, read_model
+from .shapes import Dim, PartialShape
+
+__all__ = ["read_model", "Model", "PortSpec", "IrrunError", "Dim", "PartialShape", "check"]
+__version__ = "0.1.0"
+
+
+def check(path, shapes=None):
+    """Check an IR file; returns a list of :class:`irrun.check.Finding` (empty when clean)."""
+    from .check import check_model
+    return check_model(path, shapes)

@@ -1,0 +1,81 @@
+"""Shape and element-type inference: one pass over the live layers in topological order.
+
+Every output port gets a :class:`TensorInfo`. Values propagate through constant sub-graphs: when
+every input of a layer has a known value (Consts, ShapeOf of a static shape, and what they feed)
+and the outputs are small, the layer's own kernel computes the value — one implementation of the
+math, so a VariadicSplit whose lengths come from ShapeOf -> Gather resolves its ``-1`` here.
+When a value is only known at run time, the op's rule gives dynamic dims and the kernel checks
+the values when it runs.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import networkx as nx
+
+from .contract import run_checked
+from .errors import ExecutionError, IrrunError, OpError, ShapeError
+from .graph import inputs_of
+from .ops.base import Op, TensorInfo
+from .ops.parameter import Parameter
+from .shapes import PartialShape
+
+#: Largest output (elements) computed during inference; bigger constants stay symbolic.
+FOLD_LIMIT = 1 << 16
+
+Types = dict[tuple, TensorInfo | None]
+
+
+def infer_layer(op: Op, ins: list[TensorInfo], layer, file: str | None) -> list[TensorInfo]:
+    """Apply the op's shape rule (and fold it when its inputs are known) for one layer."""
+    lo, hi = op.num_inputs
+    if not lo <= len(ins) <= hi:
+        want = str(lo) if lo == hi else f"{lo} to {hi}"
+        raise OpError(f"{layer.type} takes {want} inputs, the layer has {len(ins)}")
+    outs = op.infer(ins)
+    if layer.type.lower() != "result" and len(outs) != len(layer.outputs):
+        raise OpError(f"the layer declares {len(layer.outputs)} output ports but {layer.type} "
+                      f"produces {len(outs)}")
+    if ins and all(t.value is not None for t in ins):
+        sizes = [o.shape.max_numel() for o in outs]
+        if all(s is not None and s <= FOLD_LIMIT for s in sizes):
+            values = run_checked(op, [t.value for t in ins], outs, layer.ref, file, folding=True)
+            outs = [TensorInfo(o.etype, PartialShape(v.shape), v) for o, v in zip(outs, values)]
+    return outs
+
+
+def infer_types(g: nx.MultiDiGraph, order: list, ops: dict, file: str | None = None,
+                overrides: dict | None = None,
+                on_error: Callable[[object, IrrunError], None] | None = None) -> Types:
+    """Infer every output port of the layers in ``order``.
+
+    ``ops`` maps node -> Op (a node missing from it is unsupported: its outputs are unknown).
+    ``overrides`` maps a Parameter node to the TensorInfo to use instead of its attributes. Without ``on_error`` the first
+    problem raises; with it, problems are reported and the layers that depend on them are left
+    unknown (``None``) instead of guessed.
+    """
+    overrides = overrides or {}
+    types: Types = {}
+    for n in order:
+        layer = g.nodes[n]["layer"]
+        op = ops.get(n)
+        ins = [types.get((u, sp)) for u, sp in inputs_of(g, n)]
+        outs: list[TensorInfo] | None = None
+        if op is not None and all(t is not None for t in ins):
+            try:
+                if isinstance(op, Parameter) and n in overrides:
+                    outs = [overrides[n]]
+                else:
+                    outs = infer_layer(op, ins, layer, file)
+            except OpError as e:
+                err = ShapeError(e.message, file=file, layer=layer.ref, port=e.port)
+                if on_error is None:
+                    raise err from None
+                on_error(n, err)
+            except ExecutionError as e:
+                if on_error is None:
+                    raise
+                on_error(n, e)
+        for i in range(len(layer.outputs)):
+            types[(n, i)] = outs[i] if outs is not None and i < len(outs) else None
+    return types

@@ -1,0 +1,197 @@
+"""The library's model object: read once, infer shapes (also for new input shapes), run."""
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+
+from . import elements
+from .elements import ElementType
+from .errors import GraphError, InputError, IrrunError, OpError, ShapeError, UnsupportedError
+from .executor import Step, execute, plan
+from .graph import build_graph, inputs_of, live_order
+from .infer import Types, infer_types
+from .ops import registry
+from .ops.base import Op, TensorInfo
+from .reader import IRModel, read_ir
+from .shapes import PartialShape
+
+_PLAN_CACHE = 8
+
+
+@dataclass(frozen=True)
+class PortSpec:
+    """A model input or output: its main name, all its tensor names, element type and shape."""
+
+    name: str
+    names: tuple[str, ...]
+    etype: ElementType
+    shape: PartialShape
+    node: int
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.etype}{self.shape}"
+
+
+class Model:
+    """An OpenVINO IR model: ``graph`` (networkx MultiDiGraph), ``inputs``, ``outputs``,
+    :meth:`infer_shapes` and :meth:`run`. Made by :func:`read_model`."""
+
+    def __init__(self, ir: IRModel, strict: bool = True):
+        self.ir = ir
+        self.path = ir.xml_path
+        self.graph, self.problems = build_graph(ir.graph, self.path)
+        if strict and self.problems:
+            raise self.problems[0]
+        self.ops: dict[int, Op] = {}
+        self.op_errors: dict[int, IrrunError] = {}
+        for n, data in self.graph.nodes(data=True):
+            layer = data["layer"]
+            try:
+                cls = registry.resolve(layer.type, layer.version)
+                self.ops[n] = cls.from_layer(layer.data, layer.const_value)
+            except OpError as e:
+                self.op_errors[n] = ShapeError(e.message, file=self.path, layer=layer.ref, port=e.port)
+            except UnsupportedError as e:
+                e.file, e.layer = self.path, layer.ref
+                self.op_errors[n] = e
+        self.order = live_order(self.graph) if not any(
+            "cycle" in p.message for p in self.problems) else []
+        self._params = self._sorted_nodes("parameter")
+        self._results = self._sorted_nodes("result")
+        self._types: Types | None = None
+        self._plans: dict[tuple, list[Step]] = {}
+
+    # -- structure --------------------------------------------------------------------------
+    def _sorted_nodes(self, type_name: str) -> list[int]:
+        g = self.graph
+        return sorted((n for n, d in g.nodes(data=True) if d["layer"].type.lower() == type_name),
+                      key=lambda n: g.nodes[n]["layer"].position)
+
+    def _input_names(self, n: int) -> tuple[str, ...]:
+        layer = self.graph.nodes[n]["layer"]
+        names = tuple(layer.outputs[0].names) if layer.outputs else ()
+        return names + ((layer.name,) if layer.name not in names else ())
+
+    def _output_names(self, n: int) -> tuple[str, ...]:
+        layer = self.graph.nodes[n]["layer"]
+        names: list[str] = list(layer.output_names or ())
+        src = inputs_of(self.graph, n)
+        if not names and src:
+            (u, sp), = src
+            prod = self.graph.nodes[u]["layer"]
+            names = list(prod.outputs[sp].names)
+            if not names and self.ir.ir_version == 10:
+                names = [prod.name if len(prod.outputs) == 1 else f"{prod.name}.{sp}"]
+        if layer.name not in names:
+            names.append(layer.name)
+        return tuple(names)
+
+    @property
+    def inputs(self) -> list[PortSpec]:
+        t = self.types()
+        return [PortSpec(self._input_names(n)[0], self._input_names(n), t[(n, 0)].etype,
+                         t[(n, 0)].shape, n) for n in self._params if t.get((n, 0))]
+
+    @property
+    def outputs(self) -> list[PortSpec]:
+        t = self.types()
+        out = []
+        for n in self._results:
+            (u, sp), = inputs_of(self.graph, n)
+            info = t[(u, sp)]
+            out.append(PortSpec(self._output_names(n)[0], self._output_names(n), info.etype, info.shape, n))
+        return out
+
+    # -- shapes -----------------------------------------------------------------------------
+    def _require_ops(self) -> None:
+        for n in self.order:
+            if n in self.op_errors:
+                raise self.op_errors[n]
+
+    def types(self) -> Types:
+        """Inferred TensorInfo of every live output port, keyed by (layer id, output index)."""
+        if self._types is None:
+            self._require_ops()
+            self._types = infer_types(self.graph, self.order, self.ops, self.path)
+        return self._types
+
+    def _find_input(self, name: str) -> int:
+        for n in self._params:
+            if name in self._input_names(n):
+                return n
+        have = ", ".join(self._input_names(n)[0] for n in self._params)
+        raise InputError(f'the model has no input named "{name}" (its inputs: {have})', file=self.path)
+
+    def infer_shapes(self, shapes: Mapping[str, object] | None = None) -> Types:
+        """Infer every port for new input shapes (name -> dims as a list, tuple or string like
+        ``"1,3,?,224"``), or for the declared ones. Returns {(layer id, port index): TensorInfo};
+        the model itself is left as it was. Raises ShapeError naming the first layer that
+        cannot take the shapes."""
+        if not shapes:
+            return self.types()
+        self._require_ops()
+        overrides = {}
+        for name, shape in shapes.items():
+            n = self._find_input(name)
+            ps = shape if isinstance(shape, PartialShape) else PartialShape.parse(shape) \
+                if isinstance(shape, str) else PartialShape(shape)
+            overrides[n] = TensorInfo(self.ops[n].element_type, ps)
+        return infer_types(self.graph, self.order, self.ops, self.path, overrides)
+
+    # -- running ----------------------------------------------------------------------------
+    def _feeds(self, inputs) -> dict[int, np.ndarray]:
+        if isinstance(inputs, np.ndarray):
+            if len(self._params) != 1:
+                raise InputError(f"the model has {len(self._params)} inputs "
+                                 f"({', '.join(p.name for p in self.inputs)}); pass a dict by name",
+                                 file=self.path)
+            return {self._params[0]: inputs}
+        feeds = {}
+        for name, arr in inputs.items():
+            n = self._find_input(name)
+            if n in feeds:
+                raise InputError(f'input "{name}" is given twice', file=self.path)
+            feeds[n] = np.asarray(arr)
+        missing = [self._input_names(n)[0] for n in self._params if n not in feeds]
+        if missing:
+            raise InputError(f"missing input(s): {', '.join(missing)}", file=self.path)
+        return feeds
+
+    def check_input(self, n: int, arr: np.ndarray) -> None:
+        info = self.types()[(n, 0)]
+        name = self._input_names(n)[0]
+        if info.etype.dtype is not None and arr.dtype != info.etype.dtype:
+            raise InputError(f'input "{name}" has dtype {arr.dtype}, the model wants '
+                             f"{info.etype} ({info.etype.dtype})", file=self.path)
+        if not info.shape.accepts(arr.shape):
+            raise InputError(f'input "{name}" has shape {list(arr.shape)}, the model wants '
+                             f"{info.shape}", file=self.path)
+
+    def run(self, inputs: Mapping[str, np.ndarray] | np.ndarray) -> dict[str, np.ndarray]:
+        """Run on NumPy arrays: a dict by input name, or one array for a one-input model.
+        Returns the outputs keyed by output name, in model order."""
+        feeds = self._feeds(inputs)
+        for n, arr in feeds.items():
+            self.check_input(n, arr)
+        key = tuple((n, arr.shape, arr.dtype.str) for n, arr in sorted(feeds.items()))
+        steps = self._plans.get(key)
+        if steps is None:
+            overrides = {n: TensorInfo(self.types()[(n, 0)].etype if self.types()[(n, 0)].etype.dtype
+                                       is not None else elements.from_dtype(a.dtype),
+                                       PartialShape(a.shape)) for n, a in feeds.items()}
+            types = infer_types(self.graph, self.order, self.ops, self.path, overrides)
+            steps = plan(self.graph, self.order, self.ops, types)
+            if len(self._plans) >= _PLAN_CACHE:
+                self._plans.pop(next(iter(self._plans)))
+            self._plans[key] = steps
+        results = execute(steps, feeds, self.path)
+        return {self._output_names(n)[0]: results[n] for n in self._results}
+
+
+def read_model(path: str | os.PathLike, bin_path: str | os.PathLike | None = None) -> Model:
+    """Read an IR model (``.xml``, with the ``.bin`` beside it unless ``bin_path`` is given)."""
+    return Model(read_ir(path, bin_path))

@@ -1,0 +1,193 @@
+"""The contract every op implements: parsed attributes, a shape rule and a kernel, side by side.
+
+An op is a subclass of :class:`Op` registered with :func:`irrun.ops.registry.register` under its
+IR type and version string (e.g. ``("VariadicSplit", "opset1")``). One instance is made per layer
+from the layer's ``<data>`` attributes, which the class declares in ``attrs``; the framework then
+
+* calls :meth:`Op.infer` once per shape-inference pass with a :class:`TensorInfo` per input
+  (element type, partial shape, and the value when it is known — constants and folded
+  sub-graphs) and expects one TensorInfo per output;
+* calls :meth:`Op.run` with one NumPy array per input and expects a sequence of arrays, which it
+  checks against what ``infer`` promised (count, shape, dtype) — a disagreement is an irrun bug.
+
+Both raise :class:`irrun.errors.OpError` for invalid input; the framework adds the layer.
+Rules shared by ``infer`` and ``run`` (e.g. resolving a split's ``-1``) live in one helper of the
+op's module so that run-time values are checked exactly like constant ones.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar
+
+import numpy as np
+
+from ..elements import ElementType, from_attr
+from ..errors import OpError
+from ..shapes import PartialShape
+
+_MISSING = object()
+
+
+@dataclass(frozen=True)
+class TensorInfo:
+    """What shape inference knows about one port: element type, partial shape, maybe the value."""
+
+    etype: ElementType
+    shape: PartialShape
+    value: np.ndarray | None = None
+
+    @staticmethod
+    def of(value: np.ndarray, etype: ElementType) -> "TensorInfo":
+        return TensorInfo(etype, PartialShape(value.shape), value)
+
+    def __str__(self) -> str:
+        return f"{self.etype}{self.shape}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Attribute parsing (ir-format.md §3.1)
+
+def _parse_bool(text: str) -> bool:
+    t = text.strip().lower()
+    if t in ("true", "1"):
+        return True
+    if t in ("false", "0"):
+        return False
+    raise _KeepDefault
+
+
+class _KeepDefault(Exception):
+    """OpenVINO silently ignores a malformed bool and keeps the default."""
+
+
+def _parse_list(conv: Callable[[str], Any]) -> Callable[[str], list]:
+    return lambda text: [conv(p) for p in text.split(",") if p.strip()]
+
+
+def _parse_shape(text: str) -> list[int]:
+    dims = _parse_list(int)(text)
+    if any(d < 0 for d in dims):
+        raise ValueError("negative dimension")
+    return dims
+
+
+_PARSERS: dict[str, Callable[[str], Any]] = {
+    "int": lambda t: int(t.strip()),
+    "ints": _parse_list(lambda p: int(p.strip())),
+    "float": lambda t: float(t.strip()),
+    "floats": _parse_list(lambda p: float(p.strip())),
+    "bool": _parse_bool,
+    "str": lambda t: t,
+    "etype": lambda t: from_attr(t),
+    "pshape": PartialShape.parse,
+    "shape": _parse_shape,
+}
+
+
+@dataclass(frozen=True)
+class Attr:
+    """One ``<data>`` attribute: its kind, its default, and for enums the allowed values.
+
+    ``required=True`` marks attributes the spec calls required; when such an attribute is missing,
+    OpenVINO silently uses its C++ default, so irrun does the same with ``default`` and records a
+    warning for the checker. Without a default a missing required attribute is an error.
+    Enum values (kind ``"enum"``) are case-insensitive and stored lower-case.
+    """
+
+    kind: str
+    default: Any = _MISSING
+    required: bool = False
+    choices: tuple[str, ...] = ()
+
+    def parse(self, name: str, text: str) -> Any:
+        if self.kind == "enum":
+            v = text.strip().lower()
+            if v not in self.choices:
+                raise OpError(f'attribute {name}="{text}" is not one of: {", ".join(self.choices)}')
+            return v
+        try:
+            return _PARSERS[self.kind](text)
+        except _KeepDefault:
+            return self.default
+        except (ValueError, KeyError, OverflowError):
+            raise OpError(f'attribute {name}="{text}" is not a valid {self.kind}') from None
+
+
+# ---------------------------------------------------------------------------------------------
+
+class Op:
+    """Base class of all ops. Subclasses set the ClassVars and implement ``infer`` and ``run``."""
+
+    type: ClassVar[str]                    # canonical type name (OpenVINO's C++ class name)
+    version: ClassVar[str]                 # IR version string of this implementation, "opset1"
+    spec: ClassVar[str] = ""               # URL of the op's specification
+    attrs: ClassVar[dict[str, Attr]] = {}
+    num_inputs: ClassVar[tuple[int, int]] = (1, 1)   # allowed input count (min, max)
+    restrictions: ClassVar[str] = ""       # what irrun does not support of this op, if anything
+
+    def __init__(self, **attrs: Any):
+        self.warnings: list[str] = []
+        for name, decl in self.attrs.items():
+            if name in attrs:
+                setattr(self, name, attrs[name])
+            elif decl.default is not _MISSING:
+                setattr(self, name, decl.default)
+            else:
+                raise OpError(f"missing mandatory attribute: {name}")
+
+    @classmethod
+    def from_layer(cls, data: dict[str, str], const_value: np.ndarray | None = None) -> "Op":
+        """Build the op from a layer's raw ``<data>`` attributes (strings)."""
+        parsed: dict[str, Any] = {}
+        warnings = []
+        for name, decl in cls.attrs.items():
+            if name in data:
+                parsed[name] = decl.parse(name, data[name])
+            elif decl.required:
+                if decl.default is _MISSING:
+                    raise OpError(f"missing mandatory attribute: {name}")
+                warnings.append(f"missing attribute {name}, using OpenVINO's default {decl.default!r}")
+        op = cls(**parsed)
+        op.warnings = warnings
+        return op
+
+    def infer(self, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+        raise NotImplementedError
+
+    def run(self, *inputs: np.ndarray) -> Sequence[np.ndarray]:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        a = ", ".join(f"{k}={getattr(self, k)!r}" for k in self.attrs)
+        return f"{self.type}-{self.version}({a})"
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers shared by many ops
+
+def normalize_axis(axis: int, rank: int, what: str = "Axis") -> int:
+    """Map ``axis`` in ``[-rank, rank-1]`` to ``[0, rank-1]`` or raise OpenVINO's message."""
+    axis = int(axis)
+    if not -rank <= axis < rank:
+        raise OpError(f"{what} {axis} out of the tensor rank range [{-rank}, {rank - 1}].")
+    return axis + rank if axis < 0 else axis
+
+
+def require_integer(info: TensorInfo, what: str) -> None:
+    """Index-like inputs must have an integer element type (OpenVINO's type check)."""
+    if info.etype.name != "dynamic" and not info.etype.is_integer:
+        raise OpError(f"{what} must be an integer type, got {info.etype}")
+
+
+def as_int64(value: np.ndarray) -> np.ndarray:
+    """Read an index-like tensor as int64 whatever its type (u64 >= 2**63 wraps, as in OpenVINO;
+    floats truncate, for the ops that accept them)."""
+    if value.dtype.kind == "u" and value.dtype.itemsize == 8:
+        return value.view(np.int64) if value.flags.c_contiguous else value.astype(np.int64)
+    return np.asarray(value).astype(np.int64)
+
+
+def rank_of(info: TensorInfo) -> int | None:
+    return info.shape.rank
+

@@ -1,0 +1,92 @@
+"""Which class implements a layer: (type, version) -> Op subclass, resolved as OpenVINO does.
+
+A layer's ``version="opsetN"`` names an opset; OpenVINO looks the type up (case-insensitively) in
+that opset's table and instantiates whatever version of the type the table holds
+(ir-format.md §11). ``opsets.json`` is that table for OpenVINO 2026.4.1:
+``resolve["opsetN"][Type] = "opsetK"``; implementations are registered under ``(Type, "opsetK")``.
+"""
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+
+from ..errors import OpError, UnsupportedError
+from .base import Op
+
+_REGISTRY: dict[tuple[str, str], type[Op]] = {}
+
+# IR spellings that differ from the C++ class names (the serializer writes the left ones).
+_IR_SPELLING = {"const": "Constant", "relu": "Relu", "softmax": "Softmax", "prelu": "PRelu"}
+# The reader's special cases (ir-format.md §11).
+_OPSET1_TO_OPSET2 = {"MVN", "ROIPooling", "ReorgYolo"}
+_EXPERIMENTAL = {
+    "ExperimentalDetectronDetectionOutput", "ExperimentalDetectronGenerateProposalsSingleImage",
+    "ExperimentalDetectronPriorGridGenerator", "ExperimentalDetectronROIFeatureExtractor",
+    "ExperimentalDetectronTopKROIs", "GRUCell", "RNNCell", "Proposal",
+}
+
+
+def register(cls: type[Op]) -> type[Op]:
+    """Class decorator: register an Op subclass under ``(cls.type, cls.version)``."""
+    key = (cls.type, cls.version)
+    if key in _REGISTRY:
+        raise RuntimeError(f"{cls.type}-{cls.version} is registered twice")
+    _REGISTRY[key] = cls
+    return cls
+
+
+@cache
+def _opsets() -> dict[str, dict[str, str]]:
+    text = resources.files("irrun").joinpath("opsets.json").read_text(encoding="utf-8")
+    return json.loads(text)["resolve"]
+
+
+@cache
+def _canonical_names() -> dict[str, str]:
+    names = {t.lower(): t for table in _opsets().values() for t in table}
+    names.update(_IR_SPELLING)
+    return names
+
+
+def canonical_type(type_name: str) -> str:
+    """``"const"`` -> ``"Constant"``, ``"mvn"`` -> ``"MVN"``; unknown names are returned as given."""
+    return _canonical_names().get(type_name.lower(), type_name)
+
+
+def resolve(type_name: str, version: str) -> type[Op]:
+    """The Op class for a layer, or UnsupportedError/OpError saying what irrun has instead."""
+    canon = canonical_type(type_name)
+    ver = version.strip().lower()
+    if ver == "opset1" and canon in _OPSET1_TO_OPSET2:
+        ver = "opset2"
+    elif ver in ("experimental", "extension") and canon in _EXPERIMENTAL:
+        ver = "opset6"
+    table = _opsets().get(ver)
+    impl = table.get(canon) if table is not None else None
+    if impl is None:
+        have = versions_of(canon)
+        known = f"irrun implements {canon} as: {', '.join(have)}" if have else \
+            f"irrun does not implement {type_name}"
+        if table is None:
+            raise UnsupportedError(f'unsupported op {type_name} version="{version}" '
+                                   f"(not a standard opset; custom/extension op?); {known}")
+        raise OpError(f"opset {ver} does not contain an op of type {type_name} "
+                      f"(OpenVINO refuses this layer); {known}")
+    cls = _REGISTRY.get((canon, impl))
+    if cls is None:
+        have = versions_of(canon)
+        raise UnsupportedError(
+            f"unsupported op {canon}-{impl} (version=\"{version}\"); "
+            + (f"irrun implements {canon} versions: {', '.join(have)}" if have
+               else f"irrun does not implement {canon} in any version"))
+    return cls
+
+
+def versions_of(canon: str) -> list[str]:
+    return sorted((v for t, v in _REGISTRY if t == canon), key=lambda v: int(v[5:]) if v[5:].isdigit() else 0)
+
+
+def all_ops() -> list[type[Op]]:
+    """Every registered op class, sorted by type and version (for ``irrun ops``)."""
+    return [_REGISTRY[k] for k in sorted(_REGISTRY, key=lambda k: (k[0].lower(), int(k[1][5:])))]

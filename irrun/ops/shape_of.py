@@ -1,0 +1,48 @@
+"""ShapeOf-1/3: the shape of a tensor as a 1-D integer tensor.
+Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/shape-of-1.html, https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/shape-of-3.html"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..elements import TYPES
+from ..errors import OpError
+from ..shapes import PartialShape
+from .base import Attr, Op, TensorInfo
+from .registry import register
+
+
+@register
+class ShapeOf1(Op):
+    """ShapeOf-1 always returns i64. Its value is known to shape inference whenever the input
+    shape is static, which is what lets constant sub-graphs (ShapeOf -> Gather -> Concat ->
+    Reshape) resolve."""
+
+    type, version = "ShapeOf", "opset1"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/shape-of-1.html"
+    out_type = TYPES["i64"]
+
+    def infer(self, inputs):
+        (x,) = inputs
+        out_shape = PartialShape([x.shape.rank] if x.shape.rank is not None else [-1])
+        value = None
+        if x.shape.is_static:
+            value = np.array(x.shape.to_tuple(), dtype=self.out_type.dtype)
+        return [TensorInfo(self.out_type, out_shape, value)]
+
+    def run(self, x):
+        return [np.array(x.shape, dtype=self.out_type.dtype)]
+
+
+@register
+class ShapeOf3(ShapeOf1):
+    """ShapeOf-3 adds ``output_type`` (i32 or i64, default i64)."""
+
+    version = "opset3"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/shape-of-3.html"
+    attrs = {"output_type": Attr("etype", TYPES["i64"])}
+
+    def __init__(self, **attrs):
+        super().__init__(**attrs)
+        if self.output_type.name not in ("i32", "i64"):
+            raise OpError(f"output_type must be i32 or i64, got {self.output_type}")
+        self.out_type = self.output_type

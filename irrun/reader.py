@@ -1,0 +1,286 @@
+"""Read an IR ``.xml`` (+ ``.bin``) into plain records. Knows nothing of ops or kernels.
+
+Safety (input-safety.md): lxml with entity resolution, DTD loading and network access off, and
+any DOCTYPE refused — an IR never has one. Const bytes are decoded from a read-only memory map of
+the .bin, bounds-checked against its length and against shape x element size first
+(ir-format.md §7); byte-aligned types are views, packed types are unpacked.
+Sub-graph bodies (TensorIterator/Loop ``<body>``, If ``<then_body>``/``<else_body>``) are read as
+nested :class:`IRGraph` records with their own id space.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from lxml import etree
+
+from . import elements
+from .errors import LayerRef, ModelFileError
+
+BODY_TAGS = ("body", "then_body", "else_body")
+PORT_MAP_TAGS = ("port_map", "then_port_map", "else_port_map")
+
+
+@dataclass
+class PortDecl:
+    """A ``<port>`` as declared in the file: its id, position, precision, dims and tensor names."""
+
+    id: int
+    index: int
+    precision: str | None
+    etype: elements.ElementType | None   # parsed precision (None when absent)
+    dims: tuple[int, ...]                # declared dims, -1 = dynamic
+    names: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Layer:
+    id: int
+    name: str
+    type: str
+    version: str
+    data: dict[str, str]
+    inputs: list[PortDecl]
+    outputs: list[PortDecl]
+    position: int                        # order of appearance in the XML
+    rt_info: dict[str, Any] = field(default_factory=dict)
+    output_names: list[str] | None = None   # Result only (v11)
+    const_value: np.ndarray | None = None
+    bodies: dict[str, "IRGraph"] = field(default_factory=dict)
+    port_maps: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+    back_edges: list[dict[str, str]] = field(default_factory=list)
+    path: tuple[str, ...] = ()           # ids of enclosing sub-graph layers
+
+    @property
+    def ref(self) -> LayerRef:
+        return LayerRef(str(self.id), self.name, self.type, self.version, self.path)
+
+
+@dataclass
+class Edge:
+    from_layer: int
+    from_port: int
+    to_layer: int
+    to_port: int
+
+
+@dataclass
+class IRGraph:
+    layers: list[Layer]
+    edges: list[Edge]
+
+
+@dataclass
+class IRModel:
+    xml_path: str
+    bin_path: str | None
+    name: str
+    ir_version: int
+    graph: IRGraph
+    rt_info: dict[str, Any]
+
+
+def split_names(text: str) -> list[str]:
+    """Split a ``names`` attribute on commas, honouring the ``\\,`` escape."""
+    return [p.replace("\\,", ",").strip() for p in re.split(r"(?<!\\),", text) if p.strip()]
+
+
+class _Reader:
+    def __init__(self, xml_path: str, bin_path: str | None):
+        self.xml_path = xml_path
+        self.bin_path = bin_path
+        self._bin: np.ndarray | None = None
+
+    # -- errors -----------------------------------------------------------------------------
+    def fail(self, msg: str, layer: Layer | LayerRef | None = None, port: str | None = None,
+             file: str | None = None):
+        ref = layer.ref if isinstance(layer, Layer) else layer
+        raise ModelFileError(msg, file=file or self.xml_path, layer=ref, port=port)
+
+    # -- weights ----------------------------------------------------------------------------
+    def weights(self, layer: Layer) -> np.ndarray:
+        if self._bin is None:
+            if not self.bin_path or not os.path.isfile(self.bin_path):
+                self.fail(f"the weights file {self.bin_path} is missing, and this Const needs it",
+                          layer)
+            size = os.path.getsize(self.bin_path)
+            self._bin = (np.memmap(self.bin_path, dtype=np.uint8, mode="r") if size
+                         else np.zeros(0, np.uint8))
+        return self._bin
+
+    def const_value(self, layer: Layer) -> np.ndarray:
+        d = layer.data
+        try:
+            et = elements.from_attr(d["element_type"])
+        except KeyError:
+            self.fail(f"Const has no valid element_type (got {d.get('element_type')!r})", layer)
+        if et.name == "dynamic":
+            self.fail("Const element_type must not be dynamic", layer)
+        try:
+            shape = tuple(int(p) for p in d.get("shape", "").split(",") if p.strip())
+            offset, size = int(d["offset"]), int(d["size"])
+        except KeyError as e:
+            self.fail(f"Const is missing attribute {e.args[0]}", layer)
+        except ValueError:
+            self.fail(f'Const has a non-integer shape, offset or size (shape="{d.get("shape")}", '
+                      f'offset="{d.get("offset")}", size="{d.get("size")}")', layer)
+        if any(n < 0 for n in shape) or offset < 0 or size < 0:
+            self.fail(f"Const has a negative shape, offset or size (shape={list(shape)}, "
+                      f"offset={offset}, size={size})", layer)
+        numel = int(np.prod(shape, dtype=object))
+        need = elements.storage_bytes(et, numel) if et.name != "string" else 4 * (numel + 2)
+        if size < need:
+            self.fail(f"Const of shape {list(shape)} {et} needs {need} bytes but size={size}", layer)
+        blob = self.weights(layer) if size else np.zeros(0, np.uint8)
+        if offset + size > len(blob):
+            self.fail(f"Const bytes [{offset}, {offset + size}) lie outside the weights file "
+                      f"({len(blob)} bytes)", layer, file=self.bin_path)
+        try:
+            return elements.decode(blob[offset:offset + size], et, shape)
+        except ValueError as e:
+            self.fail(f"Const data is invalid: {e}", layer, file=self.bin_path)
+
+    # -- XML --------------------------------------------------------------------------------
+    def read(self) -> IRModel:
+        root = parse_xml(self.xml_path)
+        if etree.QName(root).localname.lower() != "net":
+            self.fail(f"the root element is <{etree.QName(root).localname}>, not <net>: "
+                      "not an OpenVINO IR file")
+        version = root.get("version")
+        if version not in ("10", "11"):
+            self.fail(f'IR version "{version}" is not supported (irrun reads IR v10 and v11)')
+        graph = self.graph(root, ())
+        rt = root.find("rt_info")
+        return IRModel(self.xml_path, self.bin_path, root.get("name", ""), int(version), graph,
+                       _rt_info(rt) if rt is not None else {})
+
+    def graph(self, elem, path: tuple[str, ...]) -> IRGraph:
+        layers_el = elem.find("layers")
+        if layers_el is None:
+            self.fail(f"<{elem.tag}> has no <layers> element" + (f" (in {'/'.join(path)})" if path else ""))
+        layers = [self.layer(le, i, path) for i, le in enumerate(layers_el.iterfind("layer"))]
+        edges = []
+        edges_el = elem.find("edges")
+        for ee in (edges_el.iterfind("edge") if edges_el is not None else ()):
+            try:
+                edges.append(Edge(*(int(ee.get(k)) for k in ("from-layer", "from-port", "to-layer", "to-port"))))
+            except (TypeError, ValueError):
+                self.fail(f"edge at line {ee.sourceline} has a missing or non-integer attribute: "
+                          + " ".join(f'{k}="{v}"' for k, v in ee.attrib.items()))
+        return IRGraph(layers, edges)
+
+    def layer(self, le, position: int, path: tuple[str, ...]) -> Layer:
+        ref = LayerRef(le.get("id", "?"), le.get("name", ""), le.get("type", "?"), le.get("version", ""), path)
+        try:
+            lid = int(le.get("id"))
+            if lid < 0:
+                raise ValueError
+        except (TypeError, ValueError):
+            self.fail(f"layer at line {le.sourceline} has a missing or invalid id", ref)
+        for attr in ("type", "version"):
+            if not le.get(attr):
+                self.fail(f"layer is missing mandatory attribute: {attr}", ref)
+        data_el = le.find("data")
+        layer = Layer(
+            id=lid, name=le.get("name", ""), type=le.get("type"), version=le.get("version"),
+            data=dict(data_el.attrib) if data_el is not None else {},
+            inputs=self.ports(le.find("input"), ref, "input"),
+            outputs=self.ports(le.find("output"), ref, "output"),
+            position=position, path=path)
+        rt = le.find("rt_info")
+        if rt is not None:
+            layer.rt_info = _rt_info(rt)
+        if le.get("output_names") is not None:
+            layer.output_names = split_names(le.get("output_names"))
+        for tag in PORT_MAP_TAGS:
+            pm = le.find(tag)
+            if pm is not None:
+                layer.port_maps[tag] = [dict(c.attrib, kind=c.tag) for c in pm if isinstance(c.tag, str)]
+        be = le.find("back_edges")
+        if be is not None:
+            layer.back_edges = [dict(c.attrib) for c in be.iterfind("edge")]
+        for tag in BODY_TAGS:
+            body = le.find(tag)
+            if body is not None:
+                layer.bodies[tag] = self.graph(body, path + (str(lid),))
+        if layer.type.lower() in ("const", "constant"):
+            layer.const_value = self.const_value(layer)
+        return layer
+
+    def ports(self, elem, ref: LayerRef, kind: str) -> list[PortDecl]:
+        if elem is None:
+            return []
+        out = []
+        for i, pe in enumerate(elem.iterfind("port")):
+            try:
+                pid = int(pe.get("id"))
+            except (TypeError, ValueError):
+                self.fail(f'{kind} port at line {pe.sourceline} has a missing or non-integer id', ref)
+            prec = pe.get("precision")
+            et = None
+            if prec is not None:
+                try:
+                    et = elements.from_precision(prec)
+                except KeyError:
+                    self.fail(f'unknown precision "{prec}"', ref, f"{kind} port {pid}")
+            dims = []
+            for de in pe.iterfind("dim"):
+                try:
+                    v = int((de.text or "").strip())
+                except ValueError:
+                    self.fail(f'dimension "{de.text}" is not an integer', ref, f"{kind} port {pid}")
+                if v < -1:
+                    self.fail(f"dimension {v} must be >= -1", ref, f"{kind} port {pid}")
+                dims.append(v)
+            out.append(PortDecl(pid, i, prec, et, tuple(dims), split_names(pe.get("names", ""))))
+        return out
+
+
+def _rt_info(elem) -> dict[str, Any]:
+    """Model/layer ``<rt_info>`` as nested dicts (kept, not interpreted)."""
+    out: dict[str, Any] = {}
+    for c in elem:
+        if not isinstance(c.tag, str):
+            continue
+        key = c.get("name") if c.tag in ("info", "attribute", "user_data") and c.get("name") else c.tag
+        if len(c):
+            out[key] = _rt_info(c)
+        elif c.tag == "attribute":
+            out[key] = {k: v for k, v in c.attrib.items() if k != "name"}
+        else:
+            out[key] = c.get("value", "")
+    return out
+
+
+def parse_xml(path: str):
+    """Parse with lxml, safely: no entities, no DTD, no network; a DOCTYPE is refused."""
+    parser = etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True,
+                             dtd_validation=False, huge_tree=False, remove_comments=True,
+                             remove_pis=True)
+    try:
+        tree = etree.parse(path, parser)
+    except etree.XMLSyntaxError as e:
+        raise ModelFileError(f"not a well-formed XML file: {e}", file=path) from None
+    except OSError as e:
+        raise ModelFileError(f"cannot read the file: {e.strerror or e}", file=path) from None
+    if tree.docinfo.doctype or tree.docinfo.internalDTD is not None:
+        raise ModelFileError("the file has a DOCTYPE declaration; OpenVINO IR never has one, "
+                             "and irrun refuses it (it could pull in external entities)", file=path)
+    return tree.getroot()
+
+
+def read_ir(xml_path: str | os.PathLike, bin_path: str | os.PathLike | None = None) -> IRModel:
+    """Read ``model.xml`` and (when a Const needs it) ``model.bin`` beside it."""
+    xml_path = str(xml_path)
+    p = Path(xml_path)
+    if p.is_dir():
+        raise ModelFileError("is a directory, not an IR .xml file", file=xml_path)
+    if not p.exists():
+        raise ModelFileError("no such file", file=xml_path)
+    if bin_path is None:
+        bin_path = str(p.with_suffix(".bin"))
+    return _Reader(xml_path, str(bin_path)).read()

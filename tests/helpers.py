@@ -1,0 +1,90 @@
+"""Build one-layer models through the whole pipeline (IR writer -> reader -> inference -> run).
+
+    run_op("VariadicSplit", [x, np.int64(1), np.array([2, -1])], n_out=2)
+        -> list of output arrays; input 0 is fed as a Parameter, the others are Consts.
+    infer_op("Split", [Param("f32", "2..6,2"), np.int64(0)], {"num_splits": 2}, n_out=2)
+        -> list of TensorInfo (element type, partial shape, value)
+
+Use ``params=(0, 2)`` to make several inputs Parameters (their values then only reach the kernel
+at run time), ``params=()`` to make every input a Const (the op is folded during inference).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+import irrun
+from irrun import elements
+from irrun.irwriter import IRWriter
+
+
+#: Every element type a data-movement op must carry (NumPy dtypes, strings included).
+ALL_DTYPES = [np.float64, np.float32, np.float16, elements.TYPES["bf16"].dtype, np.int64, np.int32,
+              np.int16, np.int8, np.uint64, np.uint32, np.uint16, np.uint8, np.bool_,
+              elements.STRING_DTYPE]
+
+
+def sample(shape, dtype) -> np.ndarray:
+    """0..N-1 in ``dtype`` (booleans alternate, strings are the numbers' text)."""
+    n = int(np.prod(shape, dtype=np.int64))
+    base = np.arange(n).reshape(shape)
+    if np.dtype(dtype) == np.bool_:
+        return (base % 2).astype(np.bool_)
+    if np.dtype(dtype) == elements.STRING_DTYPE:
+        return base.astype(str).astype(elements.STRING_DTYPE)
+    return (base % 100).astype(dtype) if np.dtype(dtype).itemsize == 1 else base.astype(dtype)
+
+
+@dataclass
+class Param:
+    """An input known only by element type and (partial) shape string, e.g. Param("f32", "?,3")."""
+
+    etype: str
+    shape: str
+
+
+def _build(tmp_path, type_, inputs, attrs, version, n_out, params):
+    b = IRWriter("op")
+    feeds = {}
+    ports = []
+    for i, x in enumerate(inputs):
+        if isinstance(x, Param):
+            ports.append(b.parameter(f"in{i}", x.etype, x.shape, dims=[]))
+        elif i in params:
+            x = np.asarray(x)
+            ports.append(b.parameter(f"in{i}", elements.from_dtype(x.dtype).name, list(x.shape)))
+            feeds[f"in{i}"] = x
+        else:
+            ports.append(b.const(np.asarray(x)))
+    outs = b.layer(type_, ports, attrs, version=version, n_out=n_out)
+    outs = [outs] if n_out == 1 else outs
+    for i, o in enumerate(outs):
+        b.result(o, f"out{i}")
+    path = b.save(tmp_path / f"{type_}.xml")
+    return irrun.read_model(path), feeds
+
+
+def _tmp():
+    import tempfile
+    from pathlib import Path
+    d = Path(tempfile.mkdtemp(prefix="irrun-op-"))
+    return d
+
+
+def run_op(type_, inputs, attrs=None, version="opset1", n_out=1, params=(0,)):
+    model, feeds = _build(_tmp(), type_, inputs, attrs, version, n_out, params)
+    out = model.run(feeds)
+    return [out[f"out{i}"] for i in range(n_out)]
+
+
+def infer_op(type_, inputs, attrs=None, version="opset1", n_out=1, params=(0,)):
+    model, _ = _build(_tmp(), type_, inputs, attrs, version, n_out, params)
+    types = model.types()
+    layer = next(n for n, d in model.graph.nodes(data=True) if d["layer"].type == type_)
+    return [types[(layer, i)] for i in range(n_out)]
+
+
+def shape_str(info) -> str:
+    """``TensorInfo`` -> the spec tables' notation, e.g. ``[2..4,?]``."""
+    return str(info.shape)
