@@ -256,21 +256,36 @@ def _rt_info(elem) -> dict[str, Any]:
     return out
 
 
+_FIRST_ELEMENT = re.compile(rb"<[A-Za-z_]")
+_DOCTYPE = re.compile(rb"<!DOCTYPE", re.IGNORECASE)
+
+
 def parse_xml(path: str):
-    """Parse with lxml, safely: no entities, no DTD, no network; a DOCTYPE is refused."""
+    """Parse with lxml, safely: no entities, no DTD, no network; a DOCTYPE is refused before
+    parsing (an IR never has one, and it is where external entities would come from)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise ModelFileError(f"cannot read the file: {e.strerror or e}", file=path) from None
+    m = _FIRST_ELEMENT.search(data)
+    if _DOCTYPE.search(data, 0, m.start() if m else len(data)):
+        raise ModelFileError("the file has a DOCTYPE declaration; OpenVINO IR never has one, "
+                             "and irrun refuses it (it could pull in external entities)", file=path)
     parser = etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True,
                              dtd_validation=False, huge_tree=False, remove_comments=True,
                              remove_pis=True)
     try:
-        tree = etree.parse(path, parser)
+        root = etree.fromstring(data, parser, base_url=None)
     except etree.XMLSyntaxError as e:
         raise ModelFileError(f"not a well-formed XML file: {e}", file=path) from None
-    except OSError as e:
-        raise ModelFileError(f"cannot read the file: {e.strerror or e}", file=path) from None
+    if root is None:
+        raise ModelFileError("not a well-formed XML file: no root element", file=path)
+    tree = root.getroottree()
     if tree.docinfo.doctype or tree.docinfo.internalDTD is not None:
         raise ModelFileError("the file has a DOCTYPE declaration; OpenVINO IR never has one, "
                              "and irrun refuses it (it could pull in external entities)", file=path)
-    return tree.getroot()
+    return root
 
 
 def read_ir(xml_path: str | os.PathLike, bin_path: str | os.PathLike | None = None) -> IRModel:
