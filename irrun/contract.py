@@ -14,6 +14,7 @@ import numpy as np
 
 from .errors import ExecutionError, InternalError, LayerRef, OpError
 from .ops.base import Op, TensorInfo
+from .shapes import PartialShape
 
 
 def run_checked(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo | None],
@@ -38,6 +39,6 @@ def run_checked(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo |
                                 f"{info.etype} ({info.etype.dtype})", file=file, layer=ref,
                                 port=f"output {i}")
         if not info.shape.accepts(arr.shape):
-            raise InternalError(f"kernel returned shape {list(arr.shape)}, its shape rule "
+            raise InternalError(f"kernel returned shape {PartialShape(arr.shape)}, its shape rule "
                                 f"promised {info.shape}", file=file, layer=ref, port=f"output {i}")
     return outs

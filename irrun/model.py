@@ -92,17 +92,30 @@ class Model:
 
     @property
     def inputs(self) -> list[PortSpec]:
-        t = self.types()
-        return [PortSpec(self._input_names(n)[0], self._input_names(n), t[(n, 0)].etype,
-                         t[(n, 0)].shape, n) for n in self._params if t.get((n, 0))]
+        """Model inputs in XML order, from the Parameters' own attributes (no inference)."""
+        out = []
+        for n in self._params:
+            op = self.ops.get(n)
+            if op is None:
+                raise self.op_errors[n]
+            out.append(PortSpec(self._input_names(n)[0], self._input_names(n), op.element_type, op.shape, n))
+        return out
 
     @property
     def outputs(self) -> list[PortSpec]:
-        t = self.types()
+        """Model outputs in XML order with inferred types (declared ones if inference fails,
+        e.g. for a model with ops irrun does not support)."""
+        try:
+            t = self.types()
+        except IrrunError:
+            t = {}
         out = []
         for n in self._results:
             (u, sp), = inputs_of(self.graph, n)
-            info = t[(u, sp)]
+            info = t.get((u, sp))
+            if info is None:
+                decl = self.graph.nodes[n]["layer"].inputs[0]
+                info = TensorInfo(decl.etype or elements.DYNAMIC, PartialShape(decl.dims))
             out.append(PortSpec(self._output_names(n)[0], self._output_names(n), info.etype, info.shape, n))
         return out
 
@@ -168,7 +181,7 @@ class Model:
             raise InputError(f'input "{name}" has dtype {arr.dtype}, the model wants '
                              f"{info.etype} ({info.etype.dtype})", file=self.path)
         if not info.shape.accepts(arr.shape):
-            raise InputError(f'input "{name}" has shape {list(arr.shape)}, the model wants '
+            raise InputError(f'input "{name}" has shape {PartialShape(arr.shape)}, the model wants '
                              f"{info.shape}", file=self.path)
 
     def run(self, inputs: Mapping[str, np.ndarray] | np.ndarray) -> dict[str, np.ndarray]:

@@ -1,0 +1,124 @@
+"""The CLI as a user meets it: exit codes, messages without tracebacks, input forms."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from irrun.cli import main
+from irrun.irwriter import IRWriter
+
+
+@pytest.fixture
+def two_input_model(tmp_path):
+    b = IRWriter("two")
+    x = b.parameter("x", "f32", [2, 3])
+    y = b.parameter("y", "i64", "?,4")
+    b.result(b.layer("Convert", [x], {"destination_type": "i32"}, out_dims=[[2, 3]], out_precision="I32"), "xi")
+    b.result(b.layer("Convert", [y], {"destination_type": "f32"}, out_dims=[[-1, 4]]), "yf")
+    return b.save(tmp_path / "two.xml")
+
+
+@pytest.fixture
+def one_input_model(tmp_path):
+    b = IRWriter("one")
+    x = b.parameter("x", "f32", [2, 3])
+    b.result(b.layer("Convert", [x], {"destination_type": "i8"}, out_dims=[[2, 3]], out_precision="I8"), "out")
+    return b.save(tmp_path / "one.xml")
+
+
+def run_cli(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_run_one_input_prints_summary(tmp_path, capsys, one_input_model):
+    np.save(tmp_path / "x.npy", np.array([[1.5, 2, 3], [4, 5, -6.5]], np.float32))
+    code, out, err = run_cli(capsys, one_input_model, "--input", tmp_path / "x.npy")
+    assert code == 0, err
+    assert out.startswith("out: int8[2,3]  min -6  max 5")
+
+
+def test_run_named_inputs_and_npz_output(tmp_path, capsys, two_input_model):
+    np.save(tmp_path / "x.npy", np.ones((2, 3), np.float32))
+    np.save(tmp_path / "y.npy", np.arange(20, dtype=np.int64).reshape(5, 4))
+    code, out, err = run_cli(capsys, two_input_model, "--input", f"x={tmp_path / 'x.npy'}",
+                             "--input", f"y={tmp_path / 'y.npy'}", "--output", tmp_path / "o.npz")
+    assert code == 0, err
+    res = np.load(tmp_path / "o.npz")
+    assert list(res.keys()) == ["xi", "yf"]
+    np.testing.assert_array_equal(res["yf"], np.arange(20, dtype=np.float32).reshape(5, 4))
+
+
+def test_run_inputs_npz(tmp_path, capsys, two_input_model):
+    np.savez(tmp_path / "in.npz", x=np.ones((2, 3), np.float32), y=np.zeros((1, 4), np.int64))
+    code, out, err = run_cli(capsys, two_input_model, "--input", tmp_path / "in.npz")
+    assert code == 0, err
+    assert "yf: float32[1,4]" in out
+
+
+@pytest.mark.parametrize("inputs,fragment", [
+    ([], "no input given; the model's inputs are: x, y"),
+    (["x.npy"], "the model has 2 inputs (x, y); name each one"),
+    (["x=x.npy"], "missing input(s): y"),
+    (["x=x.npy", "y=bad_shape.npy"], 'input "y" has shape [2,3], the model wants [?,4]'),
+    (["x=y.npy", "y=y.npy"], 'input "x" has dtype int64, the model wants f32'),
+    (["z=x.npy", "y=y.npy"], 'no input named "z" (its inputs: x, y)'),
+    (["x=nope.npy", "y=y.npy"], "nope.npy: no such file"),
+    (["x=pickled.npy", "y=y.npy"], "Python objects"),
+])
+def test_bad_inputs_exit_2_with_one_clear_line(tmp_path, capsys, monkeypatch, two_input_model, inputs, fragment):
+    monkeypatch.chdir(tmp_path)
+    np.save("x.npy", np.ones((2, 3), np.float32))
+    np.save("y.npy", np.ones((2, 4), np.int64))
+    np.save("bad_shape.npy", np.ones((2, 3), np.int64))
+    np.save("pickled.npy", np.array([{"a": 1}], dtype=object), allow_pickle=True)
+    args = [two_input_model] + [a for i in inputs for a in ("--input", i)]
+    code, out, err = run_cli(capsys, *args)
+    assert code == 2
+    assert fragment in err
+    assert "Traceback" not in err and err.count("\n") == 1
+
+
+def test_check_clean_and_findings(tmp_path, capsys, one_input_model):
+    code, out, err = run_cli(capsys, "check", one_input_model)
+    assert (code, out.strip()) == (0, f"{one_input_model}: OK, no problems found")
+    text = one_input_model.read_text().replace("<dim>3</dim>\n        </port>\n      </output>",
+                                               "<dim>7</dim>\n        </port>\n      </output>", 1)
+    bad = tmp_path / "bad.xml"
+    bad.write_text(text)
+    (tmp_path / "bad.bin").write_bytes(b"")
+    code, out, err = run_cli(capsys, "check", bad)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == f"{bad}: 1 error"
+    assert lines[2].split()[:7] == ["error", "0", "x", "Parameter", "out", "0", "[2,7]"]
+    code, out, err = run_cli(capsys, "check", bad, "--json")
+    (f,) = json.loads(out)
+    assert (f["layer_id"], f["port"], f["declared"], f["inferred"]) == ("0", "out 0", "[2,7]", "[2,3]")
+
+
+def test_check_with_new_shape(capsys, two_input_model):
+    code, out, err = run_cli(capsys, "check", two_input_model, "--shape", "y=8,4")
+    assert code == 0, out + err
+    code, out, err = run_cli(capsys, "check", two_input_model, "--shape", "q=8,4")
+    assert code == 2 and 'no input named "q"' in err
+
+
+def test_unreadable_model_exit_2(tmp_path, capsys):
+    p = tmp_path / "m.xml"
+    p.write_text("not xml")
+    for args in ([p], ["check", p]):
+        code, out, err = run_cli(capsys, *args)
+        assert code == 2 and "not a well-formed XML file" in err and str(p) in err
+
+
+def test_console_script_no_traceback(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "irrun.cli", str(tmp_path / "missing.xml")],
+                       capture_output=True, text=True)
+    assert r.returncode == 2
+    assert r.stderr.strip() == f"irrun: unreadable model: {tmp_path / 'missing.xml'}: no such file"
