@@ -9,6 +9,6 @@ __version__ = "0.1.0"
 
 
 def check(path, shapes=None):
-    """Check an IR file; returns a list of :class:`irrun.check.Finding` (empty when clean)."""
-    from .check import check_model
+    """Check an IR file; returns a list of :class:`irrun.checker.Finding` (empty when clean)."""
+    from .checker import check_model
     return check_model(path, shapes)

@@ -107,7 +107,7 @@ def cmd_run(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from .check import check_model, format_json, format_text
+    from .checker import check_model, format_json, format_text
 
     shapes = {}
     for s in args.shape:

@@ -29,8 +29,8 @@ Types = dict[tuple, TensorInfo | None]
 def infer_layer(op: Op, ins: list[TensorInfo], layer, file: str | None) -> list[TensorInfo]:
     """Apply the op's shape rule (and fold it when its inputs are known) for one layer."""
     lo, hi = op.num_inputs
-    if not lo <= len(ins) <= hi:
-        want = str(lo) if lo == hi else f"{lo} to {hi}"
+    if not lo <= len(ins) <= (len(ins) if hi is None else hi):
+        want = str(lo) if lo == hi else f"{lo} or more" if hi is None else f"{lo} to {hi}"
         raise OpError(f"{layer.type} takes {want} inputs, the layer has {len(ins)}")
     outs = op.infer(ins)
     if layer.type.lower() != "result" and len(outs) != len(layer.outputs):

@@ -123,7 +123,7 @@ class Op:
     version: ClassVar[str]                 # IR version string of this implementation, "opset1"
     spec: ClassVar[str] = ""               # URL of the op's specification
     attrs: ClassVar[dict[str, Attr]] = {}
-    num_inputs: ClassVar[tuple[int, int]] = (1, 1)   # allowed input count (min, max)
+    num_inputs: ClassVar[tuple[int, int | None]] = (1, 1)  # allowed input count (min, max; None = any)
     restrictions: ClassVar[str] = ""       # what irrun does not support of this op, if anything
 
     def __init__(self, **attrs: Any):

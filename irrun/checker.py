@@ -75,6 +75,12 @@ def check_model(path, shapes=None) -> list[Finding]:
             findings.append(Finding.from_error(err, "unsupported", "unchecked"))
         else:
             findings.append(Finding.from_error(err, "attribute"))
+    for n, op in model.ops.items():
+        L = g.nodes[n]["layer"]
+        notes = list(op.warnings) + [f'unknown attribute {k}="{v}" (OpenVINO ignores it)'
+                                     for k, v in L.data.items() if k not in op.attrs]
+        findings += [Finding("warning", "attribute", str(L.id), L.name, L.type, None, None, None, m)
+                     for m in notes]
     if not model.order and model.problems:
         return findings
     overrides = {}

@@ -1,0 +1,58 @@
+"""Concat-1: join tensors along an axis. Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/concat-1.html"""
+from __future__ import annotations
+
+
+import numpy as np
+
+from ..elements import DYNAMIC
+from ..errors import OpError
+from ..shapes import DYN, Dim, PartialShape
+from .base import Attr, Op, TensorInfo, normalize_axis
+from .registry import register
+
+
+@register
+class Concat(Op):
+    """``np.concatenate`` (a copy; one input is returned as a view). Shape inference follows
+    OpenVINO: dims off the axis are merged (intervals intersected: ``[?,3]+[2,?]`` on axis 1 ->
+    ``[2,3..]``), the axis dim is the sum, and a dynamic-rank input adds ``?`` to it.
+    A missing ``axis`` reads as 0, as in OpenVINO."""
+
+    type, version = "Concat", "opset1"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/concat-1.html"
+    attrs = {"axis": Attr("int", 0, required=True)}
+    num_inputs = (1, None)
+
+    def infer(self, inputs):
+        etype = DYNAMIC
+        for t in inputs:
+            if t.etype.name != "dynamic":
+                if etype.name != "dynamic" and t.etype != etype:
+                    raise OpError("Argument element types are inconsistent.")
+                etype = t.etype
+        ranked = [t.shape for t in inputs if t.shape.rank is not None]
+        if not ranked:
+            return [TensorInfo(etype, PartialShape(None))]
+        if any(s.rank == 0 for s in ranked):
+            raise OpError("Accessing out-of-range dimension")
+        rank = ranked[0].rank
+        ax = normalize_axis(self.axis, rank)
+        dims = list(ranked[0])
+        for i, t in enumerate(inputs):
+            s = t.shape
+            if s.rank is None:
+                continue
+            merged = [d.intersect(e) for d, e in zip(dims, s)] if s.rank == rank else None
+            if merged is None or any(m is None for j, m in enumerate(merged) if j != ax):
+                raise OpError("Argument shapes are inconsistent; they must have the same rank, and "
+                              "must have equal dimension everywhere except on the concatenation "
+                              f"axis (axis {ax}).", port=f"input {i}")
+            dims = [d if j == ax else m for j, (d, m) in enumerate(zip(dims, merged))]
+        dims[ax] = sum((DYN if t.shape.rank is None else t.shape[ax] for t in inputs), start=Dim(0, 0))
+        return [TensorInfo(etype, PartialShape(dims))]
+
+    def run(self, *xs):
+        ax = normalize_axis(self.axis, xs[0].ndim)
+        if len(xs) == 1:
+            return [xs[0][...]]
+        return [np.concatenate(xs, axis=ax)]

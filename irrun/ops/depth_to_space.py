@@ -1,0 +1,107 @@
+"""DepthToSpace-1 and SpaceToDepth-1: move blocks between the channel axis and the K = rank-2
+spatial axes of ``[N, C, D1..DK]``, each the inverse of the other for the same mode.
+Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/depth-to-space-1.html,
+https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/space-to-depth-1.html"""
+from __future__ import annotations
+
+from ..errors import OpError
+from ..shapes import Dim, PartialShape
+from .base import Attr, Op, TensorInfo
+from .registry import register
+
+
+def exact_div(dim: Dim, divisor: int) -> Dim:
+    """``dim / divisor`` as OpenVINO divides dimensions: the sizes in the interval that are
+    multiples of ``divisor``, divided (``4..16 / 4 -> 1..4``, ``5..9 / 4 -> 2``); none -> error."""
+    lo = -(-dim.lo // divisor)
+    hi = None if dim.hi is None else dim.hi // divisor
+    if hi is not None and hi < lo:
+        raise OpError(f"Dimension value: [ {dim.lo}, {dim.hi}] must be a multiple of divisor: {divisor}",
+                      port="input 0")
+    return Dim(lo, hi)
+
+
+class _BlockOp(Op):
+    """Shared attributes, checks and shape rule; subclasses give ``_out_dims`` and ``_index``.
+
+    Both attributes read as OpenVINO reads a missing one: ``mode`` -> blocks_first and
+    ``block_size`` -> **0**, which is rejected (measured with 2026.4.1; the spec says default 1).
+    """
+
+    attrs = {"mode": Attr("enum", "blocks_first", required=True, choices=("blocks_first", "depth_first")),
+             "block_size": Attr("int", 0)}
+
+    def _out_shape(self, shape: PartialShape) -> PartialShape:
+        """OpenVINO's checks and the output shape; ``run`` calls it on the concrete shape."""
+        bs = self.block_size
+        if shape.rank is not None and shape.rank < 3:
+            raise OpError("The input tensor with rank lower than 3 is not supported "
+                          f"(input rank: {shape.rank})", port="input 0")
+        self._check_block_size(bs)
+        if shape.rank is None:
+            return shape
+        return PartialShape(self._out_dims(list(shape), bs, bs ** (shape.rank - 2)))
+
+    def infer(self, inputs):
+        (x,) = inputs
+        return [TensorInfo(x.etype, self._out_shape(x.shape))]
+
+    def run(self, x):
+        out = self._out_shape(PartialShape(x.shape)).to_tuple()
+        k, bs = x.ndim - 2, self.block_size
+        shape, perm = self._index(x.shape, k, bs)
+        return [x.reshape(shape).transpose(perm).reshape(out)]
+
+
+@register
+class DepthToSpace(_BlockOp):
+    """``[N, C, D..] -> [N, C/bs^K, D*bs..]``: the spec's reshape-transpose-reshape (a copy)."""
+
+    type, version = "DepthToSpace", "opset1"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/depth-to-space-1.html"
+
+    @staticmethod
+    def _check_block_size(bs: int) -> None:
+        if bs == 0:
+            raise OpError("DepthToSpace: The divisor must not be 0")
+        if bs < 0:
+            raise OpError("divisor must be greater than 0")
+
+    @staticmethod
+    def _out_dims(dims: list[Dim], bs: int, divisor: int) -> list[Dim]:
+        return [dims[0], exact_div(dims[1], divisor)] + [d * bs for d in dims[2:]]
+
+    def _index(self, shape, k, bs):
+        n, c, *ds = shape
+        c2 = c // bs ** k
+        if self.mode == "blocks_first":    # C = [bs]*K + [C']
+            perm = [0, k + 1] + [a for i in range(k) for a in (k + 2 + i, 1 + i)]
+            return (n, *[bs] * k, c2, *ds), perm
+        perm = [0, 1] + [a for i in range(k) for a in (k + 2 + i, 2 + i)]   # C = [C'] + [bs]*K
+        return (n, c2, *[bs] * k, *ds), perm
+
+
+@register
+class SpaceToDepth(_BlockOp):
+    """``[N, C, D..] -> [N, C*bs^K, D/bs..]``: the spec's reshape-transpose-reshape (a copy)."""
+
+    type, version = "SpaceToDepth", "opset1"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/space-to-depth-1.html"
+
+    @staticmethod
+    def _check_block_size(bs: int) -> None:
+        if bs == 0:
+            raise OpError("The block size must be greater than 0 0")
+        if bs < 0:
+            raise OpError("divisor must be greater than 0")
+
+    @staticmethod
+    def _out_dims(dims: list[Dim], bs: int, multiplier: int) -> list[Dim]:
+        return [dims[0], dims[1] * multiplier] + [exact_div(d, bs) for d in dims[2:]]
+
+    def _index(self, shape, k, bs):
+        n, c, *ds = shape
+        split = [a for d in ds for a in (d // bs, bs)]                # [N, C, D1/bs, bs, ...]
+        odd, even = list(range(3, 2 * k + 2, 2)), list(range(2, 2 * k + 1, 2))
+        perm = [0] + odd + [1] + even if self.mode == "blocks_first" else [0, 1] + odd + even
+        return (n, c, *split), perm

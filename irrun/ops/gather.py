@@ -1,0 +1,146 @@
+"""Gather-1/7/8: pick slices of ``data`` along ``axis`` at the positions in ``indices``.
+Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-1.html,
+https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-7.html,
+https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-8.html"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import OpError
+from ..shapes import DYN, PartialShape
+from .base import Attr, Op, TensorInfo, as_int64, normalize_axis
+from .registry import register
+
+
+def gather_params(data_rank: int | None, idx_rank: int | None, axis: int | None,
+                  batch_dims: int) -> tuple[int | None, int]:
+    """Normalise ``axis`` (against the data rank) and ``batch_dims`` (negative: ``+ rank(indices)``)
+    and check them in OpenVINO's order (data-movement-ops.md §7). Either rank may be unknown
+    (``None``), and so may the axis; what cannot be normalised yet is returned as given."""
+    b = batch_dims + idx_rank if batch_dims < 0 and idx_rank is not None else batch_dims
+    if axis is not None and data_rank is not None:
+        if data_rank == 0:
+            raise OpError("Accessing out-of-range dimension", port="input 0")
+        axis = normalize_axis(axis, data_rank)
+    if axis is not None and b >= 0 and axis >= 0 and b > axis:
+        raise OpError("After normalization batch_dims must be <= axis. But instead got: "
+                      f"batch_dims = {b}, axis = {axis}")
+    if idx_rank is not None:
+        if b < 0:   # OpenVINO: "Accessing out-of-range dimension"
+            raise OpError(f"batch_dims = {batch_dims} is out of the range [-{idx_rank}, {idx_rank}] "
+                          "(Accessing out-of-range dimension)")
+        if b > idx_rank:
+            raise OpError("The batch_dims must be <= indices_rank. But instead got: "
+                          f"batch_dims = {b}, indices_rank = {idx_rank}")
+    if axis is None and data_rank is not None and b >= data_rank:
+        raise OpError(f"batch_dims = {b} must be smaller than the data rank {data_rank}")
+    return axis, b
+
+
+def gather_shape(data: PartialShape, indices: PartialShape, axis: int | None,
+                 batch_dims: int) -> tuple[PartialShape, int | None, int]:
+    """``data[:axis] + indices[batch_dims:] + data[axis+1:]``, the first ``batch_dims`` dims of
+    data and indices merged (they must intersect). Unknown axis: the right rank, dynamic dims.
+    Also returns the normalised axis and batch_dims (for the kernel)."""
+    axis, b = gather_params(data.rank, indices.rank, axis, batch_dims)
+    if data.rank is None or indices.rank is None:
+        return PartialShape(None), axis, b
+    batch = []
+    for d, i in zip(data.dims[:b], indices.dims[:b]):
+        m = d.intersect(i)
+        if m is None:
+            raise OpError(f"Shapes {data} and {indices} are not consistent. data and indices must "
+                          "have equal or intersecting sizes until batch_dims", port="input 1")
+        batch.append(m)
+    if axis is None:
+        return PartialShape(batch + [DYN] * (data.rank + indices.rank - 1 - 2 * b)), axis, b
+    return PartialShape(batch + list(data.dims[b:axis]) + list(indices.dims[b:])
+                        + list(data.dims[axis + 1:])), axis, b
+
+
+def _axis_value(value: np.ndarray) -> int:
+    return int(as_int64(value).reshape(-1)[0])
+
+
+def _check_types(inputs) -> None:
+    _, indices, axis = inputs
+    if not indices.etype.is_integer and indices.etype.name != "dynamic":
+        raise OpError("Indices element type must be of an integral number type.", port="input 1")
+    if not axis.etype.is_integer and axis.etype.name != "dynamic":
+        raise OpError("Axis element type must be of an integral number type.", port="input 2")
+    a = axis.shape
+    if a.is_static and not (a.rank == 0 or (a.rank == 1 and a[0].lo == 1)):
+        raise OpError(f"Axis input must be scalar or have 1 element. But instead got axis_shape = {a}",
+                      port="input 2")
+
+
+def gather(data: np.ndarray, indices: np.ndarray, axis: int, b: int) -> np.ndarray:
+    """The kernel for normalised ``axis``/``b``: negative indices wrap once, anything still
+    outside ``[0, dim)`` gives 0 (OpenVINO's reference evaluator, every version). Vectorised:
+    the batch dims are flattened into one and gathered with advanced indexing."""
+    idx = as_int64(indices)
+    dim = data.shape[axis]
+    idx = np.where(idx < 0, idx + dim, idx)
+    valid = (idx >= 0) & (idx < dim)
+    out_shape = data.shape[:axis] + idx.shape[b:] + data.shape[axis + 1:]
+    if dim == 0:
+        return np.zeros(out_shape, dtype=data.dtype)
+    safe = np.where(valid, idx, 0)
+    if b == 0:
+        out = np.take(data, safe, axis=axis)
+    else:
+        nb = int(np.prod(data.shape[:b], dtype=np.int64))
+        pre = int(np.prod(data.shape[b:axis], dtype=np.int64))
+        post = int(np.prod(data.shape[axis + 1:], dtype=np.int64))
+        d3 = data.reshape(nb, pre, dim, post)
+        i2 = safe.reshape(nb, int(np.prod(safe.shape[b:], dtype=np.int64)))
+        # advanced indices separated by a slice put their broadcast dims first: [nb, n_idx, pre, post]
+        out = d3[np.arange(nb)[:, None], :, i2].transpose(0, 2, 1, 3).reshape(out_shape)
+    if not valid.all():
+        mask = valid.reshape(idx.shape[:b] + (1,) * (axis - b) + idx.shape[b:]
+                             + (1,) * (data.ndim - axis - 1))
+        out = np.where(mask, out, np.zeros((), dtype=data.dtype))
+    return out
+
+
+@register
+class Gather1(Op):
+    """Gather-1 has no ``batch_dims``. The spec allows indices in ``[0, dim)`` only; OpenVINO's
+    reference evaluator wraps negatives and returns 0 out of range (its CPU plugin gives 0 for
+    negatives too), and irrun follows the reference evaluator. An axis known only at run time
+    gives the output rank with dynamic dims."""
+
+    type, version = "Gather", "opset1"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-1.html"
+    num_inputs = (3, 3)
+    batch_dims = 0
+
+    def infer(self, inputs):
+        _check_types(inputs)
+        data, indices, axis = inputs
+        ax = None if axis.value is None else _axis_value(axis.value)
+        return [TensorInfo(data.etype, gather_shape(data.shape, indices.shape, ax, self.batch_dims)[0])]
+
+    def run(self, data, indices, axis):
+        _, ax, b = gather_shape(PartialShape(data.shape), PartialShape(indices.shape),
+                                _axis_value(axis), self.batch_dims)
+        return [gather(data, indices, ax, b)]
+
+
+@register
+class Gather7(Gather1):
+    """Gather-7 adds ``batch_dims`` (negative: counted from the indices rank; must be <= axis):
+    the first ``batch_dims`` dims of data and indices are matched element by element."""
+
+    version = "opset7"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-7.html"
+    attrs = {"batch_dims": Attr("int", 0)}
+
+
+@register
+class Gather8(Gather7):
+    """Gather-8 makes negative indices (``-1`` = last) and the 0 for out-of-range ones part of
+    the spec; the kernel is the same as Gather-1/7."""
+
+    version = "opset8"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-8.html"

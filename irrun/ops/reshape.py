@@ -1,0 +1,106 @@
+"""Reshape-1: the same elements under a new shape given as a 1-D integer tensor (a view when
+NumPy can). Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/reshape-1.html"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import prod
+
+import numpy as np
+
+from ..errors import OpError
+from ..shapes import DYN, Dim, PartialShape
+from .base import Attr, Op, TensorInfo, as_int64
+from .registry import register
+
+_P = "input 1"
+
+
+def reshape_target(src: PartialShape, pattern: Sequence[int], special_zero: bool) -> PartialShape:
+    """The output shape for ``pattern`` (data-movement-ops.md §8), in OpenVINO's check order.
+
+    ``special_zero``: a 0 at position i copies ``src[i]``; those dims are taken out of both sides
+    before the -1 is resolved as prod(other input dims) / prod(explicit output dims), which must
+    divide. A -1 beside a literal 0 needs a zero-size input dim and becomes 1. Interval inputs give
+    interval -1 dims (``[2..4,6]`` -> ``[-1,3]`` is ``[4..8,3]``). Stricter than OpenVINO: the final
+    element count is checked whenever both shapes are static (OpenVINO lets ``[2,3]`` -> ``[3,0]``
+    with special_zero load, and then fails or reads garbage when it runs).
+    """
+    minus_one = None
+    for i, v in enumerate(pattern):
+        if v == -1:
+            if minus_one is not None:
+                raise OpError("More than one dimension has size of -1", port=_P)
+            minus_one = i
+        elif v < -1:
+            raise OpError(f"Output pattern dim[{i}] has invalid bounds: {v},{v}", port=_P)
+    rank = src.rank
+    out: list[Dim] = []
+    copied = set()
+    out_prod = 1
+    for i, v in enumerate(pattern):
+        if i == minus_one:
+            out.append(DYN)
+        elif special_zero and v == 0:
+            if rank is not None and i >= rank:
+                raise OpError("'0' dimension is out of range", port=_P)
+            out.append(DYN if rank is None else src[i])
+            copied.add(i)
+        else:
+            out.append(Dim.of(v))
+            out_prod *= v
+    if rank is None:
+        return PartialShape(out)
+    rest = [d for i, d in enumerate(src) if i not in copied]
+    if minus_one is not None:
+        if out_prod == 0:
+            if Dim(0, 0) not in rest:
+                raise OpError("Cannot infer '-1' dimension with zero-size output dimension unless at "
+                              "least one input dimension is also zero-size", port=_P)
+            out[minus_one] = Dim(1, 1)
+        else:
+            total = prod(rest, start=Dim(1, 1))
+            lo, hi = -(-total.lo // out_prod), None if total.hi is None else total.hi // out_prod
+            if (total.is_static and total.lo % out_prod) or (hi is not None and hi < lo):
+                raise OpError("Non-'-1' output dimensions do not evenly divide the input dimensions",
+                              port=_P)
+            out[minus_one] = Dim(lo, hi)
+    result = PartialShape(out)
+    if src.is_static and result.is_static and prod(src.to_tuple()) != prod(result.to_tuple()):
+        raise OpError(f"Requested output shape {result} is incompatible with input shape {src}",
+                      port=_P)
+    return result
+
+
+def _pattern(value: np.ndarray) -> list[int]:
+    return as_int64(value).reshape(-1).tolist()
+
+
+@register
+class Reshape(Op):
+    """A target shape known only at run time gives the output rank (the pattern's length) with
+    dynamic dims, or a dynamic rank when even the length is unknown; the kernel then resolves and
+    checks the values with the same rule as shape inference."""
+
+    type, version = "Reshape", "opset1"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/reshape-1.html"
+    attrs = {"special_zero": Attr("bool", False, required=True)}
+    num_inputs = (2, 2)
+
+    def infer(self, inputs):
+        data, pattern = inputs
+        if not pattern.etype.is_integer and pattern.etype.name != "dynamic":
+            raise OpError("PartialShape pattern must be an integral number.", port=_P)
+        ps = pattern.shape
+        if ps.rank is not None and ps.rank != 1:
+            raise OpError("Pattern shape must have rank 1", port=_P)
+        if pattern.value is not None:
+            out = reshape_target(data.shape, _pattern(pattern.value), self.special_zero)
+        elif ps.rank is not None and ps[0].is_static:
+            out = PartialShape.dynamic(ps[0].lo)
+        else:
+            out = PartialShape(None)
+        return [TensorInfo(data.etype, out)]
+
+    def run(self, x, pattern):
+        target = reshape_target(PartialShape(x.shape), _pattern(pattern), self.special_zero)
+        return [x.reshape(target.to_tuple())]

@@ -1,0 +1,195 @@
+"""Slice-8: ``data[start:stop:step]`` on the listed axes, with OpenVINO's clamping rules.
+Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/slice-8.html
+
+This module also holds the clamped-slice computation shared with StridedSlice-1
+(:func:`clamp_slice` for one concrete dimension, :func:`sliced_dim` for a partial one).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..errors import OpError
+from ..shapes import Dim, PartialShape
+from .base import Op, TensorInfo, as_int64, normalize_axis
+from .registry import register
+
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+_INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
+
+
+def index_values(value: np.ndarray) -> list[int]:
+    """An index-like input as Python ints. Unsigned values keep their magnitude (u8 255 is 255;
+    u64 >= 2**63 wraps negative, as in OpenVINO). The i32 extremes widen to the int64 ones: OpenVINO's
+    shape inference reads both as "to the end" sentinels, and at run time they clamp alike."""
+    ints = [int(v) for v in as_int64(value).reshape(-1)]
+    if value.dtype == np.int32:
+        ints = [INT64_MAX if v == _INT32_MAX else INT64_MIN if v == _INT32_MIN else v for v in ints]
+    return ints
+
+
+def clamp_slice(n: int, start: int, stop: int, step: int) -> tuple[slice, int]:
+    """What ``[start:stop:step]`` selects on a dimension of size ``n``: a NumPy slice (start and stop
+    already clamped, so basic indexing gives a view) and the number of elements.
+
+    Python's rule, except that for a negative step a start still negative after adding ``n`` is
+    clamped to 0 (element 0 is taken) where Python gives an empty slice: ``[0,1,2][-4:-4:-3]`` is
+    ``[0]`` in OpenVINO. INT64_MIN/INT64_MAX are ordinary values that clamp to the ends.
+    """
+    if step == 0:
+        raise OpError("Step must be non-zero")
+    start += n if start < 0 else 0
+    stop += n if stop < 0 else 0
+    if step > 0:
+        start, stop = min(max(start, 0), n), min(max(stop, 0), n)
+        length = max(0, -((start - stop) // step))
+    else:
+        start, stop = min(max(start, 0), n - 1), min(max(stop, -1), n - 1)
+        length = max(0, -((stop - start) // -step)) if n > 0 else 0
+    if length == 0:
+        return slice(0, 0), 0
+    return slice(start, None if stop < 0 else stop, step), length
+
+
+def _length(n: int, start: int, stop: int, step: int) -> int:
+    return clamp_slice(n, start, stop, step)[1]
+
+
+def sliced_dim(dim: Dim, start: int, stop: int, step: int) -> Dim:
+    """The output dimension of ``[start:stop:step]`` on a dimension that may be an interval.
+
+    The exact range of the length over every size ``dim`` allows: between the sizes where a bound
+    changes how it clamps (``|start|``, ``|stop|`` and their neighbours) the length is monotonic,
+    so its extremes are at those sizes or at the interval's ends. For an unbounded dim, sizes past
+    every breakpoint (2**64, 2**65) show whether the length stays put or grows without bound;
+    there INT64_MIN/INT64_MAX count as infinite, as in OpenVINO's shape inference.
+    """
+    if dim.is_static:
+        return Dim.of(_length(dim.lo, start, stop, step))
+    inf = 1 << 80
+    start, stop = ({INT64_MIN: -inf, INT64_MAX: inf}.get(v, v) for v in (start, stop))
+    sizes = {dim.lo, 0, 1} | {abs(v) + d for v in (start, stop) for d in (-1, 0, 1, 2)}
+    if dim.hi is not None:
+        sizes.add(dim.hi)
+    lengths = [_length(n, start, stop, step) for n in sizes
+               if dim.lo <= n < (1 << 64) and (dim.hi is None or n <= dim.hi)]
+    hi: int | None = None
+    if dim.hi is None:
+        far = _length(1 << 64, start, stop, step)
+        lengths.append(far)
+        if _length(1 << 65, start, stop, step) == far:
+            hi = max(lengths)
+    else:
+        hi = max(lengths)
+    return Dim(min(lengths), hi)
+
+
+def up_to(dim: Dim) -> Dim:
+    """``0..upper(dim)``: what a slice with unknown bounds can leave of ``dim``."""
+    return Dim(0, dim.hi)
+
+
+# ---------------------------------------------------------------------------------------------
+
+_NAMES = ("start", "stop", "step", "axes")
+
+
+def slice_plan(rank: int, start: list[int] | None, stop: list[int] | None, step: list[int] | None,
+               axes: list[int] | None, n_default: int | None, has_axes: bool
+               ) -> dict[int, tuple[int, int, int] | None] | None:
+    """Which axes Slice-8 slices and how, with OpenVINO's value checks, for known and unknown values.
+
+    Returns ``{axis: (start, stop, step)}``, the triple being None while a value is unknown, or
+    None when the sliced axes are unknown (``axes`` not constant, or no ``axes`` input and no
+    known length of ``start``). ``n_default`` is the length of ``start`` when known.
+    """
+    if rank == 0:
+        raise OpError("Slice `data` input can't be a scalar.", port="input 0")
+    for i, (name, v) in enumerate(zip(_NAMES, (start, stop, step, axes))):
+        if v is not None and len(v) > rank:
+            raise OpError(f"Slice `{name}` input dim size can't be bigger than `data` rank.",
+                          port=f"input {i + 1}")
+    lengths = {len(v) for v in (start, stop, step) if v is not None}
+    if len(lengths) > 1:
+        raise OpError("Slice `start`, `stop`, `step` inputs must have compatible shapes.")
+    if axes is not None and lengths and len(axes) not in lengths:
+        raise OpError("Slice `axes` input must have compatible shape with `start`, `stop`, `step` inputs.")
+    if step is not None and 0 in step:
+        raise OpError("Step must be non-zero")
+    if has_axes:
+        if axes is None:
+            return None
+        order = [normalize_axis(a, rank) for a in axes]
+        if len(set(order)) != len(order):
+            raise OpError("Slice values in `axes` input must be unique.")
+    elif n_default is None:
+        return None
+    else:
+        order = list(range(n_default))
+    triples = list(zip(start, stop, step)) if None not in (start, stop, step) else [None] * len(order)
+    return dict(zip(order, triples))
+
+
+@register
+class Slice8(Op):
+    """Slice-8: ``data[start:stop:step]`` per listed axis (``axes`` defaults to ``0..len-1``; axes
+    not listed are kept whole). Python semantics except the negative-step start clamp of
+    :func:`clamp_slice`. The kernel is basic indexing, so the result is a view (also for negative
+    steps). Index inputs may be any integer type; an empty ``start`` is a no-op.
+
+    Shape rule: exact intervals for partial dims (:func:`sliced_dim`); a sliced dim whose bounds
+    are not constant becomes ``0..upper``; unknown axes make every dim ``0..upper``; dynamic data
+    rank gives a dynamic rank.
+    """
+
+    type, version = "Slice", "opset8"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/slice-8.html"
+    num_inputs = (4, 5)
+
+    def infer(self, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+        data, *idx = inputs
+        for name, info in zip(_NAMES, idx):
+            if info.etype.name != "dynamic" and not info.etype.is_integer:
+                raise OpError(f"Slice `{name}` input type must be integer.", port=f"input {_NAMES.index(name) + 1}")
+        rank = data.shape.rank
+        if rank is None:
+            return [TensorInfo(data.etype, PartialShape(None))]
+        if rank == 0:
+            raise OpError("Slice `data` input can't be a scalar.", port="input 0")
+        for name, info in zip(_NAMES, idx):
+            r = info.shape.rank
+            if r is not None and r != 1:
+                raise OpError(f"Slice `{name}` input must be a 1D tensor. Got rank: {r}",
+                              port=f"input {_NAMES.index(name) + 1}")
+            if r == 1 and info.shape[0].lo > rank:
+                raise OpError(f"Slice `{name}` input dim size can't be bigger than `data` rank.",
+                              port=f"input {_NAMES.index(name) + 1}")
+        lens = [i.shape[0] for i in idx if i.shape.rank == 1]
+        if any(a.intersect(b) is None for a in lens[:3] for b in lens[:3]):
+            raise OpError("Slice `start`, `stop`, `step` inputs must have compatible shapes.")
+        if len(lens) == 4 and any(a.intersect(lens[3]) is None for a in lens[:3]):
+            raise OpError("Slice `axes` input must have compatible shape with `start`, `stop`, `step` inputs.",
+                          port="input 4")
+        values = [None if i.value is None else index_values(i.value) for i in idx] + [None] * (4 - len(idx))
+        n_default = len(values[0]) if values[0] is not None else \
+            idx[0].shape[0].lo if idx[0].shape.rank == 1 and idx[0].shape[0].is_static else None
+        plan = slice_plan(rank, *values, n_default=n_default, has_axes=len(idx) == 4)
+        dims = []
+        for axis, dim in enumerate(data.shape):
+            if plan is None:
+                dims.append(up_to(dim))
+            elif axis not in plan:
+                dims.append(dim)
+            else:
+                t = plan[axis]
+                dims.append(up_to(dim) if t is None else sliced_dim(dim, *t))
+        return [TensorInfo(data.etype, PartialShape(dims))]
+
+    def run(self, x: np.ndarray, *idx: np.ndarray) -> list[np.ndarray]:
+        values = [index_values(v) for v in idx] + [None] * (4 - len(idx))
+        plan = slice_plan(x.ndim, *values, n_default=len(values[0]), has_axes=len(idx) == 4)
+        index = [slice(None)] * x.ndim
+        for axis, (start, stop, step) in plan.items():
+            index[axis] = clamp_slice(x.shape[axis], start, stop, step)[0]
+        return [x[tuple(index)]]

@@ -1,0 +1,65 @@
+"""Split-1: cut a tensor into ``num_splits`` equal parts along an axis (views, no copy).
+Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/split-1.html"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import OpError
+from ..shapes import Dim, PartialShape
+from .base import Attr, Op, TensorInfo, as_int64, normalize_axis
+from .registry import register
+
+
+def split_part(shape: PartialShape, axis: np.ndarray, n: int) -> tuple[int, Dim]:
+    """The normalised axis and the size of each part along it, with OpenVINO's checks
+    (data-movement-ops.md §1). Shared by ``infer`` (constant axis) and ``run``."""
+    if shape.rank == 0:
+        raise OpError("Accessing out-of-range dimension", port="input 0")
+    ax = normalize_axis(as_int64(axis).reshape(-1)[0], shape.rank)
+    dim = shape[ax]
+    if dim.is_static:
+        if dim.lo % n:
+            raise OpError(f"Dimension of data input shape along 'axis': {dim.lo} must be evenly "
+                          f"divisible by 'num_splits' attribute value: {n}", port="input 0")
+        return ax, Dim.of(dim.lo // n)
+    if dim.hi is not None and dim.hi < n:
+        raise OpError("The interval maximum of the dimension for data input shape along 'axis' "
+                      f"must be greater or equal to 'num_splits' attribute. Got: {dim} and {n}",
+                      port="input 0")
+    return ax, dim // n          # OpenVINO floors both bounds: 4..8 / 2 -> 2..4, 2..4 / 3 -> 0..1
+
+
+@register
+class Split(Op):
+    """Outputs are ``np.split`` views of the input. A missing ``num_splits`` reads as 0 and is
+    rejected, as OpenVINO does. Unknown (non-constant) axis -> outputs of known rank only."""
+
+    type, version = "Split", "opset1"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/split-1.html"
+    attrs = {"num_splits": Attr("int", 0, required=True)}
+    num_inputs = (2, 2)
+
+    def infer(self, inputs):
+        data, axis = inputs
+        n = self.num_splits
+        if n <= 0:
+            raise OpError(f"Attribute 'num_splits' must be greater than zero. Got: {n}")
+        if axis.etype.name != "dynamic" and not axis.etype.is_integer:
+            raise OpError(f"Element type of 'axis' input must be integer. Got: {axis.etype}",
+                          port="input 1")
+        if axis.shape.rank not in (0, None):
+            raise OpError(f"'axis' input must be a scalar. Got: {axis.shape}", port="input 1")
+        if data.shape.rank is None:
+            out = PartialShape(None)
+        elif axis.value is None:
+            if data.shape.rank == 0:
+                raise OpError("Accessing out-of-range dimension", port="input 0")
+            out = PartialShape.dynamic(data.shape.rank)
+        else:
+            ax, part = split_part(data.shape, axis.value, n)
+            out = PartialShape(part if i == ax else d for i, d in enumerate(data.shape))
+        return [TensorInfo(data.etype, out) for _ in range(n)]
+
+    def run(self, x, axis):
+        ax, _ = split_part(PartialShape(x.shape), axis, self.num_splits)
+        return np.split(x, self.num_splits, axis=ax)

@@ -1,0 +1,96 @@
+"""Squeeze-1/15: remove dimensions of size 1 (a view).
+Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/squeeze-1.html,
+https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/squeeze-15.html"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..errors import OpError
+from ..shapes import Dim, PartialShape
+from .base import Attr, Op, TensorInfo, as_int64, normalize_axis
+from .registry import register
+
+_ONE = Dim(1, 1)
+
+
+def axes_values(value: np.ndarray) -> list[int]:
+    """Squeeze/Unsqueeze axes: any integer type, or a float type (truncated) as OpenVINO reads
+    them; boolean and string are rejected as in OpenVINO ("Element not supported")."""
+    if value.dtype.kind in "bTUSO":
+        raise OpError(f"Element not supported: axes of type {value.dtype}", port="input 1")
+    return as_int64(value).reshape(-1).tolist()
+
+
+def check_axes_info(axes: TensorInfo) -> None:
+    """The axes input: scalar or 1-D, numeric (shared with Unsqueeze)."""
+    if axes.etype.name in ("boolean", "string"):
+        raise OpError(f"Element not supported: axes of type {axes.etype}", port="input 1")
+    if axes.shape.rank is not None and axes.shape.rank > 1:
+        raise OpError("Second input (axes) should not be of rank higher than 1. Got: "
+                      f"{axes.shape.rank}", port="input 1")
+
+
+def squeeze_shape(shape: PartialShape, axes: Sequence[int] | None,
+                  allow_axis_skip: bool = False) -> PartialShape:
+    """The output shape (data-movement-ops.md §10). No or empty ``axes``: drop every dim equal to
+    1 (a dynamic dim that may be 1 makes the rank dynamic). With axes: drop each listed dim that
+    may be 1 (a dynamic one is assumed to be 1, unless ``allow_axis_skip``, which then makes the
+    rank dynamic); a listed dim that cannot be 1 is kept silently. Duplicates are fine. A scalar
+    takes axes 0 and -1 (OpenVINO normalises them against rank 1) and stays a scalar."""
+    if shape.rank is None:
+        return PartialShape(None)
+    if not axes:
+        if any(not d.is_static and d.contains(1) for d in shape):
+            return PartialShape(None)
+        return PartialShape(d for d in shape if d != _ONE)
+    listed = {normalize_axis(a, max(shape.rank, 1)) for a in axes}
+    if shape.rank == 0:
+        return shape
+    if allow_axis_skip and any(not shape[i].is_static and shape[i].contains(1) for i in listed):
+        return PartialShape(None)
+    return PartialShape(d for i, d in enumerate(shape) if not (i in listed and d.contains(1)))
+
+
+@register
+class Squeeze1(Op):
+    """``x.reshape`` to the squeezed shape, a view (``np.squeeze`` would reject the non-1 dims that
+    OpenVINO silently keeps since 2024.3). Axes known only at run time: the shape is unchanged when
+    no dim can be 1, else the rank is dynamic (stricter than OpenVINO's rank-1 guess for a
+    one-element axes, which is wrong when the axis points at a dim that is not 1)."""
+
+    type, version = "Squeeze", "opset1"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/squeeze-1.html"
+    num_inputs = (1, 2)
+    allow_axis_skip = False
+
+    def infer(self, inputs):
+        data = inputs[0]
+        axes: list[int] | None = None
+        if len(inputs) == 2:
+            a = inputs[1]
+            check_axes_info(a)
+            if a.value is not None:
+                axes = axes_values(a.value)
+            elif a.shape.is_static and 0 in a.shape.to_tuple():
+                axes = []                                        # known to be empty
+            elif data.shape.rank is not None and not any(d.contains(1) for d in data.shape):
+                return [TensorInfo(data.etype, data.shape)]      # nothing can be squeezed
+            else:
+                return [TensorInfo(data.etype, PartialShape(None))]
+        return [TensorInfo(data.etype, squeeze_shape(data.shape, axes, self.allow_axis_skip))]
+
+    def run(self, x, axes=None):
+        listed = None if axes is None else axes_values(axes)
+        return [x.reshape(squeeze_shape(PartialShape(x.shape), listed).to_tuple())]
+
+
+@register
+class Squeeze15(Squeeze1):
+    """Squeeze-15 adds ``allow_axis_skip``: a listed dynamic dim that may be 1 makes the output rank
+    dynamic instead of being assumed 1. Values are the same as Squeeze-1."""
+
+    version = "opset15"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/squeeze-15.html"
+    attrs = {"allow_axis_skip": Attr("bool", False)}

@@ -1,0 +1,56 @@
+"""Tile-1: repeat a tensor along each axis (``np.tile``, a copy). Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/tile-1.html"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..errors import OpError
+from ..shapes import Dim, PartialShape
+from .base import Op, TensorInfo, as_int64
+from .registry import register
+
+
+def tile_repeats(shape: PartialShape, repeats: Sequence[int]) -> list[int]:
+    """Repeats left-padded with 1s to the output rank; negative repeats count as 0 (measured:
+    ``[2,3]`` x ``[-1,2]`` -> ``[0,6]``)."""
+    reps = [max(0, int(r)) for r in repeats]
+    rank = shape.rank if shape.rank is not None else 0
+    return [1] * (rank - len(reps)) + reps
+
+
+def tile_shape(shape: PartialShape, repeats: Sequence[int]) -> PartialShape:
+    """Data shape left-padded with 1s to the longer of (rank, len(repeats)), times the repeats."""
+    if shape.rank is None:
+        return PartialShape(None)
+    reps = tile_repeats(shape, repeats)
+    dims = [Dim(1, 1)] * (len(reps) - shape.rank) + list(shape)
+    return PartialShape(d * r for d, r in zip(dims, reps))
+
+
+@register
+class Tile(Op):
+    """Repeats known only at run time give rank max(data rank, number of repeats) with dynamic
+    dims (dynamic rank when either is unknown)."""
+
+    type, version = "Tile", "opset1"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/tile-1.html"
+    num_inputs = (2, 2)
+
+    def infer(self, inputs):
+        data, repeats = inputs
+        if not repeats.etype.is_integer and repeats.etype.name != "dynamic":
+            raise OpError(f"Tile repeats must have any integer element type, but has {repeats.etype}",
+                          port="input 1")
+        rs = repeats.shape
+        if rs.rank is not None and rs.rank != 1:
+            raise OpError("Tile repeats must be of rank 1", port="input 1")
+        if repeats.value is not None:
+            return [TensorInfo(data.etype, tile_shape(data.shape, as_int64(repeats.value).tolist()))]
+        if data.shape.rank is None or rs.rank is None or not rs[0].is_static:
+            return [TensorInfo(data.etype, PartialShape(None))]
+        return [TensorInfo(data.etype, PartialShape.dynamic(max(data.shape.rank, rs[0].lo)))]
+
+    def run(self, x, repeats):
+        reps = tile_repeats(PartialShape(x.shape), as_int64(repeats).tolist())
+        return [np.tile(x, reps)]

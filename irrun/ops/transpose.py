@@ -1,0 +1,65 @@
+"""Transpose-1: permute the axes of a tensor (a view). Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/transpose-1.html"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..errors import OpError
+from ..shapes import Dim, PartialShape
+from .base import Op, TensorInfo, as_int64
+from .registry import register
+
+_P = "input 1"
+
+
+def transpose_order(shape: PartialShape, order: Sequence[int]) -> list[int] | None:
+    """Check ``input_order`` against the data shape (data-movement-ops.md §9) and return the
+    permutation; an empty order reverses all axes (None while the rank is unknown)."""
+    rank = shape.rank
+    if not order:
+        return None if rank is None else list(range(rank - 1, -1, -1))
+    if rank is not None and len(order) != rank:
+        raise OpError("Input order must have shape [n], where n is the rank of arg.", port=_P)
+    if sorted(order) != list(range(len(order))):
+        text = ", ".join(str(v + (1 << 64) if v < 0 else v) for v in order)   # printed as size_t
+        raise OpError(f"Permutation AxisVector{{{text}}} is not valid for input shape {shape}",
+                      port=_P)
+    return list(order)
+
+
+@register
+class Transpose(Op):
+    """The output is ``x.transpose(order)``, a view. An order known only at run time gives the
+    data rank with dynamic dims; the kernel then checks it with the same rule."""
+
+    type, version = "Transpose", "opset1"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/transpose-1.html"
+    num_inputs = (2, 2)
+
+    def infer(self, inputs):
+        data, order = inputs
+        if not order.etype.is_integer and order.etype.name != "dynamic":
+            raise OpError("Input order must have an integral number element type.", port=_P)
+        os_ = order.shape
+        if os_.rank is not None and os_.rank != 1:
+            raise OpError("Input order must be a vector.", port=_P)
+        n = os_[0] if os_.rank == 1 else None
+        rank = data.shape.rank
+        if rank is not None and n is not None and n.is_static and n.lo not in (0, rank):
+            raise OpError("Input order must have shape [n], where n is the rank of arg.", port=_P)
+        if order.value is None and n == Dim(0, 0):
+            order_value: list[int] | None = []      # known to be empty: reverse
+        else:
+            order_value = None if order.value is None else as_int64(order.value).reshape(-1).tolist()
+        if order_value is None:
+            if rank is None and n is not None and n.is_static and n.lo > 0:
+                rank = n.lo
+            return [TensorInfo(data.etype, PartialShape.dynamic(rank))]
+        perm = transpose_order(data.shape, order_value)
+        if perm is None:
+            return [TensorInfo(data.etype, PartialShape(None))]
+        if rank is None:
+            return [TensorInfo(data.etype, PartialShape.dynamic(len(perm)))]
+        return [TensorInfo(data.etype, PartialShape(data.shape[i] for i in perm))]
+
+    def run(self, x, order):
+        return [x.transpose(transpose_order(PartialShape(x.shape), as_int64(order).reshape(-1).tolist()))]

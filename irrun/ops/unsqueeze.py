@@ -1,0 +1,53 @@
+"""Unsqueeze-1: insert dimensions of size 1 (a view). Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/unsqueeze-1.html"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..errors import OpError
+from ..shapes import DYN, Dim, PartialShape
+from .base import Op, TensorInfo, normalize_axis
+from .registry import register
+from .squeeze import axes_values, check_axes_info
+
+
+def unsqueeze_shape(shape: PartialShape, axes: Sequence[int]) -> PartialShape:
+    """OpenVINO's duplicate rules (data-movement-ops.md §11): axes are normalised against
+    ``rank + number of distinct raw values``, then the distinct normalised axes are inserted in
+    ascending order (appended when past the end), so ``[3,-1]`` on ``[2,3]`` gives ``[2,3,1]``."""
+    if not axes:
+        raise OpError("'axes' input is mandatory", port="input 1")
+    if shape.rank is None:
+        return PartialShape(None)
+    raw = set(axes)
+    out_rank = shape.rank + len(raw)
+    out = list(shape)
+    for a in sorted({normalize_axis(a, out_rank) for a in raw}):
+        if a > len(out) + 1:
+            raise OpError(f"provided 'axes' value {a} is not valid.", port="input 1")
+        out.insert(a, Dim(1, 1))       # list.insert past the end appends, as OpenVINO does
+    return PartialShape(out)
+
+
+@register
+class Unsqueeze(Op):
+    """``x.reshape`` to the new shape, a view. Axes known only at run time: one axis gives rank + 1
+    with dynamic dims, several (duplicates may collapse) a dynamic rank."""
+
+    type, version = "Unsqueeze", "opset1"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/unsqueeze-1.html"
+    num_inputs = (2, 2)
+
+    def infer(self, inputs):
+        data, axes = inputs
+        check_axes_info(axes)
+        if axes.value is not None:
+            return [TensorInfo(data.etype, unsqueeze_shape(data.shape, axes_values(axes.value)))]
+        n = axes.shape.max_numel()
+        if n == 0:
+            raise OpError("'axes' input is mandatory", port="input 1")
+        if n == 1 and data.shape.rank is not None:
+            return [TensorInfo(data.etype, PartialShape([DYN] * (data.shape.rank + 1)))]
+        return [TensorInfo(data.etype, PartialShape(None))]
+
+    def run(self, x, axes):
+        return [x.reshape(unsqueeze_shape(PartialShape(x.shape), axes_values(axes)).to_tuple())]
