@@ -136,7 +136,7 @@ class _Reader:
         if size < need:
             self.fail(f"Const of shape {list(shape)} {et} needs {need} bytes but size={size}", layer)
         blob = self.weights(layer) if size else np.zeros(0, np.uint8)
-        if offset + size > len(blob):
+        if size and offset + size > len(blob):
             self.fail(f"Const bytes [{offset}, {offset + size}) lie outside the weights file "
                       f"({len(blob)} bytes)", layer, file=self.bin_path)
         try:

@@ -18,9 +18,9 @@ def gather_params(data_rank: int | None, idx_rank: int | None, axis: int | None,
     and check them in OpenVINO's order (data-movement-ops.md §7). Either rank may be unknown
     (``None``), and so may the axis; what cannot be normalised yet is returned as given."""
     b = batch_dims + idx_rank if batch_dims < 0 and idx_rank is not None else batch_dims
+    if data_rank == 0:
+        raise OpError("Accessing out-of-range dimension", port="input 0")
     if axis is not None and data_rank is not None:
-        if data_rank == 0:
-            raise OpError("Accessing out-of-range dimension", port="input 0")
         axis = normalize_axis(axis, data_rank)
     if axis is not None and b >= 0 and axis >= 0 and b > axis:
         raise OpError("After normalization batch_dims must be <= axis. But instead got: "
@@ -87,15 +87,15 @@ def gather(data: np.ndarray, indices: np.ndarray, axis: int, b: int) -> np.ndarr
         return np.zeros(out_shape, dtype=data.dtype)
     safe = np.where(valid, idx, 0)
     if b == 0:
-        out = np.take(data, safe, axis=axis)
+        out = np.take(data, safe.reshape(-1), axis=axis).reshape(out_shape)   # 0-d stays an array
     else:
         nb = int(np.prod(data.shape[:b], dtype=np.int64))
         pre = int(np.prod(data.shape[b:axis], dtype=np.int64))
         post = int(np.prod(data.shape[axis + 1:], dtype=np.int64))
-        d3 = data.reshape(nb, pre, dim, post)
+        d4 = data.reshape(nb, pre, dim, post)
         i2 = safe.reshape(nb, int(np.prod(safe.shape[b:], dtype=np.int64)))
         # advanced indices separated by a slice put their broadcast dims first: [nb, n_idx, pre, post]
-        out = d3[np.arange(nb)[:, None], :, i2].transpose(0, 2, 1, 3).reshape(out_shape)
+        out = d4[np.arange(nb)[:, None], :, i2].transpose(0, 2, 1, 3).reshape(out_shape)
     if not valid.all():
         mask = valid.reshape(idx.shape[:b] + (1,) * (axis - b) + idx.shape[b:]
                              + (1,) * (data.ndim - axis - 1))

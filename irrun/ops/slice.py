@@ -63,12 +63,12 @@ def sliced_dim(dim: Dim, start: int, stop: int, step: int) -> Dim:
     changes how it clamps (``|start|``, ``|stop|`` and their neighbours) the length is monotonic,
     so its extremes are at those sizes or at the interval's ends. For an unbounded dim, sizes past
     every breakpoint (2**64, 2**65) show whether the length stays put or grows without bound;
-    there INT64_MIN/INT64_MAX count as infinite, as in OpenVINO's shape inference.
+    there INT64_MIN/INT64_MAX count as infinite, as in OpenVINO's shape inference, and so does any
+    bound beyond +-2**62 (no real dimension is that long; they clamp alike on every real size).
     """
     if dim.is_static:
         return Dim.of(_length(dim.lo, start, stop, step))
-    inf = 1 << 80
-    start, stop = ({INT64_MIN: -inf, INT64_MAX: inf}.get(v, v) for v in (start, stop))
+    start, stop = (v if abs(v) < 1 << 62 else 1 << 80 if v > 0 else -(1 << 80) for v in (start, stop))
     sizes = {dim.lo, 0, 1} | {abs(v) + d for v in (start, stop) for d in (-1, 0, 1, 2)}
     if dim.hi is not None:
         sizes.add(dim.hi)

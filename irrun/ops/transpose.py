@@ -46,12 +46,12 @@ class Transpose(Op):
         rank = data.shape.rank
         if rank is not None and n is not None and n.is_static and n.lo not in (0, rank):
             raise OpError("Input order must have shape [n], where n is the rank of arg.", port=_P)
-        if order.value is None and n == Dim(0, 0):
-            order_value: list[int] | None = []      # known to be empty: reverse
+        if order.value is not None:
+            order_value = as_int64(order.value).reshape(-1).tolist()
+        elif n == Dim(0, 0):
+            order_value = []                               # known to be empty: reverse
         else:
-            order_value = None if order.value is None else as_int64(order.value).reshape(-1).tolist()
-        if order_value is None:
-            if rank is None and n is not None and n.is_static and n.lo > 0:
+            if rank is None and n is not None and n.is_static:
                 rank = n.lo
             return [TensorInfo(data.etype, PartialShape.dynamic(rank))]
         perm = transpose_order(data.shape, order_value)
