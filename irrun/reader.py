@@ -135,8 +135,8 @@ class _Reader:
         need = elements.storage_bytes(et, numel) if et.name != "string" else 4 * (numel + 2)
         if size < need:
             self.fail(f"Const of shape {list(shape)} {et} needs {need} bytes but size={size}", layer)
-        blob = self.weights(layer) if size else np.zeros(0, np.uint8)
-        if size and offset + size > len(blob):
+        blob = self.weights(layer) if size or offset else np.zeros(0, np.uint8)
+        if offset + size > len(blob):
             self.fail(f"Const bytes [{offset}, {offset + size}) lie outside the weights file "
                       f"({len(blob)} bytes)", layer, file=self.bin_path)
         try:
