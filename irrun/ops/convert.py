@@ -13,8 +13,9 @@ _NO_TARGET = {"u1", "u2", "u3", "u6", "nf4", "string", "dynamic"}
 
 @register
 class Convert(Op):
-    """Floats to integers truncate toward zero; negative integers wrap into unsigned types
-    (C++ rules, as the spec says); anything to boolean is ``x != 0``; nf4 codes decode through
+    """Floats to integers truncate toward zero, then wrap modulo 2^N like integers do (measured
+    on OpenVINO 2026.4.1: f32 -300.2 -> u8 212, -> i8 -44); negative integers wrap into unsigned
+    types (C++ rules, as the spec says); out-of-range floats to i32/i64 are undefined in the spec; anything to boolean is ``x != 0``; nf4 codes decode through
     the NF4 table (the weight-decompression pattern Const(nf4) -> Convert -> Multiply)."""
 
     type, version = "Convert", "opset1"
@@ -40,7 +41,6 @@ class Convert(Op):
         if dst.name == "boolean":
             return [x != 0]
         if dst.dtype.kind in "iu" and x.dtype.kind not in "iub":   # any float type -> integer
-            x = np.trunc(x.astype(np.float64))
-            if dst.dtype.kind == "u":
-                x = x.astype(np.int64)
+            with np.errstate(invalid="ignore"):
+                x = np.trunc(x.astype(np.float64)).astype(np.int64)   # then wraps like integers
         return [x.astype(dst.dtype)]
