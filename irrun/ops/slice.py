@@ -149,31 +149,33 @@ class Slice8(Op):
 
     def infer(self, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         data, *idx = inputs
-        for name, info in zip(_NAMES, idx):
+        for i, (name, info) in enumerate(zip(_NAMES, idx)):
             if info.etype.name != "dynamic" and not info.etype.is_integer:
-                raise OpError(f"Slice `{name}` input type must be integer.", port=f"input {_NAMES.index(name) + 1}")
+                raise OpError(f"Slice `{name}` input type must be integer.", port=f"input {i + 1}")
         rank = data.shape.rank
         if rank is None:
             return [TensorInfo(data.etype, PartialShape(None))]
         if rank == 0:
             raise OpError("Slice `data` input can't be a scalar.", port="input 0")
-        for name, info in zip(_NAMES, idx):
+        lens: dict[int, Dim] = {}          # input position (0 = start) -> its length, if 1-D
+        for i, (name, info) in enumerate(zip(_NAMES, idx)):
             r = info.shape.rank
             if r is not None and r != 1:
-                raise OpError(f"Slice `{name}` input must be a 1D tensor. Got rank: {r}",
-                              port=f"input {_NAMES.index(name) + 1}")
-            if r == 1 and info.shape[0].lo > rank:
-                raise OpError(f"Slice `{name}` input dim size can't be bigger than `data` rank.",
-                              port=f"input {_NAMES.index(name) + 1}")
-        lens = [i.shape[0] for i in idx if i.shape.rank == 1]
-        if any(a.intersect(b) is None for a in lens[:3] for b in lens[:3]):
+                raise OpError(f"Slice `{name}` input must be a 1D tensor. Got rank: {r}", port=f"input {i + 1}")
+            if r == 1:
+                lens[i] = info.shape[0]
+                if lens[i].lo > rank:
+                    raise OpError(f"Slice `{name}` input dim size can't be bigger than `data` rank.",
+                                  port=f"input {i + 1}")
+        sss = [d for i, d in lens.items() if i < 3]
+        if any(a.intersect(b) is None for a in sss for b in sss):
             raise OpError("Slice `start`, `stop`, `step` inputs must have compatible shapes.")
-        if len(lens) == 4 and any(a.intersect(lens[3]) is None for a in lens[:3]):
+        if 3 in lens and any(d.intersect(lens[3]) is None for d in sss):
             raise OpError("Slice `axes` input must have compatible shape with `start`, `stop`, `step` inputs.",
                           port="input 4")
         values = [None if i.value is None else index_values(i.value) for i in idx] + [None] * (4 - len(idx))
         n_default = len(values[0]) if values[0] is not None else \
-            idx[0].shape[0].lo if idx[0].shape.rank == 1 and idx[0].shape[0].is_static else None
+            lens[0].lo if 0 in lens and lens[0].is_static else None
         plan = slice_plan(rank, *values, n_default=n_default, has_axes=len(idx) == 4)
         dims = []
         for axis, dim in enumerate(data.shape):

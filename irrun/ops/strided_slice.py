@@ -64,7 +64,7 @@ class StridedSlice1(Op):
         m = getattr(self, mask)
         return i < len(m) and m[i] == 1
 
-    def plan(self, dims: Sequence, n: int, begin: list[int] | None, end: list[int] | None,
+    def plan(self, dims: Sequence[Dim] | Sequence[int], n: int, begin: list[int] | None, end: list[int] | None,
              stride: list[int] | None) -> list[tuple]:
         """The index as steps over the input dims, checked as OpenVINO checks (plus what it accepts
         but cannot run). Shared by ``infer`` (dims are :class:`Dim`) and ``run`` (ints); unknown
@@ -79,8 +79,9 @@ class StridedSlice1(Op):
         for i in range(n):
             ell, new, shrink = (self._bit(m, i) for m in ("ellipsis_mask", "new_axis_mask", "shrink_axis_mask"))
             if ell and (new or shrink):
-                raise OpError(f"ellipsis_mask and {'new_axis_mask' if new else 'shrink_axis_mask'} are both set "
-                              f"for entry {i}: OpenVINO's shape inference and evaluation disagree on it")
+                other = "new_axis_mask" if new else "shrink_axis_mask"
+                raise OpError(f"ellipsis_mask and {other} are both set for entry {i}: OpenVINO's shape "
+                              f"inference and evaluation disagree on it")
             kinds.append("ellipsis" if ell else "new" if new else "shrink" if shrink else "slice")
         real = sum(k in ("shrink", "slice") for k in kinds)
         rank = len(dims)
@@ -95,7 +96,8 @@ class StridedSlice1(Op):
             elif kind == "new":
                 steps.append(("new",))
             elif kind == "shrink":
-                steps.append(("shrink", axis, None if begin is None else _shrink_index(begin[i], dims[axis], axis)))
+                index = None if begin is None else _shrink_index(begin[i], dims[axis], axis)
+                steps.append(("shrink", axis, index))
                 axis += 1
             else:
                 if stride is not None and stride[i] == 0:
@@ -123,12 +125,12 @@ class StridedSlice1(Op):
                 raise OpError(f"{what} input must be 1D (has rank: {info.shape.rank})", port=f"input {i + 1}")
         if data.shape.rank is None:
             return [TensorInfo(data.etype, PartialShape(None))]
-        lens = [i.shape[0] for i in idx if i.shape.rank == 1]
-        static = [d.lo for d in lens if d.is_static]
-        if len(lens) >= 2 and lens[0].intersect(lens[1]) is None:
+        lens = {i: info.shape[0] for i, info in enumerate(idx) if info.shape.rank == 1}  # 0 = begin
+        if 0 in lens and 1 in lens and lens[0].intersect(lens[1]) is None:
             raise OpError("Begin and end need to have same number of values.")
-        if len(lens) == 3 and any(d.intersect(lens[2]) is None for d in lens[:2]):
+        if 2 in lens and any(d.intersect(lens[2]) is None for i, d in lens.items() if i < 2):
             raise OpError("Stride needs to have same number of values as begin and end.")
+        static = [d.lo for d in lens.values() if d.is_static]
         begin, end, stride = ([None if i.value is None else index_values(i.value) for i in idx] + [None])[:3]
         if len(idx) == 2 and begin is not None:
             stride = [1] * len(begin)

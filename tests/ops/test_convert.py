@@ -3,7 +3,9 @@ import ml_dtypes
 import numpy as np
 import pytest
 
+import irrun
 from helpers import run_op
+from irrun.irwriter import IRWriter
 from irrun.errors import ShapeError
 
 X = np.array([1.5, -1.5, 2.5, -2.7, 300.2, -300.2], np.float32)
@@ -42,15 +44,12 @@ def test_unsupported_target_is_named():
         run_op("Convert", [X], {"destination_type": "nf4"})
 
 
-def test_nf4_and_u4_consts_decompress():
+def test_nf4_and_u4_consts_decompress(tmp_path):
     """Const(nf4/u4, packed low nibble first) -> Convert(f32): the LLM weight pattern.
     Bytes 0x70 0xF0 0x00 hold codes [0, 7, 0, 15, 0]; NF4 table values from ir-format.md §6."""
-    import irrun
-    from irrun.irwriter import IRWriter
-    import tempfile, pathlib
     for et, expect in (("nf4", [-1.0, 0.0, -1.0, 1.0, -1.0]), ("u4", [0, 7, 0, 15, 0])):
         b = IRWriter()
         c = b.const(None, etype=et, raw=bytes([0x70, 0xF0, 0x00]), shape=[5])
         b.result(b.layer("Convert", [c], {"destination_type": "f32"}, out_dims=[[5]]), "w")
-        p = b.save(pathlib.Path(tempfile.mkdtemp()) / "m.xml")
+        p = b.save(tmp_path / f"{et}.xml")
         np.testing.assert_array_equal(irrun.read_model(p).run({})["w"], np.array(expect, np.float32))
