@@ -187,6 +187,7 @@ class Model:
     def run(self, inputs: Mapping[str, np.ndarray] | np.ndarray) -> dict[str, np.ndarray]:
         """Run on NumPy arrays: a dict by input name, or one array for a one-input model.
         Returns the outputs keyed by output name, in model order."""
+        self._require_ops()
         feeds = self._feeds(inputs)
         for n, arr in feeds.items():
             self.check_input(n, arr)
