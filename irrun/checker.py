@@ -55,7 +55,7 @@ def _compare(decl: PortDecl, info: TensorInfo, layer, port: str, code: str, out:
                            layer.name, layer.type, port, decl_dims, str(info.shape),
                            "declared rank differs from the inferred rank" if what == "rank"
                            else "declared dims differ from the inferred dims"))
-    if decl.etype is not None and decl.etype.name != "dynamic" and info.etype.name != "dynamic" \
+    if decl.etype is not None and not decl.etype.is_dynamic and not info.etype.is_dynamic \
             and decl.etype.name != info.etype.name:
         out.append(Finding("error", f"{code}-precision", str(layer.id), layer.name, layer.type,
                            port, decl.precision, info.etype.name,

@@ -30,6 +30,11 @@ class ElementType:
     def is_float(self) -> bool:
         return self.name in FLOAT_TYPES
 
+    @property
+    def is_dynamic(self) -> bool:
+        """The element type is not known (``dynamic``, read from ``undefined``/``UNSPECIFIED``)."""
+        return self.name == "dynamic"
+
     def __str__(self) -> str:
         return self.name
 

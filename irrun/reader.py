@@ -118,7 +118,7 @@ class _Reader:
             et = elements.from_attr(d["element_type"])
         except KeyError:
             self.fail(f"Const has no valid element_type (got {d.get('element_type')!r})", layer)
-        if et.name == "dynamic":
+        if et.is_dynamic:
             self.fail("Const element_type must not be dynamic", layer)
         try:
             shape = tuple(int(p) for p in d.get("shape", "").split(",") if p.strip())

@@ -7,12 +7,16 @@
 
 Use ``params=(0, 2)`` to make several inputs Parameters (their values then only reach the kernel
 at run time), ``params=()`` to make every input a Const (the op is folded during inference).
+Error tests use ``raises_for(op_type, exc, fragment, fn, *args)``.
 """
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 import irrun
 from irrun import elements
@@ -65,11 +69,11 @@ def _build(tmp_path, type_, inputs, attrs, version, n_out, params):
     return irrun.read_model(path), feeds
 
 
-def _tmp():
-    import tempfile
-    from pathlib import Path
-    d = Path(tempfile.mkdtemp(prefix="irrun-op-"))
-    return d
+_ROOT = tempfile.TemporaryDirectory(prefix="irrun-op-")   # removed when the test run ends
+
+
+def _tmp() -> Path:
+    return Path(tempfile.mkdtemp(dir=_ROOT.name))
 
 
 def run_op(type_, inputs, attrs=None, version="opset1", n_out=1, params=(0,)):
@@ -83,6 +87,17 @@ def infer_op(type_, inputs, attrs=None, version="opset1", n_out=1, params=(0,)):
     types = model.types()
     layer = next(n for n, d in model.graph.nodes(data=True) if d["layer"].type == type_)
     return [types[(layer, i)] for i in range(n_out)]
+
+
+def raises_for(op_type, exc, fragment, fn, *args, **kw):
+    """``fn(*args, **kw)`` must raise ``exc`` whose message contains ``fragment`` and which names
+    a layer of type ``op_type``; returns the exception. A test module binds its op once:
+    ``rejects = functools.partial(raises_for, "Gather")``."""
+    with pytest.raises(exc) as e:
+        fn(*args, **kw)
+    assert fragment in e.value.message
+    assert e.value.layer is not None and e.value.layer.type == op_type
+    return e.value
 
 
 def shape_str(info) -> str:

@@ -174,10 +174,15 @@ def normalize_axis(axis: int, rank: int, what: str = "Axis") -> int:
     return axis + rank if axis < 0 else axis
 
 
-def require_integer(info: TensorInfo, what: str) -> None:
-    """Index-like inputs must have an integer element type (OpenVINO's type check)."""
-    if info.etype.name != "dynamic" and not info.etype.is_integer:
-        raise OpError(f"{what} must be an integer type, got {info.etype}")
+def check_index_input(info: TensorInfo, port: str, type_msg: str | None,
+                      rank_msg: str | None = None) -> None:
+    """OpenVINO's checks of an index-like input (a pattern, order, repeats, pads...), each with
+    the op's own message: ``type_msg`` unless the element type is an integer (or dynamic), then
+    ``rank_msg`` unless the rank is 1 (or dynamic). ``None`` skips that check."""
+    if type_msg is not None and not (info.etype.is_integer or info.etype.is_dynamic):
+        raise OpError(type_msg, port=port)
+    if rank_msg is not None and info.shape.rank not in (None, 1):
+        raise OpError(rank_msg, port=port)
 
 
 def as_int64(value: np.ndarray) -> np.ndarray:

@@ -20,20 +20,10 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input
 from .registry import register
 
 ONE = Dim(1, 1)
-
-
-def _check_index_input(info: TensorInfo, what: str, port: str) -> None:
-    if info.etype.name != "dynamic" and not info.etype.is_integer:
-        msg = ("Broadcast shape must be an integral number, but is: " if what == "shape"
-               else "Broadcast axes must be integral numbers, but are: ")
-        raise OpError(f"{msg}{info.etype}", port=port)
-    rank = info.shape.rank
-    if rank is not None and rank != 1:
-        raise OpError(f"Broadcast {what} rank must be 1, but has {rank}", port=port)
 
 
 def target_values(value: np.ndarray) -> list[int]:
@@ -147,11 +137,15 @@ class Broadcast1(Op):
     def infer(self, inputs):
         data, target = inputs[:2]
         mode = self._mode(len(inputs))
-        _check_index_input(target, "shape", "input 1")
+        check_index_input(target, "input 1",
+                          f"Broadcast shape must be an integral number, but is: {target.etype}",
+                          f"Broadcast shape rank must be 1, but has {target.shape.rank}")
         axes = inputs[2] if mode == "explicit" else None
         axes_val = None
         if axes is not None:
-            _check_index_input(axes, "axes", "input 2")
+            check_index_input(axes, "input 2",
+                              f"Broadcast axes must be integral numbers, but are: {axes.etype}",
+                              f"Broadcast axes rank must be 1, but has {axes.shape.rank}")
             _check_axes_count(data.shape, axes)
             axes_val = None if axes.value is None else as_int64(axes.value).tolist()
         if target.value is not None:

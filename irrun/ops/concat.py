@@ -26,8 +26,8 @@ class Concat(Op):
     def infer(self, inputs):
         etype = DYNAMIC
         for t in inputs:
-            if t.etype.name != "dynamic":
-                if etype.name != "dynamic" and t.etype != etype:
+            if not t.etype.is_dynamic:
+                if not etype.is_dynamic and t.etype != etype:
                     raise OpError("Argument element types are inconsistent.")
                 etype = t.etype
         ranked = [t.shape for t in inputs if t.shape.rank is not None]

@@ -4,6 +4,8 @@ Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-
 https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/space-to-depth-1.html"""
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
 from .base import Attr, Op, TensorInfo
@@ -30,6 +32,7 @@ class _BlockOp(Op):
 
     attrs = {"mode": Attr("enum", "blocks_first", required=True, choices=("blocks_first", "depth_first")),
              "block_size": Attr("int", 0)}
+    _zero_block_size: ClassVar[str]        # OpenVINO's message for block_size 0 (differs per op)
 
     def _out_shape(self, shape: PartialShape) -> PartialShape:
         """OpenVINO's checks and the output shape; ``run`` calls it on the concrete shape."""
@@ -37,7 +40,10 @@ class _BlockOp(Op):
         if shape.rank is not None and shape.rank < 3:
             raise OpError("The input tensor with rank lower than 3 is not supported "
                           f"(input rank: {shape.rank})", port="input 0")
-        self._check_block_size(bs)
+        if bs == 0:
+            raise OpError(self._zero_block_size)
+        if bs < 0:
+            raise OpError("divisor must be greater than 0")
         if shape.rank is None:
             return shape
         return PartialShape(self._out_dims(list(shape), bs, bs ** (shape.rank - 2)))
@@ -59,13 +65,7 @@ class DepthToSpace(_BlockOp):
 
     type, version = "DepthToSpace", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/depth-to-space-1.html"
-
-    @staticmethod
-    def _check_block_size(bs: int) -> None:
-        if bs == 0:
-            raise OpError("DepthToSpace: The divisor must not be 0")
-        if bs < 0:
-            raise OpError("divisor must be greater than 0")
+    _zero_block_size = "DepthToSpace: The divisor must not be 0"
 
     @staticmethod
     def _out_dims(dims: list[Dim], bs: int, divisor: int) -> list[Dim]:
@@ -87,13 +87,7 @@ class SpaceToDepth(_BlockOp):
 
     type, version = "SpaceToDepth", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/space-to-depth-1.html"
-
-    @staticmethod
-    def _check_block_size(bs: int) -> None:
-        if bs == 0:
-            raise OpError("The block size must be greater than 0 0")
-        if bs < 0:
-            raise OpError("divisor must be greater than 0")
+    _zero_block_size = "The block size must be greater than 0 0"
 
     @staticmethod
     def _out_dims(dims: list[Dim], bs: int, multiplier: int) -> list[Dim]:

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import DYN, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, normalize_axis
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis
 from .registry import register
 
 
@@ -64,10 +64,8 @@ def _axis_value(value: np.ndarray) -> int:
 
 def _check_types(inputs) -> None:
     _, indices, axis = inputs
-    if not indices.etype.is_integer and indices.etype.name != "dynamic":
-        raise OpError("Indices element type must be of an integral number type.", port="input 1")
-    if not axis.etype.is_integer and axis.etype.name != "dynamic":
-        raise OpError("Axis element type must be of an integral number type.", port="input 2")
+    check_index_input(indices, "input 1", "Indices element type must be of an integral number type.")
+    check_index_input(axis, "input 2", "Axis element type must be of an integral number type.")
     a = axis.shape
     if a.is_static and not (a.rank == 0 or (a.rank == 1 and a[0].lo == 1)):
         raise OpError(f"Axis input must be scalar or have 1 element. But instead got axis_shape = {a}",

@@ -18,17 +18,10 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input
 from .registry import register
 
 _MODES = ("constant", "edge", "reflect", "symmetric")
-
-
-def _check_pads_input(info: TensorInfo, name: str, port: str) -> None:
-    if info.etype.name != "dynamic" and not info.etype.is_integer:
-        raise OpError(f"{name} must be an integral number, but is: {info.etype}).", port=port)
-    if info.shape.rank is not None and info.shape.rank != 1:
-        raise OpError(f"Argument for {name} is not 1D.", port=port)
 
 
 def _check_length(rank: int, n: int, name: str, port: str) -> None:
@@ -119,13 +112,14 @@ class Pad1(Op):
             pv = inputs[3]
             if pv.shape.rank is not None and pv.shape.rank != 0:
                 raise OpError("Argument for padding value is not a scalar.", port="input 3")
-            if "dynamic" not in (pv.etype.name, data.etype.name) and pv.etype != data.etype:
+            if not (pv.etype.is_dynamic or data.etype.is_dynamic) and pv.etype != data.etype:
                 raise OpError(f"Argument element types do not match (input arg element type: "
                               f"{data.etype}, arg_pad element type: {pv.etype}).", port="input 3")
         if data.etype.name == "string" and mode != "constant":
             raise OpError("Only CONSTANT pad mode is supported for element::string", port="input 0")
-        _check_pads_input(begin, "pads_begin", "input 1")
-        _check_pads_input(end, "pads_end", "input 2")
+        for info, name, port in ((begin, "pads_begin", "input 1"), (end, "pads_end", "input 2")):
+            check_index_input(info, port, f"{name} must be an integral number, but is: {info.etype}).",
+                              f"Argument for {name} is not 1D.")
         if begin.value is not None and end.value is not None:
             shape = pad_shape(mode, data.shape, as_int64(begin.value).tolist(), as_int64(end.value).tolist())
             return [TensorInfo(data.etype, shape)]

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input
 from .registry import register
 
 _P = "input 1"
@@ -88,11 +88,9 @@ class Reshape(Op):
 
     def infer(self, inputs):
         data, pattern = inputs
-        if not pattern.etype.is_integer and pattern.etype.name != "dynamic":
-            raise OpError("PartialShape pattern must be an integral number.", port=_P)
+        check_index_input(pattern, _P, "PartialShape pattern must be an integral number.",
+                          "Pattern shape must have rank 1")
         ps = pattern.shape
-        if ps.rank is not None and ps.rank != 1:
-            raise OpError("Pattern shape must have rank 1", port=_P)
         if pattern.value is not None:
             out = reshape_target(data.shape, _pattern(pattern.value), self.special_zero)
         elif ps.rank is not None and ps[0].is_static:

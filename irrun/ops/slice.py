@@ -12,7 +12,7 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Op, TensorInfo, as_int64, normalize_axis
+from .base import Op, TensorInfo, as_int64, check_index_input, normalize_axis
 from .registry import register
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
@@ -150,8 +150,7 @@ class Slice8(Op):
     def infer(self, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         data, *idx = inputs
         for i, (name, info) in enumerate(zip(_NAMES, idx)):
-            if info.etype.name != "dynamic" and not info.etype.is_integer:
-                raise OpError(f"Slice `{name}` input type must be integer.", port=f"input {i + 1}")
+            check_index_input(info, f"input {i + 1}", f"Slice `{name}` input type must be integer.")
         rank = data.shape.rank
         if rank is None:
             return [TensorInfo(data.etype, PartialShape(None))]
@@ -159,10 +158,9 @@ class Slice8(Op):
             raise OpError("Slice `data` input can't be a scalar.", port="input 0")
         lens: dict[int, Dim] = {}          # input position (0 = start) -> its length, if 1-D
         for i, (name, info) in enumerate(zip(_NAMES, idx)):
-            r = info.shape.rank
-            if r is not None and r != 1:
-                raise OpError(f"Slice `{name}` input must be a 1D tensor. Got rank: {r}", port=f"input {i + 1}")
-            if r == 1:
+            check_index_input(info, f"input {i + 1}", None,
+                              f"Slice `{name}` input must be a 1D tensor. Got rank: {info.shape.rank}")
+            if info.shape.rank == 1:
                 lens[i] = info.shape[0]
                 if lens[i].lo > rank:
                     raise OpError(f"Slice `{name}` input dim size can't be bigger than `data` rank.",

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, normalize_axis
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis
 from .registry import register
 
 
@@ -44,9 +44,7 @@ class Split(Op):
         n = self.num_splits
         if n <= 0:
             raise OpError(f"Attribute 'num_splits' must be greater than zero. Got: {n}")
-        if axis.etype.name != "dynamic" and not axis.etype.is_integer:
-            raise OpError(f"Element type of 'axis' input must be integer. Got: {axis.etype}",
-                          port="input 1")
+        check_index_input(axis, "input 1", f"Element type of 'axis' input must be integer. Got: {axis.etype}")
         if axis.shape.rank not in (0, None):
             raise OpError(f"'axis' input must be a scalar. Got: {axis.shape}", port="input 1")
         if data.shape.rank is None:

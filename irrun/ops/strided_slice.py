@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo
+from .base import Attr, Op, TensorInfo, check_index_input
 from .registry import register
 from .slice import INT64_MAX, INT64_MIN, clamp_slice, index_values, sliced_dim, up_to
 
@@ -114,15 +114,14 @@ class StridedSlice1(Op):
 
     def infer(self, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         data, *idx = inputs
-        for what, info in zip(("Begin", "End"), idx):
-            if info.etype.name != "dynamic" and not info.etype.is_integer:
-                raise OpError(f"{what} mask must be an integral number, but is: {info.etype}",
-                              port=f"input {1 + (what == 'End')}")
-        if len(idx) == 3 and idx[2].etype.name != "dynamic" and idx[2].etype.dtype.kind not in "iufb":
+        for i, (what, info) in enumerate(zip(("Begin", "End"), idx)):
+            check_index_input(info, f"input {i + 1}",
+                              f"{what} mask must be an integral number, but is: {info.etype}")
+        if len(idx) == 3 and not idx[2].etype.is_dynamic and idx[2].etype.dtype.kind not in "iufb":
             raise OpError(f"Strides must be numbers, got {idx[2].etype}", port="input 3")
         for i, (what, info) in enumerate(zip(("Begin", "End", "Strides"), idx)):
-            if info.shape.rank not in (None, 1):
-                raise OpError(f"{what} input must be 1D (has rank: {info.shape.rank})", port=f"input {i + 1}")
+            check_index_input(info, f"input {i + 1}", None,
+                              f"{what} input must be 1D (has rank: {info.shape.rank})")
         if data.shape.rank is None:
             return [TensorInfo(data.etype, PartialShape(None))]
         lens = {i: info.shape[0] for i, info in enumerate(idx) if info.shape.rank == 1}  # 0 = begin

@@ -5,9 +5,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Op, TensorInfo, as_int64
+from .base import Op, TensorInfo, as_int64, check_index_input
 from .registry import register
 
 
@@ -39,12 +38,10 @@ class Tile(Op):
 
     def infer(self, inputs):
         data, repeats = inputs
-        if not repeats.etype.is_integer and repeats.etype.name != "dynamic":
-            raise OpError(f"Tile repeats must have any integer element type, but has {repeats.etype}",
-                          port="input 1")
+        check_index_input(repeats, "input 1",
+                          f"Tile repeats must have any integer element type, but has {repeats.etype}",
+                          "Tile repeats must be of rank 1")
         rs = repeats.shape
-        if rs.rank is not None and rs.rank != 1:
-            raise OpError("Tile repeats must be of rank 1", port="input 1")
         if repeats.value is not None:
             return [TensorInfo(data.etype, tile_shape(data.shape, as_int64(repeats.value).tolist()))]
         if data.shape.rank is None or rs.rank is None or not rs[0].is_static:

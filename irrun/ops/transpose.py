@@ -5,7 +5,7 @@ from collections.abc import Sequence
 
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Op, TensorInfo, as_int64
+from .base import Op, TensorInfo, as_int64, check_index_input
 from .registry import register
 
 _P = "input 1"
@@ -37,11 +37,9 @@ class Transpose(Op):
 
     def infer(self, inputs):
         data, order = inputs
-        if not order.etype.is_integer and order.etype.name != "dynamic":
-            raise OpError("Input order must have an integral number element type.", port=_P)
+        check_index_input(order, _P, "Input order must have an integral number element type.",
+                          "Input order must be a vector.")
         os_ = order.shape
-        if os_.rank is not None and os_.rank != 1:
-            raise OpError("Input order must be a vector.", port=_P)
         n = os_[0] if os_.rank == 1 else None
         rank = data.shape.rank
         if rank is not None and n is not None and n.is_static and n.lo not in (0, rank):

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Op, TensorInfo, as_int64, normalize_axis
+from .base import Op, TensorInfo, as_int64, check_index_input, normalize_axis
 from .registry import register
 
 
@@ -79,8 +79,8 @@ class VariadicSplit(Op):
         if not (a.rank in (0, None) or (a.rank == 1 and a[0].contains(1))):
             raise OpError(f"Axis should be a scalar or of shape [1]. Got {a} instead.", port="input 1")
         ls = lengths.shape
-        if ls.rank is not None and ls.rank != 1:
-            raise OpError(f"Split lengths should be a 1-D tensor. Got {ls.rank} instead.", port="input 2")
+        check_index_input(lengths, "input 2", None,
+                          f"Split lengths should be a 1-D tensor. Got {ls.rank} instead.")
         if not ls.is_static:
             raise OpError(f"the number of outputs is unknown: split_lengths has shape {ls} "
                           "(OpenVINO infers no outputs)", port="input 2")

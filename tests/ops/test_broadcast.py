@@ -1,9 +1,11 @@
 """Broadcast-1/3: data-movement-ops.md §13, the broadcast-1/3.rst examples, and cases measured
 against OpenVINO 2026.4.1 (reference evaluator; marked "measured")."""
+from functools import partial
+
 import numpy as np
 import pytest
 
-from helpers import ALL_DTYPES, Param, infer_op, run_op, sample, shape_str
+from helpers import ALL_DTYPES, Param, infer_op, raises_for, run_op, sample, shape_str
 import irrun
 from irrun.errors import ExecutionError, ShapeError
 from irrun.irwriter import IRWriter
@@ -22,12 +24,7 @@ def shape(x, target, axes=None, mode="numpy", version="opset3", params=(0,)):
     return shape_str(infer_op("Broadcast", ins, {"mode": mode}, version, params=params)[0])
 
 
-def rejects(exc, fragment, fn, *args, **kw):
-    with pytest.raises(exc) as e:
-        fn(*args, **kw)
-    assert fragment in e.value.message
-    assert e.value.layer is not None and e.value.layer.type == "Broadcast"
-    return e.value
+rejects = partial(raises_for, "Broadcast")
 
 
 # --- the .rst examples ------------------------------------------------------------------------

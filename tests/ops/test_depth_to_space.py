@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import irrun
-from helpers import ALL_DTYPES, Param, infer_op, run_op, sample, shape_str
+from helpers import ALL_DTYPES, Param, infer_op, raises_for, run_op, sample, shape_str
 from irrun import elements
 from irrun.errors import ShapeError
 from irrun.irwriter import IRWriter
@@ -123,16 +123,12 @@ def test_dtypes(dtype, mode):
     ("DepthToSpace", "1,8,2", {"mode": "xyz", "block_size": 2}, "blocks_first, depth_first"),
 ])
 def test_rejected(type_, shape, attrs, fragment):
-    with pytest.raises(ShapeError) as e:
-        infer_op(type_, [Param("f32", shape)], attrs)
-    assert fragment in e.value.message
-    assert e.value.layer.type == type_
+    raises_for(type_, ShapeError, fragment, infer_op, type_, [Param("f32", shape)], attrs)
 
 
 def test_rejected_with_constant_input():
-    with pytest.raises(ShapeError) as e:
-        d2s(seq(1, 6, 2, 2), BF, params=())
-    assert "Dimension value: [ 6, 6] must be a multiple of divisor: 4" in e.value.message
+    raises_for("DepthToSpace", ShapeError, "Dimension value: [ 6, 6] must be a multiple of divisor: 4",
+               d2s, seq(1, 6, 2, 2), BF, params=())
 
 
 @pytest.mark.parametrize("type_, shape, out", [("DepthToSpace", "1,8,2,2", "[1,2,4,4]"),

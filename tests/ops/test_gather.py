@@ -1,10 +1,12 @@
 """Gather-1/7/8: data-movement-ops.md §7 and the gather-8.rst examples (values, shapes, errors),
 Const and Parameter index inputs, partial-shape inference (measured with OpenVINO 2026.4.1),
 every element type."""
+from functools import partial
+
 import numpy as np
 import pytest
 
-from helpers import ALL_DTYPES, Param, infer_op, run_op, sample, shape_str
+from helpers import ALL_DTYPES, Param, infer_op, raises_for, run_op, sample, shape_str
 from irrun.errors import ExecutionError, ShapeError
 
 D25 = np.arange(1, 11).reshape(2, 5)            # [[1..5],[6..10]]
@@ -23,12 +25,7 @@ def gshape(data, idx, axis, batch_dims=0, version="opset8", params=()):
     return shape_str(infer_op("Gather", [data, idx, axis], attrs, version=version, params=params)[0])
 
 
-def expect_error(kind, fragment, fn, *args, **kw):
-    with pytest.raises(kind) as e:
-        fn(*args, **kw)
-    assert fragment in e.value.message
-    assert e.value.layer is not None and e.value.layer.type == "Gather"
-    return e.value
+rejects = partial(raises_for, "Gather")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -185,17 +182,17 @@ def test_dtypes(dtype):
     (np.array([1, 3]), np.int64(1), -3, "Accessing out-of-range dimension"),
 ], ids=["b>axis", "axis[2]", "axis-f32", "idx-f32", "batch-mismatch", "b3", "axis-range", "b-negative"])
 def test_errors_const(idx, axis, b, fragment):
-    expect_error(ShapeError, fragment, gather, D25, idx, axis, batch_dims=b, params=(0,))
+    rejects(ShapeError, fragment, gather, D25, idx, axis, batch_dims=b, params=(0,))
 
 
 def test_error_batch_dims_above_indices_rank():
-    expect_error(ShapeError, "The batch_dims must be <= indices_rank. But instead got: batch_dims = 2, indices_rank = 1",
+    rejects(ShapeError, "The batch_dims must be <= indices_rank. But instead got: batch_dims = 2, indices_rank = 1",
                  gather, np.zeros((2, 5, 3)), np.array([0, 1]), np.int64(2), batch_dims=2, params=(0,))
 
 
 @pytest.mark.parametrize("params", [(0,), (0, 2)], ids=["const-axis", "param-axis"])
 def test_error_scalar_data(params):
-    expect_error(ShapeError, "Accessing out-of-range dimension", gather, np.int64(5), np.array([0]),
+    rejects(ShapeError, "Accessing out-of-range dimension", gather, np.int64(5), np.array([0]),
                  np.int64(0), params=params)
 
 
@@ -205,7 +202,7 @@ def test_error_scalar_data(params):
     (np.int64(-3), 0, "Axis -3 out of the tensor rank range [-2, 1]."),
 ])
 def test_errors_runtime_axis(axis, b, fragment):
-    e = expect_error(ExecutionError, fragment, gather, D25, IDX23, axis, batch_dims=b)
+    e = rejects(ExecutionError, fragment, gather, D25, IDX23, axis, batch_dims=b)
     assert e.layer.type == "Gather"
 
 
@@ -238,7 +235,7 @@ def test_partial_v1_axis_param():
     (Param("f32", "..."), Param("i64", "2,?"), np.int64(0), 1, "batch_dims must be <= axis. But instead got: batch_dims = 1, axis = 0"),
 ])
 def test_partial_errors(data, idx, axis, b, fragment):
-    expect_error(ShapeError, fragment, gshape, data, idx, axis, b)
+    rejects(ShapeError, fragment, gshape, data, idx, axis, b)
 
 
 def test_runtime_axis_result_matches_inferred_rank():

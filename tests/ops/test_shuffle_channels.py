@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import irrun
-from helpers import ALL_DTYPES, Param, infer_op, run_op, sample, shape_str
+from helpers import ALL_DTYPES, Param, infer_op, raises_for, run_op, sample, shape_str
 from irrun import elements
 from irrun.errors import ShapeError
 from irrun.irwriter import IRWriter
@@ -89,19 +89,16 @@ def test_shapes(shape, attrs):
     ("...", {"group": 0}, "The 'group' parameter must be greater or equal to 1."),
 ])
 def test_rejected(shape, attrs, fragment):
-    with pytest.raises(ShapeError) as e:
-        infer_op("ShuffleChannels", [Param("f32", shape)], attrs)
-    assert fragment in e.value.message
-    assert e.value.layer.type == "ShuffleChannels"
+    raises_for("ShuffleChannels", ShapeError, fragment,
+               infer_op, "ShuffleChannels", [Param("f32", shape)], attrs)
 
 
 def test_rejected_at_run_time_shape(tmp_path):   # [?,3..9] group 4 passes inference, 6 channels do not
     b = IRWriter("sc")
     b.result(b.layer("ShuffleChannels", [b.parameter("x", "f32", "?,3..9")], {"group": 4}), "y")
     model = irrun.read_model(b.save(tmp_path / "sc.xml"))
-    with pytest.raises(ShapeError) as e:
-        model.run({"x": np.zeros((2, 6), np.float32)})
-    assert "multiple of the groups parameter value" in e.value.message
+    raises_for("ShuffleChannels", ShapeError, "multiple of the groups parameter value",
+               model.run, {"x": np.zeros((2, 6), np.float32)})
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=str)

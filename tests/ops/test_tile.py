@@ -1,10 +1,12 @@
 """Tile-1: data-movement-ops.md §12 (shapes, values, negative repeats, errors), the tile-1.rst
 examples, Const and Parameter repeats, partial-shape inference (measured with OpenVINO
 2026.4.1), element types."""
+from functools import partial
+
 import numpy as np
 import pytest
 
-from helpers import ALL_DTYPES, Param, infer_op, run_op, sample, shape_str
+from helpers import ALL_DTYPES, Param, infer_op, raises_for, run_op, sample, shape_str
 from irrun.errors import ShapeError
 
 PATHS = [(), (0,), (0, 1)]
@@ -19,11 +21,7 @@ def tshape(data, repeats):
     return shape_str(infer_op("Tile", [data, repeats], params=())[0])
 
 
-def expect_error(kind, fragment, fn, *args, **kw):
-    with pytest.raises(kind) as e:
-        fn(*args, **kw)
-    assert fragment in e.value.message
-    assert e.value.layer is not None and e.value.layer.type == "Tile"
+rejects = partial(raises_for, "Tile")
 
 
 SHAPES = [
@@ -93,8 +91,8 @@ def test_repeats_types(rtype):
     (np.array([True]), "Tile repeats must have any integer element type, but has boolean"),
 ], ids=["scalar", "2-D", "f32", "boolean"])
 def test_errors(repeats, fragment):
-    expect_error(ShapeError, fragment, run_op, "Tile", [np.zeros((2, 3)), repeats])
-    expect_error(ShapeError, fragment, run_op, "Tile", [np.zeros((2, 3)), repeats], params=(0, 1))
+    rejects(ShapeError, fragment, run_op, "Tile", [np.zeros((2, 3)), repeats])
+    rejects(ShapeError, fragment, run_op, "Tile", [np.zeros((2, 3)), repeats], params=(0, 1))
 
 
 # ---------------------------------------------------------------------------------------------

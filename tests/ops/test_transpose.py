@@ -1,9 +1,11 @@
 """Transpose-1: data-movement-ops.md §9 (values, empty order, measured errors), Const and
 Parameter orders, partial-shape inference (measured with OpenVINO 2026.4.1), views, element types."""
+from functools import partial
+
 import numpy as np
 import pytest
 
-from helpers import ALL_DTYPES, Param, infer_op, run_op, sample, shape_str
+from helpers import ALL_DTYPES, Param, infer_op, raises_for, run_op, sample, shape_str
 from irrun.errors import ExecutionError, ShapeError
 
 X = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
@@ -19,11 +21,7 @@ def tshape(data, order, params=()):
     return shape_str(infer_op("Transpose", [data, order], params=params)[0])
 
 
-def expect_error(kind, fragment, fn, *args, **kw):
-    with pytest.raises(kind) as e:
-        fn(*args, **kw)
-    assert fragment in e.value.message
-    assert e.value.layer is not None and e.value.layer.type == "Transpose"
+rejects = partial(raises_for, "Transpose")
 
 
 @pytest.mark.parametrize("params", PATHS, ids=PATH_IDS)
@@ -72,16 +70,16 @@ ERRORS = [
 
 @pytest.mark.parametrize("order, fragment", ERRORS, ids=["duplicate", "out-of-range", "negative", "length"])
 def test_errors_const(order, fragment):
-    expect_error(ShapeError, fragment, transpose, X, order, params=(0,))
+    rejects(ShapeError, fragment, transpose, X, order, params=(0,))
 
 
 @pytest.mark.parametrize("order, fragment", ERRORS[:3], ids=["duplicate", "out-of-range", "negative"])
 def test_errors_runtime(order, fragment):
-    expect_error(ExecutionError, fragment, transpose, X, order, params=(0, 1))
+    rejects(ExecutionError, fragment, transpose, X, order, params=(0, 1))
 
 
 def test_error_runtime_length():      # the order's length is static, so inference catches it
-    expect_error(ShapeError, "Input order must have shape [n]", transpose, X, [0, 1], params=(0, 1))
+    rejects(ShapeError, "Input order must have shape [n]", transpose, X, [0, 1], params=(0, 1))
 
 
 @pytest.mark.parametrize("order, fragment", [
@@ -91,7 +89,7 @@ def test_error_runtime_length():      # the order's length is static, so inferen
     (np.array([[0, 1, 2]]), "Input order must be a vector."),
 ], ids=["f64", "boolean", "scalar", "2-D"])
 def test_order_input_errors(order, fragment):
-    expect_error(ShapeError, fragment, run_op, "Transpose", [X, order])
+    rejects(ShapeError, fragment, run_op, "Transpose", [X, order])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -116,7 +114,7 @@ def test_partial_shapes(data, order, expect):
     (Param("f32", "?,3"), Param("i64", "3"), "Input order must have shape [n]"),
 ])
 def test_partial_errors(data, order, fragment):
-    expect_error(ShapeError, fragment, tshape, data, order)
+    rejects(ShapeError, fragment, tshape, data, order)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,9 +1,11 @@
 """Unsqueeze-1: data-movement-ops.md §11 (every duplicate-collapse example and error), Const and
 Parameter axes, partial-shape inference (measured with OpenVINO 2026.4.1), views, element types."""
+from functools import partial
+
 import numpy as np
 import pytest
 
-from helpers import ALL_DTYPES, Param, infer_op, run_op, sample, shape_str
+from helpers import ALL_DTYPES, Param, infer_op, raises_for, run_op, sample, shape_str
 from irrun.errors import ExecutionError, ShapeError
 
 X = np.arange(6, dtype=np.float32).reshape(2, 3)
@@ -19,11 +21,7 @@ def ushape(data, axes):
     return shape_str(infer_op("Unsqueeze", [data, axes], params=())[0])
 
 
-def expect_error(kind, fragment, fn, *args, **kw):
-    with pytest.raises(kind) as e:
-        fn(*args, **kw)
-    assert fragment in e.value.message
-    assert e.value.layer is not None and e.value.layer.type == "Unsqueeze"
+rejects = partial(raises_for, "Unsqueeze")
 
 
 # §11 examples on [2,3] (measured)
@@ -76,12 +74,12 @@ ERRORS = [
 
 @pytest.mark.parametrize("x, axes, fragment", ERRORS, ids=[str(e[1]) for e in ERRORS])
 def test_errors_const(x, axes, fragment):
-    expect_error(ShapeError, fragment, unsqueeze, x, np.array(axes), params=(0,))
+    rejects(ShapeError, fragment, unsqueeze, x, np.array(axes), params=(0,))
 
 
 @pytest.mark.parametrize("x, axes, fragment", ERRORS, ids=[str(e[1]) for e in ERRORS])
 def test_errors_runtime(x, axes, fragment):
-    expect_error(ExecutionError, fragment, unsqueeze, x, np.array(axes), params=(0, 1))
+    rejects(ExecutionError, fragment, unsqueeze, x, np.array(axes), params=(0, 1))
 
 
 @pytest.mark.parametrize("axes, params, fragment", [
@@ -91,7 +89,7 @@ def test_errors_runtime(x, axes, fragment):
     (np.array([True]), (0,), "Element not supported"),
 ], ids=["empty", "empty-param", "2-D", "boolean"])
 def test_axes_input_errors(axes, params, fragment):
-    expect_error(ShapeError, fragment, unsqueeze, X, axes, params=params)
+    rejects(ShapeError, fragment, unsqueeze, X, axes, params=params)
 
 
 # ---------------------------------------------------------------------------------------------
