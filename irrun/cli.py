@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import textwrap
 
 import numpy as np
 
@@ -78,15 +77,25 @@ def _load_inputs(model, specs: list[str]) -> dict[str, np.ndarray]:
     return feeds
 
 
-def _summary(name: str, arr: np.ndarray) -> str:
-    head = f"{name}: {arr.dtype}[{','.join(map(str, arr.shape))}]"
-    if arr.size and arr.dtype.kind in "fiub" or str(arr.dtype).startswith(("bfloat", "float")):
-        a = arr.astype(np.float64) if arr.dtype.kind != "b" else arr.astype(np.int64)
-        if arr.size:
-            head += f"  min {a.min():.6g}  max {a.max():.6g}  mean {a.mean():.6g}"
-    with np.printoptions(threshold=12, edgeitems=3, precision=5, linewidth=96):
-        body = np.array2string(arr, separator=", ")
-    return head + "\n" + textwrap.indent(body, "  ")
+def _summary_row(name: str, arr: np.ndarray) -> tuple[str, ...]:
+    """name, dtype[shape], min, max, mean, and the first values (flattened)."""
+    flat = arr.reshape(-1)
+    numeric = arr.dtype.kind in "fiub" or str(arr.dtype).startswith(("bfloat", "float"))
+    stats = ["", "", ""]
+    if numeric and arr.size:
+        a = flat.astype(np.float64)
+        stats = [f"min {a.min():.6g}", f"max {a.max():.6g}", f"mean {a.mean():.6g}"]
+    head = flat[:8].tolist()
+    values = "[" + ", ".join(f"{v:.6g}" if isinstance(v, float) else repr(v) if isinstance(v, str)
+                             else str(v) for v in head) + (", …]" if flat.size > 8 else "]")
+    dtype = "string" if arr.dtype.kind == "T" else str(arr.dtype)
+    return (name, f"{dtype}[{','.join(map(str, arr.shape))}]", *stats, values)
+
+
+def _summary(outputs: dict[str, np.ndarray]) -> str:
+    rows = [_summary_row(k, v) for k, v in outputs.items()]
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r[:5], widths)) + "  " + r[5] for r in rows)
 
 
 def cmd_run(args) -> int:
@@ -102,7 +111,7 @@ def cmd_run(args) -> int:
             raise InputError(f"cannot write the outputs: {e.strerror or e}", file=args.output) from None
         print(f"wrote {len(outputs)} output(s) to {args.output}: {', '.join(outputs)}")
     else:
-        print("\n".join(_summary(k, v) for k, v in outputs.items()))
+        print(_summary(outputs))
     return EXIT_OK
 
 

@@ -190,6 +190,8 @@ class Model:
         self._require_ops()
         feeds = self._feeds(inputs)
         for n, arr in feeds.items():
+            if arr.dtype.kind == "U" and self.ops[n].element_type.name == "string":
+                feeds[n] = arr = arr.astype(elements.STRING_DTYPE)   # .npy files hold <U, not StringDType
             self.check_input(n, arr)
         key = tuple((n, arr.shape, arr.dtype.str) for n, arr in sorted(feeds.items()))
         steps = self._plans.get(key)
