@@ -2,15 +2,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-import networkx as nx
 import numpy as np
 
 from . import elements
 from .elements import ElementType
-from .errors import GraphError, InputError, IrrunError, OpError, ShapeError, UnsupportedError
+from .errors import InputError, IrrunError, OpError, ShapeError, UnsupportedError
 from .executor import Step, execute, plan
 from .graph import build_graph, inputs_of, live_order
 from .infer import Types, infer_types

@@ -1,0 +1,53 @@
+"""One module per ``irrun`` sub-command: ``add_arguments(parser)`` and ``main(args) -> exit code``.
+
+``irrun.cli`` finds them by name (``COMMANDS``); a new command is a new module plus one entry there.
+Helpers shared by several commands (NAME=VALUE parsing, loading input files) live here.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ..errors import InputError
+
+
+def split_named(arg: str, what: str) -> tuple[str | None, str]:
+    """``"NAME=VALUE"`` -> (NAME, VALUE); an existing path or a bare value -> (None, arg)."""
+    if os.path.exists(arg) or "=" not in arg:
+        return None, arg
+    name, _, value = arg.partition("=")
+    if not name:
+        raise InputError(f'bad {what} "{arg}": expected NAME=VALUE')
+    return name, value
+
+
+def load_inputs(model, specs: list[str]) -> dict[str, np.ndarray]:
+    """The arrays named by ``--input`` options, keyed by input name (not yet checked against the model)."""
+    from ..npyio import load_npy, load_npz
+
+    feeds: dict[str, np.ndarray] = {}
+    names = [p.name for p in model.inputs]
+    if not specs:
+        raise InputError(f"no input given; the model's inputs are: {', '.join(names)} "
+                         "(use --input NAME=FILE.npy or --input inputs.npz)", file=model.path)
+    for spec in specs:
+        name, path = split_named(spec, "--input")
+        if path.endswith(".npz") and name is None:
+            for k, v in load_npz(path).items():
+                if k in feeds:
+                    raise InputError(f'input "{k}" is given twice', file=path)
+                feeds[k] = v
+            continue
+        arr = load_npy(path)
+        if name is None:
+            if len(names) != 1 or len(specs) != 1:
+                raise InputError(f"the model has {len(names)} inputs ({', '.join(names)}); name "
+                                 f"each one: --input NAME={path}", file=path)
+            name = names[0]
+        if name in feeds:
+            raise InputError(f'input "{name}" is given twice', file=path)
+        feeds[name] = arr
+    return feeds
+
+
