@@ -1,0 +1,83 @@
+"""atheris (libFuzzer for CPython) target: hostile IR bytes must only ever raise irrun's own errors.
+
+The input is split like OpenVINO's read_model fuzzer (tests/fuzz/src/read_model-fuzzer.cc):
+``xml FUZZ_NEXT_FIELD bin``. Each case goes through the whole pipeline a user can reach with a
+file: read -> graph -> shape inference -> check, and when inference succeeds a run on zero-filled
+inputs of the declared (static) shapes under a 64 MiB memory budget. Only :class:`IrrunError`
+subclasses are graceful — and not :class:`InternalError`, which is irrun admitting a bug; any
+other exception (KeyError, IndexError, RecursionError, MemoryError...) is a finding and stops the
+fuzzer with the reproducer saved as ``crash-<sha1>``.
+
+    pip install atheris
+    python3 tools/fuzz_reader.py -max_total_time=1800 -rss_limit_mb=2048 -timeout=5 \\
+        /tmp/fuzz-corpus tests/fixtures/*/  # seeds: every fixture's model.xml + model.bin
+
+Files named ``*.xml`` inside a seed directory are paired with the ``.bin`` beside them; run
+``python3 tools/fuzz_reader.py --seed-corpus DIR`` to write such pairs as single seed files.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+SEP = b"FUZZ_NEXT_FIELD"
+ROOT = Path(__file__).resolve().parent.parent
+_WORK = tempfile.mkdtemp(prefix="irrun-fuzz-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+XML, BIN = os.path.join(_WORK, "m.xml"), os.path.join(_WORK, "m.bin")
+
+
+def one_input(data: bytes) -> None:
+    """Run one fuzz case; returns normally for any graceful outcome."""
+    import numpy as np
+
+    import irrun
+    from irrun.checker import check_model
+    from irrun.errors import InternalError, IrrunError
+
+    xml, _, weights = data.partition(SEP)
+    with open(XML, "wb") as f:
+        f.write(xml)
+    with open(BIN, "wb") as f:
+        f.write(weights)
+    try:
+        check_model(XML)
+        model = irrun.read_model(XML)
+        model.types()
+        feeds = {}
+        for p in model.inputs:
+            if not p.shape.is_static or p.etype.dtype is None:
+                return
+            feeds[p.name] = np.zeros(p.shape.to_tuple(), p.etype.dtype)
+        model.run(feeds, max_memory=64 << 20)
+    except InternalError:
+        raise
+    except IrrunError:
+        pass
+
+
+def write_seeds(out: str) -> None:
+    os.makedirs(out, exist_ok=True)
+    for xml in sorted(ROOT.glob("tests/fixtures/**/*.xml")):
+        b = xml.with_suffix(".bin")
+        data = xml.read_bytes() + SEP + (b.read_bytes() if b.exists() else b"")
+        (Path(out) / f"{xml.parent.name}_{xml.stem}").write_bytes(data)
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["--seed-corpus"]:
+        write_seeds(sys.argv[2])
+        return
+    import atheris
+
+    with atheris.instrument_imports():
+        import irrun  # noqa: F401
+        import irrun.checker  # noqa: F401
+    sys.setrecursionlimit(1000)          # the default; deep recursion must be an irrun error
+    atheris.Setup(sys.argv, one_input)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()
