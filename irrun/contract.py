@@ -5,11 +5,6 @@ that each is an ndarray, its dtype and its shape (a concrete shape inside the in
 shape). A disagreement is a bug in irrun, reported as :class:`InternalError` naming the layer,
 never a silently wrong result (the JAX ``eval_jaxpr`` ``write`` check, onnx's
 ``_check_and_fix_outputs``).
-
-What a kernel raises is sorted the same way: :class:`OpError` (values the input got wrong) becomes
-an :class:`ExecutionError`, an over-budget output or NumPy's MemoryError a
-:class:`~irrun.budget.MemoryBudgetError`, and anything else (IndexError, ValueError... from
-NumPy on inputs the shape rule let through) an :class:`InternalError`: a bug, exit code 4.
 """
 from __future__ import annotations
 
@@ -17,8 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .budget import MemoryBudgetError, OverBudget
-from .errors import ExecutionError, InternalError, IrrunError, LayerRef, OpError
+from .errors import ExecutionError, InternalError, LayerRef, OpError
 from .ops.base import Op, TensorInfo
 from .shapes import PartialShape
 
@@ -27,18 +21,9 @@ def run_checked(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo |
                 ref: LayerRef, file: str | None = None, folding: bool = False) -> list[np.ndarray]:
     try:
         outs = op.run(*args)
-    except OverBudget as e:
-        raise MemoryBudgetError(e.message, file=file, layer=ref, port=e.port) from None
     except OpError as e:
         kind = "while folding constants: " if folding else ""
         raise ExecutionError(kind + e.message, file=file, layer=ref, port=e.port) from None
-    except MemoryError as e:     # NumPy could not allocate: the input's fault, not irrun's
-        raise MemoryBudgetError(f"out of memory: {e}", file=file, layer=ref) from None
-    except IrrunError:
-        raise
-    except Exception as e:       # the shape rule accepted what the kernel cannot do: a bug
-        raise InternalError(f"kernel failed on inputs its shape rule accepted: "
-                            f"{type(e).__name__}: {e}", file=file, layer=ref) from e
     outs = list(outs)
     if len(outs) != len(infos):
         raise InternalError(f"kernel returned {len(outs)} outputs, its shape rule promised "
