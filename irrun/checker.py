@@ -1,138 +1,373 @@
 """``irrun check``: infer every port and report where the file disagrees or cannot run.
 
 OpenVINO ignores the dims and precisions an IR declares on its ports; irrun compares them with
-what it infers. Findings are keyed by layer (id, name, type) and port, with the declared and the
-inferred value. Severities: ``error`` (the file is wrong or cannot run), ``warning`` (suspicious
-but harmless, e.g. a layer that feeds no Result), ``unchecked`` (an op irrun does not implement:
-named, never silently trusted). Layers downstream of an unchecked or failing layer are not guessed.
+what it infers. A :class:`Finding` is keyed by layer (id, name, type) and port (the port id as in
+the XML: ``out 3``, ``in 0``), with the declared and the inferred value. Severities:
+
+* ``error`` — the file is wrong or cannot run;
+* ``warning`` — suspicious but harmless for OpenVINO (a layer that feeds no Result, an unknown
+  or missing attribute OpenVINO silently defaults, a Const with spare bytes);
+* ``unchecked`` — a layer irrun cannot check (an op it does not implement, a Const too big to
+  unpack within the memory budget): named, never silently trusted, and the layers it feeds are
+  not checked either (their count is in the message).
+
+Codes: ``graph`` (edges to missing layers/ports, duplicate ids, input ports fed twice or never,
+cycles, no Result), ``dead-layer`` / ``unused-input`` (warnings), ``const`` (bytes that do not fit
+the .bin or the shape; ``const-size`` warns of spare bytes), ``attribute`` (invalid value,
+missing mandatory attribute, op not in the named opset; missing-with-default, unknown and
+malformed-bool attributes are warnings), ``shape-rule`` (the op rejects its inputs, as OpenVINO
+does when it reads the file), ``loads-but-fails`` (OpenVINO reads the file but fails, or reads
+garbage, when it runs it), ``dims`` / ``rank`` / ``precision`` (a declared output port against the
+inferred type), ``input-dims`` / ``input-rank`` / ``input-precision`` (a consumer's declared input
+port against what its producer makes), ``unsupported`` (unchecked).
+
+A declared ``-1`` fits any dim and a static one must lie in the inferred interval. A consumer
+port declared exactly like its producer's port is not reported again: the producer's finding
+names the stale declaration once. Dead layers are dropped by OpenVINO, so only the dead-layer
+warning is given for them.
 """
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass
 
-from .errors import IrrunError, UnsupportedError
-from .graph import inputs_of
+import networkx as nx
+
+from . import elements
+from .errors import IrrunError, ModelFileError, UnsupportedError
+from .graph import SINK_TYPES, build_graph, inputs_of
 from .infer import infer_types
+from .irsave import as_pshape
 from .model import Model
 from .ops.base import TensorInfo
-from .reader import PortDecl, read_ir
+from .reader import IRModel, Layer, PortDecl, read_ir
 from .shapes import PartialShape
+
+SEVERITIES = ("error", "unchecked", "warning")
+SUBGRAPH_OPS = ("tensoriterator", "loop", "if")
+
+#: Phrases by which the ops' messages say that OpenVINO accepts a graph it cannot run (see
+#: data-movement-ops.md §0). Until OpError carries a flag for it, the checker reads them here.
+LOADS_BUT_FAILS = "OpenVINO loads this file but fails at inference"
 
 
 @dataclass
 class Finding:
     severity: str          # "error" | "warning" | "unchecked"
-    code: str              # short kind, e.g. "dims", "precision", "input-dims", "graph", "op"
-    layer_id: str | None
+    code: str              # kind, e.g. "dims", "input-precision", "graph", "const" (module doc)
+    layer_id: str | None   # "5", or "3/5" for layer 5 in the body of layer 3
     layer_name: str | None
     layer_type: str | None
-    port: str | None
+    port: str | None       # "out 3" / "in 0": the port id as written in the XML
     declared: str | None
     inferred: str | None
     message: str
 
     @staticmethod
-    def from_error(err: IrrunError, code: str, severity: str = "error") -> "Finding":
+    def from_error(err: IrrunError, code: str, severity: str = "error",
+                   layer: Layer | None = None) -> "Finding":
         L = err.layer
-        return Finding(severity, code, L.id if L else None, L.name if L else None,
-                       L.type if L else None, err.port, None, None, err.message)
+        lid = "/".join(L.path + (L.id,)) if L else None
+        return Finding(severity, code, lid, L.name if L else None, L.type if L else None,
+                       _port_label(err.port, layer), None, None, err.message)
 
 
-def _dims_fit(declared: tuple[int, ...], inferred: PartialShape) -> bool:
+def _port_label(port: str | None, layer: Layer | None) -> str | None:
+    """``"input 1"`` (an index, from op code) / ``"input port 5"`` (an id) -> ``"in <id>"``."""
+    if port is None:
+        return None
+    m = re.fullmatch(r"(input|output)( port)? (\d+)", port)
+    if not m:
+        return port
+    kind, is_id, k = m[1], m[2], int(m[3])
+    decls = (layer.inputs if kind == "input" else layer.outputs) if layer else []
+    if not is_id and k < len(decls):
+        k = decls[k].id
+    return f"{kind[:-3]} {k}"
+
+
+def _dims_text(dims: tuple[int, ...]) -> str:
+    return "[" + ",".join("?" if d == -1 else str(d) for d in dims) + "]"
+
+
+def _dims_problem(declared: tuple[int, ...], inferred: PartialShape) -> str | None:
+    """Why ``declared`` does not describe ``inferred`` ("rank" or "dim i: ..."), or None."""
     if inferred.rank is None:
-        return True
-    return len(declared) == inferred.rank and all(
-        d == -1 or dim.contains(d) for d, dim in zip(declared, inferred))
+        return None
+    if len(declared) != inferred.rank:
+        return "rank"
+    for i, (d, dim) in enumerate(zip(declared, inferred)):
+        if d != -1 and not dim.contains(d):
+            return f"dim {i}: declared {d}, inferred {dim}"
+    return None
 
 
-def _compare(decl: PortDecl, info: TensorInfo, layer, port: str, code: str, out: list,
-             dims: bool = True) -> None:
-    decl_dims = "[" + ",".join("?" if d == -1 else str(d) for d in decl.dims) + "]"
-    if dims and not _dims_fit(decl.dims, info.shape):
-        what = "rank" if info.shape.rank is not None and len(decl.dims) != info.shape.rank else "dims"
-        out.append(Finding("error", f"{code}{'-rank' if what == 'rank' else ''}", str(layer.id),
-                           layer.name, layer.type, port, decl_dims, str(info.shape),
-                           "declared rank differs from the inferred rank" if what == "rank"
-                           else "declared dims differ from the inferred dims"))
-    if decl.etype is not None and not decl.etype.is_dynamic and not info.etype.is_dynamic \
-            and decl.etype.name != info.etype.name:
-        out.append(Finding("error", f"{code}-precision", str(layer.id), layer.name, layer.type,
-                           port, decl.precision, info.etype.name,
-                           "declared precision differs from the inferred element type"))
+def _etype_differs(decl: PortDecl, etype: elements.ElementType | None) -> bool:
+    return (decl.etype is not None and etype is not None and not decl.etype.is_dynamic
+            and not etype.is_dynamic and decl.etype.name != etype.name)
+
+
+class _Check:
+    """One run of the checker over one read IR (see :func:`check_model`)."""
+
+    def __init__(self, ir: IRModel, shapes):
+        self.ir, self.shapes = ir, shapes
+        self.model = Model(ir, strict=False)
+        self.g = self.model.graph
+        self.findings: list[Finding] = []
+        sinks = [n for n, d in self.g.nodes(data=True) if d["layer"].type.lower() in SINK_TYPES]
+        self.live = set(self.g.nodes) if not sinks else \
+            set(sinks).union(*(nx.ancestors(self.g, s) for s in sinks))
+        self.types: dict = {}
+
+    def add(self, severity, code, layer: Layer | None, port, declared, inferred, message) -> None:
+        lid = "/".join(layer.path + (str(layer.id),)) if layer else None
+        self.findings.append(Finding(severity, code, lid, layer.name if layer else None,
+                                     layer.type if layer else None, port, declared, inferred,
+                                     message))
+
+    def layer_of(self, err: IrrunError) -> Layer | None:
+        L = err.layer
+        if L is None or L.path:
+            return None
+        data = self.g.nodes.get(int(L.id)) if L.id.isdigit() else None
+        return data["layer"] if data else None
+
+    # -- what needs no inference -----------------------------------------------------------------
+    def structure(self) -> set:
+        """Graph problems (all of them, bodies included); returns the nodes not fully wired."""
+        for p in self.model.problems:
+            self.findings.append(Finding.from_error(p, "graph", layer=self.layer_of(p)))
+        for layer in self.ir.graph.layers:
+            self.bodies(layer)
+        return {n for n, d in self.g.nodes(data=True)
+                if self.g.in_degree(n) != len(d["layer"].inputs)}
+
+    def bodies(self, layer: Layer) -> None:
+        for tag, body in layer.bodies.items():
+            _, problems = build_graph(body, self.ir.xml_path)
+            for p in problems:
+                f = Finding.from_error(p, "graph")
+                if f.layer_id is None:       # "no Result": say in which body
+                    f = Finding.from_error(IrrunError(f"<{tag}>: {p.message}", layer=layer.ref), "graph")
+                self.findings.append(f)
+            for sub in body.layers:
+                self.bodies(sub)
+
+    def consts(self) -> set:
+        bad = set()
+        for p in self.ir.problems:      # a Const too big to unpack is no fault of the file
+            self.findings.append(Finding.from_error(
+                p, "const", "error" if isinstance(p, ModelFileError) else "unchecked"))
+            if p.layer is not None and not p.layer.path:
+                bad.add(int(p.layer.id))
+        for n, d in self.g.nodes(data=True):
+            layer = d["layer"]
+            v = layer.const_value
+            if v is None or n not in self.live or layer.data.get("element_type") == "string":
+                continue
+            need = elements.storage_bytes(elements.from_attr(layer.data["element_type"]), v.size)
+            size = int(layer.data["size"])
+            if size > need:
+                self.add("warning", "const-size", layer, None, None, None,
+                         f"size={size} but the shape {list(v.shape)} needs {need} bytes "
+                         "(OpenVINO ignores the rest)")
+        return bad
+
+    def ops(self, bad_consts: set) -> None:
+        for n, err in self.model.op_errors.items():
+            if n in bad_consts or n not in self.live:
+                continue
+            layer = self.g.nodes[n]["layer"]
+            if isinstance(err, UnsupportedError):
+                msg = err.message
+                if layer.type.lower() in SUBGRAPH_OPS:
+                    msg += "; its body is not checked (sub-graph ops are not implemented yet)"
+                self.add("unchecked", "unsupported", layer, None, None, None, msg)
+            else:
+                self.findings.append(Finding.from_error(err, "attribute", layer=layer))
+        for n, op in self.model.ops.items():
+            if n not in self.live or n in bad_consts:
+                continue
+            layer = self.g.nodes[n]["layer"]
+            notes = list(op.warnings)
+            for k, v in layer.data.items():
+                decl = op.attrs.get(k)
+                if decl is None:
+                    notes.append(f'unknown attribute {k}="{v}" (OpenVINO ignores it)')
+                elif decl.kind == "bool" and v.strip().lower() not in ("true", "false", "1", "0"):
+                    notes.append(f'attribute {k}="{v}" is not a boolean; OpenVINO ignores it '
+                                 f"and keeps the default {decl.default!r}")
+            for m in notes:
+                self.add("warning", "attribute", layer, None, None, None, m)
+
+    def dead(self) -> None:
+        if self.live == set(self.g.nodes):
+            return
+        for n, d in self.g.nodes(data=True):
+            if n in self.live:
+                continue
+            L = d["layer"]
+            if L.type.lower() == "parameter":
+                self.add("warning", "unused-input", L, None, None, None,
+                         "the model input feeds no Result (OpenVINO keeps it as an input)")
+            else:
+                self.add("warning", "dead-layer", L, None, None, None,
+                         "the layer feeds no Result; OpenVINO drops it (it is not checked)")
+
+    # -- inference and comparisons ---------------------------------------------------------------
+    def infer(self, skip: set) -> None:
+        model = self.model
+        if not model.order:
+            return
+        ops = {n: op for n, op in model.ops.items() if n not in skip}
+        overrides = {}
+        for name, shape in (self.shapes or {}).items():
+            n = model._find_input(name)
+            op = model.ops.get(n)
+            if op is not None:
+                overrides[n] = TensorInfo(op.element_type, as_pshape(shape))
+
+        def on_error(n, err: IrrunError) -> None:
+            layer = self.g.nodes[n]["layer"]
+            if _loads_in_openvino(err):
+                f = Finding.from_error(err, "loads-but-fails", layer=layer)
+                f.message = f"{LOADS_BUT_FAILS}: {err.message}"
+            else:
+                f = Finding.from_error(err, "shape-rule", layer=layer)
+            self.findings.append(f)
+
+        self.types = infer_types(self.g, model.order, ops, model.path, overrides, on_error)
+
+    def compare(self) -> None:
+        dims = not self.shapes      # new input shapes make the declared dims stale by design
+        g = self.g
+        for n in self.model.order:
+            layer = g.nodes[n]["layer"]
+            for i, decl in enumerate(layer.outputs):
+                info = self.types.get((n, i))
+                if info is not None:
+                    self.port(layer, f"out {decl.id}", decl, info.shape if dims else None,
+                              info.etype, "", "what the layer produces")
+            for u, _, k, d in g.in_edges(n, keys=True, data=True):
+                decl, sp = layer.inputs[k], d["src_port"]
+                prod = g.nodes[u]["layer"]
+                pdecl = prod.outputs[sp]
+                info = self.types.get((u, sp))
+                src = f'layer {u} "{prod.name}" ({prod.type}) makes on port out {pdecl.id}'
+                if info is not None:
+                    if decl.dims == pdecl.dims and decl.etype == pdecl.etype:
+                        continue     # same declaration as the producer's port: reported there
+                    self.port(layer, f"in {decl.id}", decl, info.shape if dims else None,
+                              info.etype, "input-", f"what {src}")
+                else:                # producer not inferred: compare the two declarations
+                    self.port(layer, f"in {decl.id}", decl,
+                              PartialShape(pdecl.dims) if dims else None, pdecl.etype, "input-",
+                              f"what {src} (declared; its type is not inferred)")
+
+    def port(self, layer, port, decl: PortDecl, shape, etype, prefix, what) -> None:
+        if shape is not None:
+            why = _dims_problem(decl.dims, shape)
+            if why == "rank":
+                self.add("error", prefix + "rank", layer, port, _dims_text(decl.dims), str(shape),
+                         f"declared rank {len(decl.dims)} differs from {what} (rank {shape.rank})")
+            elif why:
+                self.add("error", prefix + "dims", layer, port, _dims_text(decl.dims), str(shape),
+                         f"declared dims differ from {what} ({why})")
+        if _etype_differs(decl, etype):
+            self.add("error", prefix + "precision", layer, port, decl.precision, etype.precision,
+                     f"declared precision differs from {what} ({etype.name})")
+
+    def downstream_notes(self) -> None:
+        """Say, on each layer that stopped inference, how many layers after it went unchecked."""
+        if not self.model.order:
+            return
+        g = self.g
+        blind = {n for n in self.model.order
+                 if any(self.types.get(p) is None for p in inputs_of(g, n))}
+        for f in self.findings:
+            if f.severity == "warning" or f.layer_id is None or not f.layer_id.isdigit():
+                continue
+            n = int(f.layer_id)
+            if n in self.live and n in g and any(self.types.get((n, i)) is None
+                                                  for i in range(len(g.nodes[n]["layer"].outputs))):
+                k = len(nx.descendants(g, n) & blind)
+                if k:
+                    f.message += f"; the {k} layer{'s' if k > 1 else ''} after it {'are' if k > 1 else 'is'} not checked"
+
+    def run(self) -> list[Finding]:
+        broken = self.structure()
+        bad_consts = self.consts()
+        self.ops(bad_consts)
+        self.dead()
+        self.infer(broken | bad_consts)
+        self.compare()
+        self.downstream_notes()
+        pos = {str(L.id): L.position for L in reversed(self.ir.graph.layers)}
+        order = {s: i for i, s in enumerate(SEVERITIES)}
+        seen, out = set(), []
+        for f in self.findings:        # a layer with two problems of one kind: report it once
+            key = (f.code, f.layer_id, f.port, f.message)
+            if key not in seen:
+                seen.add(key)
+                out.append(f)
+        return sorted(out, key=lambda f: (order[f.severity],
+                                          pos.get((f.layer_id or "").split("/")[0], -1)))
+
+
+def _loads_in_openvino(err: IrrunError) -> bool:
+    return err.openvino_loads
 
 
 def check_model(path, shapes=None) -> list[Finding]:
-    """All findings for the IR at ``path``. With ``shapes`` (input name -> dims) the model is
-    checked as if its inputs had those shapes: the declared dims, which describe the original
-    shapes, are then not compared, only whether every layer can take the new shapes.
-    Raises :class:`IrrunError` only when the file cannot be read at all."""
-    model = Model(read_ir(path), strict=False)
-    findings = [Finding.from_error(p, "graph") for p in model.problems]
-    g = model.graph
-    for n, err in model.op_errors.items():
-        if isinstance(err, UnsupportedError):
-            findings.append(Finding.from_error(err, "unsupported", "unchecked"))
-        else:
-            findings.append(Finding.from_error(err, "attribute"))
-    for n, op in model.ops.items():
-        L = g.nodes[n]["layer"]
-        notes = list(op.warnings) + [f'unknown attribute {k}="{v}" (OpenVINO ignores it)'
-                                     for k, v in L.data.items() if k not in op.attrs]
-        findings += [Finding("warning", "attribute", str(L.id), L.name, L.type, None, None, None, m)
-                     for m in notes]
-    if not model.order and model.problems:
-        return findings
-    overrides = {}
-    if shapes:
-        base = infer_types(g, model.order, model.ops, model.path,
-                           on_error=lambda n, e: None)
-        for name, shape in shapes.items():
-            n = model._find_input(name)
-            ps = PartialShape.parse(shape) if isinstance(shape, str) else PartialShape(shape)
-            overrides[n] = TensorInfo(base[(n, 0)].etype, ps)
-    types = infer_types(g, model.order, model.ops, model.path, overrides,
-                        on_error=lambda n, e: findings.append(Finding.from_error(e, "shape-rule")))
-    live = set(model.order)
-    for n in model.order:
-        layer = g.nodes[n]["layer"]
-        for i, decl in enumerate(layer.outputs):
-            info = types.get((n, i))
-            if info is not None:
-                _compare(decl, info, layer, f"out {decl.id}", "dims", findings, dims=not shapes)
-        for (u, sp), decl in zip(inputs_of(g, n), layer.inputs):
-            info = types.get((u, sp))
-            if info is not None:
-                _compare(decl, info, layer, f"in {decl.id}", "input-dims", findings, dims=not shapes)
-    for n, data in g.nodes(data=True):
-        if n not in live and model.order:
-            L = data["layer"]
-            findings.append(Finding("warning", "dead-layer", str(L.id), L.name, L.type, None, None,
-                                    None, "the layer feeds no Result; OpenVINO drops it"))
-    return findings
+    """All findings for the IR at ``path``, errors first, then in XML order of the layers. With
+    ``shapes`` (input name -> dims, e.g. ``{"x": "1,3,?,?"}``) the model is checked as if its
+    inputs had those shapes: declared dims, which describe the original shapes, are then not
+    compared, only whether every layer can take the new shapes. Raises :class:`IrrunError` only
+    when the file cannot be read at all (or an input named in ``shapes`` does not exist)."""
+    return _Check(read_ir(path, strict=False), shapes).run()
 
 
 # ---------------------------------------------------------------------------------------------
 # Reports
 
+_COLUMNS = ("severity", "id", "name", "type", "port", "declared", "inferred")
+
+
+def summary(findings: list[Finding]) -> str:
+    counts = {s: sum(f.severity == s for f in findings) for s in SEVERITIES}
+    words = {"error": "error", "warning": "warning", "unchecked": "unchecked layer"}
+    return ", ".join(f"{v} {words[k]}{'s' if v > 1 else ''}" for k, v in counts.items() if v)
+
+
 def format_text(path: str, findings: list[Finding]) -> str:
+    """A summary line, then one aligned row per finding (columns nobody uses are left out;
+    the problem text comes last, unpadded)."""
     if not findings:
         return f"{path}: OK, no problems found"
-    rows = [("severity", "id", "name", "type", "port", "declared", "inferred", "problem")]
+    rows = [_COLUMNS]
     for f in findings:
         rows.append((f.severity, f.layer_id or "-", _short(f.layer_name or "-"), f.layer_type or "-",
-                     f.port or "-", f.declared or "-", f.inferred or "-", f.message))
-    widths = [max(len(r[i]) for r in rows) for i in range(7)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r[:7], widths)) + "  " + r[7] for r in rows]
-    counts = {}
-    for f in findings:
-        counts[f.severity] = counts.get(f.severity, 0) + 1
-    summary = ", ".join(f"{v} {k}{'s' if v > 1 and k != 'unchecked' else ''}" for k, v in counts.items())
-    return f"{path}: {summary}\n" + "\n".join(l.rstrip() for l in lines)
+                     f.port or "-", f.declared or "-", f.inferred or "-"))
+    keep = [i for i in range(len(_COLUMNS)) if i < 2 or any(r[i] != "-" for r in rows[1:])]
+    widths = {i: max(len(r[i]) for r in rows) for i in keep}
+    lines = ["  ".join(r[i].ljust(widths[i]) for i in keep) + "  " + (m or "problem")
+             for r, m in zip(rows, [None] + [f.message for f in findings])]
+    out = [f"{path}: {summary(findings)}"] + [ln.rstrip() for ln in lines]
+    unchecked = sorted({f.layer_type or "?" for f in findings if f.severity == "unchecked"})
+    if unchecked:
+        out.append(f"irrun could not check the {', '.join(unchecked)} layers above nor the layers "
+                   "they feed: this is not a clean bill of health")
+    return "\n".join(out)
 
 
-def _short(name: str, width: int = 32) -> str:
-    return name if len(name) <= width else name[: width - 1] + "…"
+def _short(name: str, width: int = 40) -> str:
+    """Long (hierarchical) names keep their start and their distinctive end."""
+    if len(name) <= width:
+        return name
+    head = width // 3
+    return name[:head] + "…" + name[len(name) - (width - head - 1):]
 
 
 def format_json(findings: list[Finding]) -> str:

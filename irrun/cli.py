@@ -2,9 +2,15 @@
 
     irrun MODEL.xml [--input x.npy | --input NAME=x.npy ... | --input inputs.npz] [--output out.npz]
     irrun check MODEL.xml [--shape NAME=1,3,224,224 ...] [--json] [--strict]
+    irrun reshape MODEL.xml --shape NAME=4,3,224,224 [...] -o OUT.xml
     irrun ops
+    irrun MODEL.xml --input ... [--dump DIR] [--profile] [--stop-at LAYER]; --input DIR/ -o OUTDIR/
+    irrun compare MODEL.xml --input ... [--reference openvino|REF.npz] [--rtol R] [--atol A]
+    irrun extract MODEL.xml --layer ID -o DIR [--input ...]
+    irrun info MODEL.xml;  irrun graph MODEL.xml [--format dot|mermaid] [--layer ID]
 
-Exit codes: 0 success / clean; 1 check found problems; 2 bad model, bad input or usage;
+Exit codes: 0 success / clean; 1 check found problems or unchecked layers, or a layer blocks the
+reshape (nothing written); 2 bad model, bad input or usage;
 3 the model uses something irrun does not support; 4 internal error (a bug in irrun).
 """
 from __future__ import annotations
@@ -19,7 +25,12 @@ from .errors import EXIT_INTERNAL, IrrunError
 COMMANDS = {
     "run": ("run", "run a model and print or save its outputs"),
     "check": ("check", "check declared shapes and types against inferred ones"),
+    "reshape": ("reshape", "write the model for new input shapes (re-inferred port dims)"),
     "ops": ("ops", "list the ops and versions irrun implements"),
+    "compare": ("compare", "find the first layer where irrun and OpenVINO (or a dump) disagree"),
+    "extract": ("extract", "write one layer as its own IR, with the inputs that reach it"),
+    "info": ("info", "inputs, outputs, op types and versions, opsets, weights"),
+    "graph": ("graph", "draw the graph (or one layer's neighbourhood) as dot or mermaid"),
 }
 
 

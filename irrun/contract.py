@@ -5,6 +5,12 @@ that each is an ndarray, its dtype and its shape (a concrete shape inside the in
 shape). A disagreement is a bug in irrun, reported as :class:`InternalError` naming the layer,
 never a silently wrong result (the JAX ``eval_jaxpr`` ``write`` check, onnx's
 ``_check_and_fix_outputs``).
+
+What a kernel raises is sorted the same way: :class:`OpError` (values the input got wrong) becomes
+an :class:`ExecutionError`, an over-budget output or NumPy's MemoryError a
+:class:`~irrun.budget.MemoryBudgetError`, more than NumPy's 64 dims an :class:`UnsupportedError`,
+and anything else (IndexError, ValueError... from
+NumPy on inputs the shape rule let through) an :class:`InternalError`: a bug, exit code 4.
 """
 from __future__ import annotations
 
@@ -12,18 +18,37 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .errors import ExecutionError, InternalError, LayerRef, OpError
+from .budget import MemoryBudgetError, OverBudget
+from .errors import ExecutionError, InternalError, IrrunError, LayerRef, OpError, UnsupportedError
 from .ops.base import Op, TensorInfo
 from .shapes import PartialShape
+
+
+def _bug(e: Exception, file: str | None, ref: LayerRef) -> InternalError:
+    return InternalError(f"kernel failed on inputs its shape rule accepted: {type(e).__name__}: {e}",
+                         file=file, layer=ref)
 
 
 def run_checked(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo | None],
                 ref: LayerRef, file: str | None = None, folding: bool = False) -> list[np.ndarray]:
     try:
         outs = op.run(*args)
+    except OverBudget as e:
+        raise MemoryBudgetError(e.message, file=file, layer=ref, port=e.port) from None
     except OpError as e:
         kind = "while folding constants: " if folding else ""
-        raise ExecutionError(kind + e.message, file=file, layer=ref, port=e.port) from None
+        raise ExecutionError(kind + e.message, file=file, layer=ref, port=e.port,
+                             openvino_loads=e.openvino_loads) from None
+    except MemoryError as e:     # NumPy could not allocate: the input's fault, not irrun's
+        raise MemoryBudgetError(f"out of memory: {e}", file=file, layer=ref) from None
+    except IrrunError:
+        raise
+    except ValueError as e:
+        if "maximum supported dimension" not in str(e):
+            raise _bug(e, file, ref) from e
+        raise UnsupportedError(f"NumPy arrays have at most 64 dims ({e})", file=file, layer=ref) from None
+    except Exception as e:       # the shape rule accepted what the kernel cannot do: a bug
+        raise _bug(e, file, ref) from e
     outs = list(outs)
     if len(outs) != len(infos):
         raise InternalError(f"kernel returned {len(outs)} outputs, its shape rule promised "

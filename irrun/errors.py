@@ -41,12 +41,13 @@ class IrrunError(Exception):
     kind = "error"
 
     def __init__(self, message: str, *, file: str | None = None, layer: LayerRef | None = None,
-                 port: str | None = None):
+                 port: str | None = None, openvino_loads: bool = False):
         super().__init__(message)
         self.message = message
         self.file = file
         self.layer = layer
         self.port = port
+        self.openvino_loads = openvino_loads   # OpenVINO reads this file but cannot run it
 
     def where(self) -> str:
         parts = [p for p in (self.file, str(self.layer) if self.layer else None, self.port) if p]
@@ -104,10 +105,15 @@ class InternalError(IrrunError):
 class OpError(Exception):
     """Raised inside op code; the framework turns it into a ShapeError/ExecutionError with context.
 
-    ``port`` names the offending port when there is one, e.g. ``"input 2"``.
+    ``port`` names the offending port when there is one, e.g. ``"input 2"``. ``openvino_loads``
+    marks graphs OpenVINO accepts when reading but cannot evaluate (the checker says so);
+    ``unsupported`` marks what irrun does not implement (reported as :class:`UnsupportedError`).
     """
 
-    def __init__(self, message: str, port: str | None = None):
+    def __init__(self, message: str, port: str | None = None, openvino_loads: bool = False,
+                 unsupported: bool = False):
         super().__init__(message)
         self.message = message
         self.port = port
+        self.openvino_loads = openvino_loads
+        self.unsupported = unsupported   # irrun's limitation, not a bad model (-> UnsupportedError)

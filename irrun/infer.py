@@ -14,7 +14,7 @@ from collections.abc import Callable
 import networkx as nx
 
 from .contract import run_checked
-from .errors import ExecutionError, IrrunError, OpError, ShapeError
+from .errors import ExecutionError, InternalError, IrrunError, OpError, ShapeError, UnsupportedError
 from .graph import inputs_of
 from .ops.base import Op, TensorInfo
 from .ops.parameter import Parameter
@@ -32,7 +32,13 @@ def infer_layer(op: Op, ins: list[TensorInfo], layer, file: str | None) -> list[
     if not lo <= len(ins) <= (len(ins) if hi is None else hi):
         want = str(lo) if lo == hi else f"{lo} or more" if hi is None else f"{lo} to {hi}"
         raise OpError(f"{layer.type} takes {want} inputs, the layer has {len(ins)}")
-    outs = op.infer(ins)
+    try:
+        outs = op.infer(ins)
+    except (OpError, IrrunError):
+        raise
+    except Exception as e:     # a shape rule that crashes instead of raising OpError: a bug
+        raise InternalError(f"shape rule failed: {type(e).__name__}: {e}", file=file,
+                            layer=layer.ref) from e
     if layer.type.lower() != "result" and len(outs) != len(layer.outputs):
         raise OpError(f"the layer declares {len(layer.outputs)} output ports but {layer.type} "
                       f"produces {len(outs)}")
@@ -68,7 +74,8 @@ def infer_types(g: nx.MultiDiGraph, order: list, ops: dict, file: str | None = N
                 else:
                     outs = infer_layer(op, ins, layer, file)
             except OpError as e:
-                err = ShapeError(e.message, file=file, layer=layer.ref, port=e.port)
+                err = (UnsupportedError if e.unsupported else ShapeError)(
+                    e.message, file=file, layer=layer.ref, port=e.port, openvino_loads=e.openvino_loads)
                 if on_error is None:
                     raise err from None
                 on_error(n, err)

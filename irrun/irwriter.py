@@ -108,7 +108,10 @@ class IRWriter:
     def save(self, xml_path) -> Path:
         xml_path = Path(xml_path)
         xml_path.write_bytes(self.to_xml())
-        xml_path.with_suffix(".bin").write_bytes(bytes(self.blob))
+        blob = bytes(self.blob)
+        if not blob and any(L["type"] == "Const" for L in self.layers):
+            blob = b"\0"   # OpenVINO cannot read a 0-byte .bin when the IR has a (empty) Const
+        xml_path.with_suffix(".bin").write_bytes(blob)
         return xml_path
 
 

@@ -5,12 +5,13 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import networkx as nx
 import numpy as np
 
-from . import elements
+from . import budget, elements
 from .elements import ElementType
-from .errors import InputError, IrrunError, OpError, ShapeError, UnsupportedError
-from .executor import Step, execute, plan
+from .errors import InputError, InternalError, IrrunError, OpError, ShapeError, UnsupportedError
+from .executor import Observer, Step, check_memory, execute, plan
 from .graph import build_graph, inputs_of, live_order
 from .infer import Types, infer_types
 from .ops import registry
@@ -19,6 +20,8 @@ from .reader import IRModel, read_ir
 from .shapes import PartialShape
 
 _PLAN_CACHE = 8
+_FEEDABLE = frozenset(t.dtype for t in elements.TYPES.values()
+                      if t.dtype is not None and t.name not in elements.PACKED)
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,8 @@ class Model:
     def __init__(self, ir: IRModel, strict: bool = True):
         self.ir = ir
         self.path = ir.xml_path
+        if strict and ir.problems:
+            raise ir.problems[0]
         self.graph, self.problems = build_graph(ir.graph, self.path)
         if strict and self.problems:
             raise self.problems[0]
@@ -53,10 +58,16 @@ class Model:
                 cls = registry.resolve(layer.type, layer.version)
                 self.ops[n] = cls.from_layer(layer.data, layer.const_value)
             except OpError as e:
-                self.op_errors[n] = ShapeError(e.message, file=self.path, layer=layer.ref, port=e.port)
+                self.op_errors[n] = (UnsupportedError if e.unsupported else ShapeError)(
+                    e.message, file=self.path, layer=layer.ref, port=e.port)
             except UnsupportedError as e:
                 e.file, e.layer = self.path, layer.ref
                 self.op_errors[n] = e
+            except Exception as e:     # an op constructor that crashes on odd attributes: a bug
+                err = InternalError(f"building the op failed: {type(e).__name__}: {e}",
+                                    file=self.path, layer=layer.ref)
+                err.__cause__ = e
+                self.op_errors[n] = err
         self.order = live_order(self.graph) if not any(
             "cycle" in p.message for p in self.problems) else []
         self._params = self._sorted_nodes("parameter")
@@ -154,6 +165,21 @@ class Model:
             overrides[n] = TensorInfo(self.ops[n].element_type, ps)
         return infer_types(self.graph, self.order, self.ops, self.path, overrides)
 
+    def reshape(self, shapes: Mapping[str, object]) -> None:
+        """Give inputs new shapes (name -> dims, as for :meth:`infer_shapes`), like OpenVINO's
+        ``Model.reshape``. All or nothing: if a layer cannot take them, raises ShapeError naming
+        the first such layer and why, and the model is left untouched. On success the
+        Parameters take the new shapes and every port's declared dims become the inferred ones
+        (dynamic -> -1); :meth:`save` writes them."""
+        from .irsave import reshape
+        reshape(self, shapes)
+
+    def save(self, xml_path: str | os.PathLike) -> None:
+        """Write the model as IR (``xml_path`` and the .bin beside it): the XML it was read from
+        with the current Parameter shapes and port dims, everything else kept; the .bin copied."""
+        from .irsave import save
+        save(self, xml_path)
+
     # -- running ----------------------------------------------------------------------------
     def _feeds(self, inputs) -> dict[int, np.ndarray]:
         if isinstance(inputs, np.ndarray):
@@ -173,19 +199,58 @@ class Model:
             raise InputError(f"missing input(s): {', '.join(missing)}", file=self.path)
         return feeds
 
+    def _param_info(self, n: int) -> TensorInfo:
+        """A Parameter's inferred port (its own attributes when it feeds no Result)."""
+        info = self.types().get((n, 0))
+        return info if info is not None else TensorInfo(self.ops[n].element_type, self.ops[n].shape)
+
     def check_input(self, n: int, arr: np.ndarray) -> None:
-        info = self.types()[(n, 0)]
+        self.check_signature(n, arr.dtype, arr.shape)
+
+    def check_signature(self, n: int, dtype: np.dtype, shape: tuple[int, ...]) -> None:
+        """Does an array of ``dtype`` and ``shape`` fit Parameter ``n``? (Also used on .npy
+        headers, before their data is read; a unicode array fits a string input.)"""
+        info = self._param_info(n)
         name = self._input_names(n)[0]
-        if info.etype.dtype is not None and arr.dtype != info.etype.dtype:
-            raise InputError(f'input "{name}" has dtype {arr.dtype}, the model wants '
+        if info.etype.dtype is not None and dtype != info.etype.dtype and not (
+                dtype.kind == "U" and info.etype.name == "string"):
+            raise InputError(f'input "{name}" has dtype {dtype}, the model wants '
                              f"{info.etype} ({info.etype.dtype})", file=self.path)
-        if not info.shape.accepts(arr.shape):
-            raise InputError(f'input "{name}" has shape {PartialShape(arr.shape)}, the model wants '
+        if info.etype.dtype is None and dtype not in _FEEDABLE:
+            raise InputError(f'input "{name}" has dtype {dtype}, which is no OpenVINO element type',
+                             file=self.path)
+        if not info.shape.accepts(shape):
+            raise InputError(f'input "{name}" has shape {PartialShape(shape)}, the model wants '
                              f"{info.shape}", file=self.path)
 
-    def run(self, inputs: Mapping[str, np.ndarray] | np.ndarray) -> dict[str, np.ndarray]:
+    def check_memory(self, max_memory: int | None = None) -> None:
+        """Raise :class:`~irrun.budget.MemoryBudgetError` naming the layer if, with the declared
+        input shapes, some tensor must exceed ``max_memory`` bytes (default: the budget in
+        force). Allocates nothing; the CLI calls it before reading any input file."""
+        steps = plan(self.graph, self.order, self.ops, self.types())
+        check_memory(steps, budget.current() if max_memory is None else max_memory, self.path)
+
+    def run(self, inputs: Mapping[str, np.ndarray] | np.ndarray,
+            max_memory: int | None = None, *, stop_at: int | str | None = None,
+            dump: str | os.PathLike | None = None, observe: Observer | None = None
+            ) -> dict[str, np.ndarray]:
         """Run on NumPy arrays: a dict by input name, or one array for a one-input model.
-        Returns the outputs keyed by output name, in model order."""
+        Returns the outputs keyed by output name, in model order. No tensor may exceed
+        ``max_memory`` bytes (default: :func:`irrun.budget.current`, half the machine's memory
+        unless set): a bigger one is refused before it is allocated, naming the layer.
+
+        Debugging (:mod:`irrun.debug`): ``stop_at`` (a layer id or name) runs only what that layer
+        needs and returns its outputs instead; ``dump`` (a directory) writes every executed
+        layer's outputs there; ``observe(step, inputs, outputs, seconds)`` is called after every
+        step."""
+        if max_memory is not None:
+            with budget.limit(max_memory):
+                return self.run(inputs, stop_at=stop_at, dump=dump, observe=observe)
+        if dump is not None:
+            from .debug import trace
+            t = trace(self, inputs, stop_at=stop_at)
+            t.save(dump)
+            return t.outputs
         self._require_ops()
         feeds = self._feeds(inputs)
         for n, arr in feeds.items():
@@ -193,18 +258,48 @@ class Model:
                 feeds[n] = arr = arr.astype(elements.STRING_DTYPE)   # .npy files hold <U, not StringDType
             self.check_input(n, arr)
         key = tuple((n, arr.shape, arr.dtype.str) for n, arr in sorted(feeds.items()))
+        target = None if stop_at is None else self._stop_target(stop_at)
+        if target is not None:
+            key += (("stop_at", target),)
         steps = self._plans.get(key)
         if steps is None:
-            overrides = {n: TensorInfo(self.types()[(n, 0)].etype if self.types()[(n, 0)].etype.dtype
+            overrides = {n: TensorInfo(self._param_info(n).etype if self._param_info(n).etype.dtype
                                        is not None else elements.from_dtype(a.dtype),
                                        PartialShape(a.shape)) for n, a in feeds.items()}
             types = infer_types(self.graph, self.order, self.ops, self.path, overrides)
-            steps = plan(self.graph, self.order, self.ops, types)
+            need = nx.ancestors(self.graph, target) | {target} if target is not None else None
+            steps = plan(self.graph, [n for n in self.order if need is None or n in need], self.ops, types)
             if len(self._plans) >= _PLAN_CACHE:
                 self._plans.pop(next(iter(self._plans)))
             self._plans[key] = steps
-        results = execute(steps, feeds, self.path)
+        check_memory(steps, budget.current(), self.path)
+        if target is not None:
+            return self._run_to(target, steps, feeds, observe)
+        results = execute(steps, feeds, self.path, observe)
         return {self._output_names(n)[0]: results[n] for n in self._results}
+
+    def _stop_target(self, spec: int | str) -> int:
+        from .debug import find_layer
+        n = find_layer(self, spec)
+        if n not in self.order:
+            raise InputError(f"{self.graph.nodes[n]['layer'].ref} feeds no Result: OpenVINO drops "
+                             "it, so irrun does not run it", file=self.path)
+        return n
+
+    def _run_to(self, target: int, steps: list[Step], feeds: dict, observe) -> dict[str, np.ndarray]:
+        """Run a plan that ends at ``target``; its outputs keyed by :func:`irrun.debug.port_name`
+        (a Result gives the model output it holds)."""
+        from .debug import port_name
+        got: list = []
+
+        def grab(step, args, outs, seconds):
+            if step.node == target:
+                got[:] = [(self._output_names(target)[0], args[0])] if step.kind == "result" else \
+                    [(port_name(self, target, i), a) for i, a in enumerate(outs)]
+            if observe is not None:
+                observe(step, args, outs, seconds)
+        execute(steps, feeds, self.path, grab)
+        return dict(got)
 
 
 def read_model(path: str | os.PathLike, bin_path: str | os.PathLike | None = None) -> Model:

@@ -3,20 +3,27 @@
 The 10-byte preamble and the header are read here, bounded (numpy's own np.load allocates before
 it checks, reads a 4 GB header length first, and leaks non-documented exceptions — see
 input-safety.md); pickled (object) arrays are refused; the byte count the header promises is
-checked against the file (or zip member) size before any data is read. Every failure is an
-:class:`InputError` naming the file.
+checked against the file (or zip member) size and the memory budget, and dtype and shape against
+the model (``expect``), before any data is read. Every failure is an :class:`InputError` (or a
+:class:`~irrun.budget.MemoryBudgetError`) naming the file.
 """
 from __future__ import annotations
 
 import io
 import os
 import zipfile
+from collections.abc import Callable
 
 import numpy as np
 
-from .errors import InputError
+from . import budget
+from .errors import InputError, IrrunError
 
 MAX_HEADER = 65536
+
+
+#: Signature check run on each header before its data is read: (member key or None, dtype, shape).
+Expect = Callable[[str | None, np.dtype, tuple[int, ...]], None]
 
 
 def _read_header(f, name: str) -> tuple[np.dtype, tuple[int, ...], bool]:
@@ -42,38 +49,67 @@ def _read_header(f, name: str) -> tuple[np.dtype, tuple[int, ...], bool]:
     if dtype.hasobject:
         raise InputError("the array holds Python objects (pickled data); irrun never unpickles",
                          file=name)
-    if any(int(d) < 0 for d in shape):
-        raise InputError(f"negative dimension in .npy shape {shape}", file=name)
-    return dtype, tuple(int(d) for d in shape), fortran
+    if dtype.itemsize == 0 or dtype.fields is not None or dtype.subdtype is not None:
+        raise InputError(f"unsupported .npy dtype {dtype} (irrun reads plain numeric, bool and "
+                         "unicode arrays)", file=name)
+    if any(type(d) is not int or d < 0 for d in shape):
+        raise InputError(f"invalid .npy shape {shape}", file=name)
+    return dtype, tuple(shape), fortran
 
 
-def _read_array(f, name: str, available: int) -> np.ndarray:
+def _checked_header(f, name: str, key: str | None, expect: Expect | None):
+    """The header, refused if the model does not want this dtype/shape or it exceeds the budget."""
     dtype, shape, fortran = _read_header(f, name)
-    nbytes = int(np.prod(shape, dtype=object)) * dtype.itemsize
+    if expect is not None:
+        try:
+            expect(key, dtype, shape)
+        except InputError as e:           # the model's complaint, about this file
+            raise InputError(e.message, file=name) from None
+    nbytes = budget.nbytes(shape, dtype)
+    if nbytes > budget.current():
+        raise budget.MemoryBudgetError(budget.over_message(f"the array {dtype}{list(shape)}", nbytes,
+                                                           budget.current()), file=name)
+    return dtype, shape, fortran, nbytes
+
+
+def _read_array(f, name: str, available: int, key: str | None = None,
+                expect: Expect | None = None) -> np.ndarray:
+    dtype, shape, fortran, nbytes = _checked_header(f, name, key, expect)
     if nbytes > available - f.tell():
         raise InputError(f".npy header promises {nbytes} bytes of {dtype} {list(shape)} but the "
                          f"file holds {max(available - f.tell(), 0)}", file=name)
     data = f.read(nbytes)
-    arr = np.frombuffer(data, dtype=dtype)
-    if fortran:
-        return arr.reshape(shape[::-1]).T
-    return arr.reshape(shape)
+    if len(data) != nbytes:
+        raise InputError(f"the file ends after {len(data)} of {nbytes} data bytes", file=name)
+    try:
+        arr = np.frombuffer(data, dtype=dtype)
+        return arr.reshape(shape[::-1]).T if fortran else arr.reshape(shape)
+    except (ValueError, TypeError) as e:
+        raise InputError(f"cannot read the array data: {e}", file=name) from None
 
 
-def load_npy(path: str) -> np.ndarray:
+def load_npy(path: str, expect: Expect | None = None) -> np.ndarray:
+    """One array from a .npy; ``expect(None, dtype, shape)`` may refuse it before the data is read."""
     if not os.path.isfile(path):
-        raise InputError("no such file", file=path)
-    with open(path, "rb") as f:
-        return _read_array(f, path, os.path.getsize(path))
+        raise InputError("no such file" if not os.path.exists(path) else "not a regular file",
+                         file=path)
+    try:
+        with open(path, "rb") as f:
+            return _read_array(f, path, os.path.getsize(path), None, expect)
+    except OSError as e:
+        raise InputError(f"cannot read the file: {e.strerror or e}", file=path) from None
 
 
-def load_npz(path: str, max_bytes: int | None = None) -> dict[str, np.ndarray]:
-    """Every member of an .npz (name without .npy -> array); members are size-checked first."""
+def load_npz(path: str, expect: Expect | None = None) -> dict[str, np.ndarray]:
+    """Every member of an .npz (name without .npy -> array). Each member's declared size is
+    checked against the memory budget and its header against ``expect(key, dtype, shape)``
+    before it is decompressed; decompression stops at the declared size (zip bombs)."""
     if not os.path.isfile(path):
-        raise InputError("no such file", file=path)
+        raise InputError("no such file" if not os.path.exists(path) else "not a regular file",
+                         file=path)
     try:
         zf = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError) as e:
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as e:
         raise InputError(f"not a valid .npz (zip) file: {e}", file=path) from None
     out = {}
     with zf:
@@ -81,13 +117,20 @@ def load_npz(path: str, max_bytes: int | None = None) -> dict[str, np.ndarray]:
             member = f"{path}[{info.filename}]"
             if not info.filename.endswith(".npy"):
                 raise InputError("member is not a .npy array", file=member)
-            if max_bytes is not None and info.file_size > max_bytes:
-                raise InputError(f"member would decompress to {info.file_size} bytes, more than "
-                                 f"the {max_bytes} allowed", file=member)
+            key = info.filename[:-4]
+            if key in out:
+                raise InputError(f'the archive holds "{key}" twice', file=member)
+            if info.file_size > budget.current():
+                raise budget.MemoryBudgetError(budget.over_message(
+                    "the member, decompressed,", info.file_size, budget.current()), file=member)
             try:
                 with zf.open(info) as f:
-                    data = f.read(info.file_size + 1)
-            except (zipfile.BadZipFile, OSError, EOFError, ValueError) as e:
-                raise InputError(f"cannot read member: {e}", file=member) from None
-            out[info.filename[:-4]] = _read_array(io.BytesIO(data), member, len(data))
+                    head = f.read(min(info.file_size, MAX_HEADER + 12))
+                    _checked_header(io.BytesIO(head), member, key, expect)   # before inflating
+                    data = head + f.read(info.file_size + 1 - len(head))
+            except IrrunError:
+                raise
+            except Exception as e:   # zipfile raises BadZipFile, zlib.error, NotImplementedError...
+                raise InputError(f"cannot read member: {type(e).__name__}: {e}", file=member) from None
+            out[key] = _read_array(io.BytesIO(data), member, len(data), key, expect)
     return out

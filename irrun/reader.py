@@ -9,8 +9,10 @@ nested :class:`IRGraph` records with their own id space.
 """
 from __future__ import annotations
 
+import math
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,10 +20,13 @@ from typing import Any
 import numpy as np
 from lxml import etree
 
-from . import elements
-from .errors import LayerRef, ModelFileError
+from . import budget, elements
+from .errors import IrrunError, LayerRef, ModelFileError
 
 BODY_TAGS = ("body", "then_body", "else_body")
+#: Deepest nesting of TensorIterator/Loop/If bodies read (libxml2's depth limit of 256 elements
+#: allows about 60; real models use a handful).
+MAX_BODY_DEPTH = 32
 PORT_MAP_TAGS = ("port_map", "then_port_map", "else_port_map")
 
 
@@ -82,17 +87,34 @@ class IRModel:
     ir_version: int
     graph: IRGraph
     rt_info: dict[str, Any]
+    #: Const layers whose bytes could not be decoded, when read with ``strict=False``
+    problems: list[IrrunError] = field(default_factory=list)
+
+
+_INT = re.compile(r"\s*[+-]?[0-9]+\s*")
+
+
+def _int(text: str) -> int:
+    """A decimal integer as OpenVINO writes it (``int()`` would also take ``1_000`` and other
+    scripts' digits); raises ValueError."""
+    if not _INT.fullmatch(text):
+        raise ValueError(text)
+    return int(text)
 
 
 def split_names(text: str) -> list[str]:
     """Split a ``names`` attribute on commas, honouring the ``\\,`` escape."""
+    if "\\" not in text:
+        return [p.strip() for p in text.split(",") if p.strip()]
     return [p.replace("\\,", ",").strip() for p in re.split(r"(?<!\\),", text) if p.strip()]
 
 
 class _Reader:
-    def __init__(self, xml_path: str, bin_path: str | None):
+    def __init__(self, xml_path: str, bin_path: str | None, strict: bool = True):
         self.xml_path = xml_path
         self.bin_path = bin_path
+        self.strict = strict
+        self.problems: list[IrrunError] = []
         self._bin: np.ndarray | None = None
 
     # -- errors -----------------------------------------------------------------------------
@@ -105,11 +127,16 @@ class _Reader:
     def weights(self, layer: Layer) -> np.ndarray:
         if self._bin is None:
             if not self.bin_path or not os.path.isfile(self.bin_path):
-                self.fail(f"the weights file {self.bin_path} is missing, and this Const needs it",
-                          layer)
-            size = os.path.getsize(self.bin_path)
-            self._bin = (np.memmap(self.bin_path, dtype=np.uint8, mode="r") if size
-                         else np.zeros(0, np.uint8))
+                what = "is not a regular file" if self.bin_path and os.path.exists(self.bin_path) \
+                    else "is missing"
+                self.fail(f"the weights file {self.bin_path} {what}, and this Const needs it", layer)
+            try:
+                size = os.path.getsize(self.bin_path)
+                # a plain ndarray view of the map: slicing a np.memmap subclass is slow
+                self._bin = (np.memmap(self.bin_path, dtype=np.uint8, mode="r").view(np.ndarray)
+                             if size else np.zeros(0, np.uint8))
+            except (OSError, ValueError) as e:
+                self.fail(f"cannot map the weights file: {e}", layer, file=self.bin_path)
         return self._bin
 
     def const_value(self, layer: Layer) -> np.ndarray:
@@ -121,8 +148,8 @@ class _Reader:
         if et.is_dynamic:
             self.fail("Const element_type must not be dynamic", layer)
         try:
-            shape = tuple(int(p) for p in d.get("shape", "").split(",") if p.strip())
-            offset, size = int(d["offset"]), int(d["size"])
+            shape = tuple(_int(p) for p in d.get("shape", "").split(",") if p.strip())
+            offset, size = _int(d["offset"]), _int(d["size"])
         except KeyError as e:
             self.fail(f"Const is missing attribute {e.args[0]}", layer)
         except ValueError:
@@ -131,7 +158,7 @@ class _Reader:
         if any(n < 0 for n in shape) or offset < 0 or size < 0:
             self.fail(f"Const has a negative shape, offset or size (shape={list(shape)}, "
                       f"offset={offset}, size={size})", layer)
-        numel = int(np.prod(shape, dtype=object))
+        numel = math.prod(shape)
         need = elements.storage_bytes(et, numel) if et.name != "string" else 4 * (numel + 2)
         if size < need:
             self.fail(f"Const of shape {list(shape)} {et} needs {need} bytes but size={size}", layer)
@@ -139,9 +166,16 @@ class _Reader:
         if offset + size > len(blob):
             self.fail(f"Const bytes [{offset}, {offset + size}) lie outside the weights file "
                       f"({len(blob)} bytes)", layer, file=self.bin_path)
+        if budget.too_big_for_numpy(shape, et.dtype):
+            self.fail(f"Const shape {list(shape)} is too large for any array (NumPy's limit is "
+                      "2**63 bytes, counting the non-zero dims even of an empty tensor)", layer)
+        if et.name in elements.PACKED or et.name == "string":   # decoded into new memory
+            why = budget.refusal(shape, et.dtype, f"unpacking the {et} Const", budget.current())
+            if why:
+                raise budget.MemoryBudgetError(why, file=self.xml_path, layer=layer.ref)
         try:
             return elements.decode(blob[offset:offset + size], et, shape)
-        except ValueError as e:
+        except (ValueError, OverflowError) as e:
             self.fail(f"Const data is invalid: {e}", layer, file=self.bin_path)
 
     # -- XML --------------------------------------------------------------------------------
@@ -156,9 +190,11 @@ class _Reader:
         graph = self.graph(root, ())
         rt = root.find("rt_info")
         return IRModel(self.xml_path, self.bin_path, root.get("name", ""), int(version), graph,
-                       _rt_info(rt) if rt is not None else {})
+                       _rt_info(rt) if rt is not None else {}, self.problems)
 
     def graph(self, elem, path: tuple[str, ...]) -> IRGraph:
+        if len(path) > MAX_BODY_DEPTH:
+            self.fail(f"sub-graph bodies are nested more than {MAX_BODY_DEPTH} deep")
         layers_el = elem.find("layers")
         if layers_el is None:
             self.fail(f"<{elem.tag}> has no <layers> element" + (f" (in {'/'.join(path)})" if path else ""))
@@ -184,31 +220,40 @@ class _Reader:
         for attr in ("type", "version"):
             if not le.get(attr):
                 self.fail(f"layer is missing mandatory attribute: {attr}", ref)
-        data_el = le.find("data")
+        child: dict[str, Any] = {}             # first child of each tag, in one pass
+        for c in le:
+            if isinstance(c.tag, str):
+                child.setdefault(c.tag, c)
+        data_el = child.get("data")
         layer = Layer(
             id=lid, name=le.get("name", ""), type=le.get("type"), version=le.get("version"),
             data=dict(data_el.attrib) if data_el is not None else {},
-            inputs=self.ports(le.find("input"), ref, "input"),
-            outputs=self.ports(le.find("output"), ref, "output"),
+            inputs=self.ports(child.get("input"), ref, "input"),
+            outputs=self.ports(child.get("output"), ref, "output"),
             position=position, path=path)
-        rt = le.find("rt_info")
+        rt = child.get("rt_info")
         if rt is not None:
             layer.rt_info = _rt_info(rt)
         if le.get("output_names") is not None:
             layer.output_names = split_names(le.get("output_names"))
         for tag in PORT_MAP_TAGS:
-            pm = le.find(tag)
+            pm = child.get(tag)
             if pm is not None:
                 layer.port_maps[tag] = [dict(c.attrib, kind=c.tag) for c in pm if isinstance(c.tag, str)]
-        be = le.find("back_edges")
+        be = child.get("back_edges")
         if be is not None:
             layer.back_edges = [dict(c.attrib) for c in be.iterfind("edge")]
         for tag in BODY_TAGS:
-            body = le.find(tag)
+            body = child.get(tag)
             if body is not None:
                 layer.bodies[tag] = self.graph(body, path + (str(lid),))
         if layer.type.lower() in ("const", "constant"):
-            layer.const_value = self.const_value(layer)
+            try:
+                layer.const_value = self.const_value(layer)
+            except IrrunError as e:              # bad bytes, or too big to unpack (budget)
+                if self.strict:
+                    raise
+                self.problems.append(e)          # const_value stays None
         return layer
 
     def ports(self, elem, ref: LayerRef, kind: str) -> list[PortDecl]:
@@ -265,6 +310,13 @@ def parse_xml(path: str):
     parsing (an IR never has one, and it is where external entities would come from)."""
     try:
         with open(path, "rb") as f:
+            st = os.fstat(f.fileno())
+            if not stat.S_ISREG(st.st_mode):      # /dev/zero, a FIFO... would never end
+                raise ModelFileError("not a regular file", file=path)
+            size = st.st_size
+            if size > budget.current():
+                raise budget.MemoryBudgetError(budget.over_message("reading the XML", size,
+                                                                   budget.current()), file=path)
             data = f.read()
     except OSError as e:
         raise ModelFileError(f"cannot read the file: {e.strerror or e}", file=path) from None
@@ -278,7 +330,11 @@ def parse_xml(path: str):
     try:
         root = etree.fromstring(data, parser, base_url=None)
     except etree.XMLSyntaxError as e:
-        raise ModelFileError(f"not a well-formed XML file: {e}", file=path) from None
+        msg = re.sub(r",? (try|use) XML_PARSE_HUGE( option)?", "", " ".join(str(e.msg).split()))
+        raise ModelFileError(f"not a well-formed XML file: {msg}", file=path) from None
+    except (etree.LxmlError, ValueError) as e:     # e.g. an unknown encoding
+        raise ModelFileError(f"not a well-formed XML file: {' '.join(str(e).split())}",
+                             file=path) from None
     if root is None:
         raise ModelFileError("not a well-formed XML file: no root element", file=path)
     tree = root.getroottree()
@@ -288,8 +344,11 @@ def parse_xml(path: str):
     return root
 
 
-def read_ir(xml_path: str | os.PathLike, bin_path: str | os.PathLike | None = None) -> IRModel:
-    """Read ``model.xml`` and (when a Const needs it) ``model.bin`` beside it."""
+def read_ir(xml_path: str | os.PathLike, bin_path: str | os.PathLike | None = None,
+            strict: bool = True) -> IRModel:
+    """Read ``model.xml`` and (when a Const needs it) ``model.bin`` beside it. With
+    ``strict=False`` a Const whose bytes do not fit the .bin or its shape is not fatal: the error
+    goes to ``IRModel.problems`` (one per such layer) and its ``const_value`` stays None."""
     xml_path = str(xml_path)
     p = Path(xml_path)
     if p.is_dir():
@@ -298,4 +357,9 @@ def read_ir(xml_path: str | os.PathLike, bin_path: str | os.PathLike | None = No
         raise ModelFileError("no such file", file=xml_path)
     if bin_path is None:
         bin_path = str(p.with_suffix(".bin"))
-    return _Reader(xml_path, str(bin_path)).read()
+    try:
+        return _Reader(xml_path, str(bin_path), strict).read()
+    except RecursionError:       # backstop; MAX_BODY_DEPTH and libxml2's depth limit come first
+        raise ModelFileError("the file is nested too deeply to read", file=xml_path) from None
+    except MemoryError:
+        raise budget.MemoryBudgetError("out of memory while reading the model", file=xml_path) from None

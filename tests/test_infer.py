@@ -12,7 +12,7 @@ def split_by_shape_model(tmp_path, y_shape: str):
     b = IRWriter("sbs")
     x = b.parameter("x", "f32", [2, 6])
     y = b.parameter("y", "f32", y_shape, dims=[-1, 5])
-    s = b.layer("ShapeOf", [y], version="opset3", out_precision="I64")
+    s = b.layer("ShapeOf", [y], {"output_type": "i64"}, version="opset3", out_precision="I64")
     first = b.layer("Gather", [s, b.const(np.array([0])), b.const(np.int64(0))], {"batch_dims": 0},
                     version="opset8", out_precision="I64")
     lengths = b.layer("Concat", [first, b.const(np.array([-1]))], {"axis": 0}, out_precision="I64")

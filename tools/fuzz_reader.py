@@ -9,11 +9,13 @@ other exception (KeyError, IndexError, RecursionError, MemoryError...) is a find
 fuzzer with the reproducer saved as ``crash-<sha1>``.
 
     pip install atheris
+    python3 tools/fuzz_reader.py --seed-corpus /tmp/fuzz/seeds     # fixtures + hostile corpus
     python3 tools/fuzz_reader.py -max_total_time=1800 -rss_limit_mb=2048 -timeout=5 \\
-        /tmp/fuzz-corpus tests/fixtures/*/  # seeds: every fixture's model.xml + model.bin
+        /tmp/fuzz/corpus /tmp/fuzz/seeds
 
-Files named ``*.xml`` inside a seed directory are paired with the ``.bin`` beside them; run
-``python3 tools/fuzz_reader.py --seed-corpus DIR`` to write such pairs as single seed files.
+libFuzzer grows /tmp/fuzz/corpus and stops at the first finding (``crash-*`` in the working
+directory); run the target on that file to reproduce it, fix irrun, and keep the file in
+tests/hostile/fuzz/ (tests/test_hostile_props.py replays them).
 """
 from __future__ import annotations
 
@@ -45,6 +47,7 @@ def one_input(data: bytes) -> None:
         check_model(XML)
         model = irrun.read_model(XML)
         model.types()
+        model.check_memory(64 << 20)     # as the CLI does before reading inputs
         feeds = {}
         for p in model.inputs:
             if not p.shape.is_static or p.etype.dtype is None:
@@ -58,11 +61,14 @@ def one_input(data: bytes) -> None:
 
 
 def write_seeds(out: str) -> None:
+    """Every fixture and every hostile-corpus model as one seed file each."""
     os.makedirs(out, exist_ok=True)
-    for xml in sorted(ROOT.glob("tests/fixtures/**/*.xml")):
+    for xml in sorted([*ROOT.glob("tests/fixtures/**/*.xml"), *ROOT.glob("tests/hostile/corpus/*/*.xml")]):
+        if not xml.is_file():
+            continue
         b = xml.with_suffix(".bin")
-        data = xml.read_bytes() + SEP + (b.read_bytes() if b.exists() else b"")
-        (Path(out) / f"{xml.parent.name}_{xml.stem}").write_bytes(data)
+        data = xml.read_bytes() + SEP + (b.read_bytes() if b.is_file() else b"")
+        (Path(out) / f"{xml.parent.parent.name}_{xml.parent.name}").write_bytes(data)
 
 
 def main() -> None:

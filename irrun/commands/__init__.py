@@ -23,23 +23,26 @@ def split_named(arg: str, what: str) -> tuple[str | None, str]:
 
 
 def load_inputs(model, specs: list[str]) -> dict[str, np.ndarray]:
-    """The arrays named by ``--input`` options, keyed by input name (not yet checked against the model)."""
+    """The arrays named by ``--input`` options, keyed by input name. Each file's header is checked
+    against the model's input (name, dtype, shape) and the memory budget before its data is read."""
     from ..npyio import load_npy, load_npz
+
+    def expect(name):
+        return lambda key, dtype, shape: model.check_signature(model._find_input(key or name), dtype, shape)
 
     feeds: dict[str, np.ndarray] = {}
     names = [p.name for p in model.inputs]
-    if not specs:
+    if not specs and names:
         raise InputError(f"no input given; the model's inputs are: {', '.join(names)} "
                          "(use --input NAME=FILE.npy or --input inputs.npz)", file=model.path)
     for spec in specs:
         name, path = split_named(spec, "--input")
         if path.endswith(".npz") and name is None:
-            for k, v in load_npz(path).items():
+            for k, v in load_npz(path, expect(None)).items():
                 if k in feeds:
                     raise InputError(f'input "{k}" is given twice', file=path)
                 feeds[k] = v
             continue
-        arr = load_npy(path)
         if name is None:
             if len(names) != 1 or len(specs) != 1:
                 raise InputError(f"the model has {len(names)} inputs ({', '.join(names)}); name "
@@ -47,7 +50,7 @@ def load_inputs(model, specs: list[str]) -> dict[str, np.ndarray]:
             name = names[0]
         if name in feeds:
             raise InputError(f'input "{name}" is given twice', file=path)
-        feeds[name] = arr
+        feeds[name] = load_npy(path, expect(name))
     return feeds
 
 

@@ -1,9 +1,12 @@
 """``irrun MODEL.xml --input ...``: run a model and print or save its outputs."""
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 
-from ..errors import EXIT_OK, InputError
+from ..errors import EXIT_OK, InputError, IrrunError
 from . import load_inputs
 
 
@@ -11,9 +14,34 @@ def add_arguments(p) -> None:
     p.add_argument("model", help="the IR .xml file (its .bin is read from beside it)")
     p.add_argument("--input", "-i", action="append", default=[], metavar="[NAME=]FILE",
                    help="x.npy for a one-input model, NAME=x.npy per input, or inputs.npz "
-                        "keyed by input name (repeatable)")
+                        "keyed by input name (repeatable); or a directory DIR/ of such files: "
+                        "one run per file, one OUTDIR/<file>.npz each (needs --output OUTDIR/)")
     p.add_argument("--output", "-o", metavar="OUT.npz",
                    help="write the outputs to an .npz keyed by output name")
+    p.add_argument("--max-memory", type=_size, metavar="SIZE",
+                   help="refuse (before allocating) any tensor or input bigger than SIZE, e.g. "
+                        "2G, 512MiB (default: half the machine's memory)")
+    d = p.add_argument_group("debugging")
+    d.add_argument("--dump", metavar="DIR", help="write every executed layer's outputs to "
+                   'DIR/tensors.npz (keys "<layer id>:<port id>") and DIR/manifest.json (stats)')
+    d.add_argument("--dump-ops", action="append", metavar="TYPE[,TYPE]",
+                   help="dump only layers of these op types, e.g. Transpose,Concat")
+    d.add_argument("--dump-names", action="append", metavar="GLOB",
+                   help="dump only layers whose name matches, e.g. 'block1/*'")
+    d.add_argument("--stop-at", metavar="LAYER", help="run only what LAYER (id or name) needs and "
+                   "print or save its outputs instead of the model's")
+    d.add_argument("--profile", action="store_true",
+                   help="time every layer: per-layer table, slowest layers, totals per op type")
+
+
+def _size(text: str) -> int:
+    import argparse
+
+    from ..budget import parse_size
+    try:
+        return parse_size(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _summary_row(name: str, arr: np.ndarray) -> tuple[str, ...]:
@@ -38,11 +66,22 @@ def _summary(outputs: dict[str, np.ndarray]) -> str:
 
 
 def main(args) -> int:
-    from .. import read_model
+    from .. import budget, read_model
 
-    model = read_model(args.model)
-    feeds = load_inputs(model, args.input)
-    outputs = model.run(feeds)
+    with budget.limit(args.max_memory):
+        model = read_model(args.model)
+        model.check_memory()                  # a huge tensor is refused before inputs are read
+        if len(args.input) == 1 and Path(args.input[0]).is_dir():
+            return _run_dir(model, args)
+        feeds = load_inputs(model, args.input)
+        t = None
+        if args.dump or args.profile:
+            from ..debug import trace
+            t = trace(model, feeds, stop_at=args.stop_at, ops=args.dump_ops, names=args.dump_names,
+                      arrays=bool(args.dump))
+            outputs = t.outputs
+        else:
+            outputs = model.run(feeds, stop_at=args.stop_at)
     if args.output:
         try:
             np.savez(args.output, **outputs)
@@ -51,4 +90,53 @@ def main(args) -> int:
         print(f"wrote {len(outputs)} output(s) to {args.output}: {', '.join(outputs)}")
     else:
         print(_summary(outputs))
+    if args.dump:
+        d = t.save(args.dump)
+        n = len(t.tensors())
+        print(f"dumped {n} tensor{'s' * (n != 1)} of {sum(r.arrays is not None for r in t.layers)} layers "
+              f"to {d}/ (tensors.npz, manifest.json)")
+    if args.profile:
+        print("\n" + t.profile())
+    return EXIT_OK
+
+
+def _run_dir(model, args) -> int:
+    """``--input DIR/``: one run per .npy/.npz file, one OUTDIR/<file stem>.npz each."""
+    src = Path(args.input[0])
+    if args.dump or args.profile:
+        raise InputError("--dump and --profile take one set of inputs, not a directory")
+    if not args.output:
+        raise InputError("with --input DIR/, give --output OUTDIR/ (one .npz per input file goes there)")
+    files = sorted(f for f in src.iterdir() if f.suffix in (".npy", ".npz") and f.is_file())
+    if not files:
+        raise InputError("no .npy or .npz files in the directory", file=str(src))
+    stems = [f.stem for f in files]
+    if len(set(stems)) < len(stems):
+        dup = next(s for s in stems if stems.count(s) > 1)
+        raise InputError(f"{dup}.npy and {dup}.npz would both write {dup}.npz; keep one", file=str(src))
+    out = Path(args.output)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"cannot create the output directory: {e.strerror or e}", file=str(out)) from None
+    bar = sys.stderr.isatty()
+    for k, f in enumerate(files):
+        if bar:
+            done = 30 * k // len(files)
+            sys.stderr.write(f"\r[{'#' * done}{'.' * (30 - done)}] {k}/{len(files)} {f.name[:40]:<40}")
+            sys.stderr.flush()
+        try:
+            outputs = model.run(load_inputs(model, [str(f)]), stop_at=args.stop_at)
+            np.savez(out / f"{f.stem}.npz", **outputs)
+        except IrrunError as e:
+            if bar:
+                sys.stderr.write("\n")
+            if e.file != str(f):
+                e.message += f" (input file {f})"
+            raise
+        except OSError as e:
+            raise InputError(f"cannot write the outputs: {e.strerror or e}", file=str(out)) from None
+    if bar:
+        sys.stderr.write("\r" + " " * 80 + "\r")
+    print(f"ran {len(files)} input file{'s' * (len(files) != 1)} from {src}: one .npz each in {out}")
     return EXIT_OK

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input
@@ -30,7 +31,8 @@ def target_values(value: np.ndarray) -> list[int]:
     t = as_int64(value).tolist()
     if any(v < 0 for v in t):
         raise OpError(f"Broadcast target_shape {t} has a negative value (OpenVINO turns -1 into a "
-                      "dynamic dimension and then cannot evaluate the op)", port="input 1")
+                      "dynamic dimension and then cannot evaluate the op)", port="input 1",
+                      openvino_loads=True)
     return t
 
 
@@ -100,7 +102,8 @@ def _check_axes(data: PartialShape, t: list[Dim], axes: Sequence[int]) -> None:
             raise OpError(f"Broadcast target[axes_mapping[{i}]] Expected {data[i]}. Got {t[a]}", port="input 2")
     if len(set(axes)) != len(axes):
         raise OpError(f"Broadcast axes_mapping {list(axes)} maps two data axes to one output axis "
-                      "(OpenVINO accepts it but its kernel erases the axis twice)", port="input 2")
+                      "(OpenVINO accepts it but its kernel erases the axis twice)", port="input 2",
+                      openvino_loads=True)
 
 
 def _check_axes_count(data: PartialShape, axes: TensorInfo) -> None:
@@ -162,6 +165,7 @@ class Broadcast1(Op):
             raise OpError(f"Broadcast axes_mapping shape [{len(axes_val)}] doesn't match rank of input "
                           f"tensor {x.ndim}", port="input 2")
         out = broadcast_shape(mode, PartialShape(x.shape), t, axes_val).to_tuple()
+        check_alloc(out, x.dtype)         # a view, but whatever reads it may materialise it
         if mode == "explicit":
             aligned = [1] * len(t)
             for i, a in enumerate(axes_val):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..budget import check_alloc
 from ..elements import DYNAMIC
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
@@ -55,4 +56,6 @@ class Concat(Op):
         ax = normalize_axis(self.axis, xs[0].ndim)
         if len(xs) == 1:
             return [xs[0][...]]
+        check_alloc(xs[0].shape[:ax] + (sum(x.shape[ax] for x in xs),) + xs[0].shape[ax + 1:],
+                    xs[0].dtype)
         return [np.concatenate(xs, axis=ax)]

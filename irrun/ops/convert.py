@@ -26,9 +26,9 @@ class Convert(Op):
     def infer(self, inputs):
         (x,) = inputs
         if self.destination_type.name in _NO_TARGET:
-            raise OpError(f"irrun does not support Convert to {self.destination_type}")
+            raise OpError(f"irrun does not support Convert to {self.destination_type}", unsupported=True)
         if x.etype.name == "string":
-            raise OpError("irrun does not support Convert from string")
+            raise OpError("irrun does not support Convert from string", unsupported=True)
         self.source_type = x.etype  # nf4 arrays hold codes: run() must know to decode them
         return [TensorInfo(self.destination_type, x.shape)]
 
@@ -42,5 +42,9 @@ class Convert(Op):
             return [x != 0]
         if dst.dtype.kind in "iu" and x.dtype.kind not in "iub":   # any float type -> integer
             with np.errstate(invalid="ignore"):
-                x = np.trunc(x.astype(np.float64)).astype(np.int64)   # then wraps like integers
+                t = np.trunc(x.astype(np.float64))
+                # then wraps like integers; NaN -> INT_MIN of a 32/64-bit target, 0 of a narrower one
+                x = t.astype(np.int32) if dst.dtype.itemsize == 4 else t.astype(np.int64)
+        elif dst.name == "f16" and x.dtype.kind in "iu":
+            x = np.clip(x, -65504, 65504)        # OpenVINO saturates integers to f16's range
         return [x.astype(dst.dtype)]

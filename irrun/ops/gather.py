@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, PartialShape
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis
@@ -81,6 +82,7 @@ def gather(data: np.ndarray, indices: np.ndarray, axis: int, b: int) -> np.ndarr
     idx = np.where(idx < 0, idx + dim, idx)
     valid = (idx >= 0) & (idx < dim)
     out_shape = data.shape[:axis] + idx.shape[b:] + data.shape[axis + 1:]
+    check_alloc(out_shape, data.dtype)
     if dim == 0:
         return np.zeros(out_shape, dtype=data.dtype)
     safe = np.where(valid, idx, 0)

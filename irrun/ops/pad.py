@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input
@@ -58,7 +59,7 @@ def pad_shape(mode: str, data: PartialShape, begin: Sequence[int], end: Sequence
         hi = None if d.hi is None else d.hi + b + e
         if hi is not None and hi < 0:
             raise OpError(f"Pad crops axis {axis} below zero: {b} + {d} + {e} < 0 (OpenVINO loads "
-                          "this but cannot evaluate it)", port="input 1")
+                          "this but cannot evaluate it)", port="input 1", openvino_loads=True)
         out.append(Dim(max(d.lo + b + e, 0), hi))
     return PartialShape(out)
 
@@ -78,6 +79,9 @@ def _coords(n_out: int, dim: int, begin: int, mode: str) -> np.ndarray:
 def pad(x: np.ndarray, begin: Sequence[int], end: Sequence[int], mode: str,
         value: np.ndarray | None = None) -> np.ndarray:
     out_shape = pad_shape(mode, PartialShape(x.shape), begin, end).to_tuple()
+    check_alloc(out_shape, x.dtype)
+    if 0 in out_shape:    # nothing to copy; the index vectors below could still be huge
+        return np.empty(out_shape, x.dtype)
     if mode == "constant":
         fill = value if value is not None else np.zeros((), x.dtype) if x.dtype.kind != "T" else ""
         out = np.full(out_shape, fill, dtype=x.dtype)

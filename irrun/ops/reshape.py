@@ -67,7 +67,7 @@ def reshape_target(src: PartialShape, pattern: Sequence[int], special_zero: bool
     result = PartialShape(out)
     if src.is_static and result.is_static and prod(src.to_tuple()) != prod(result.to_tuple()):
         raise OpError(f"Requested output shape {result} is incompatible with input shape {src}",
-                      port=_P)
+                      port=_P, openvino_loads=bool(copied))   # OpenVINO skips copied dims' volume
     return result
 
 

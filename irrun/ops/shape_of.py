@@ -39,7 +39,7 @@ class ShapeOf3(ShapeOf1):
 
     version = "opset3"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/shape-of-3.html"
-    attrs = {"output_type": Attr("etype", TYPES["i64"])}
+    attrs = {"output_type": Attr("etype", required=True)}   # OpenVINO refuses it missing
 
     def __init__(self, **attrs):
         super().__init__(**attrs)

@@ -169,9 +169,9 @@ def _shrink_index(b: int, dim: "Dim | int", axis: int) -> int:
     if isinstance(dim, Dim):
         if dim.hi is not None and not -dim.hi <= b < dim.hi:
             raise OpError(f"shrink_axis_mask index {b} is out of range for axis {axis} of size {dim} "
-                          f"(OpenVINO loads this layer but its evaluation fails)")
+                          f"(OpenVINO loads this layer but its evaluation fails)", openvino_loads=True)
         return b
     if not -dim <= b < dim:
         raise OpError(f"shrink_axis_mask index {b} is out of range for axis {axis} of size {dim} "
-                      f"(OpenVINO loads this layer but its evaluation fails)")
+                      f"(OpenVINO loads this layer but its evaluation fails)", openvino_loads=True)
     return b + dim if b < 0 else b

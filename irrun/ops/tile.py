@@ -5,6 +5,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..budget import check_alloc
 from ..shapes import Dim, PartialShape
 from .base import Op, TensorInfo, as_int64, check_index_input
 from .registry import register
@@ -49,5 +50,9 @@ class Tile(Op):
         return [TensorInfo(data.etype, PartialShape.dynamic(max(data.shape.rank, rs[0].lo)))]
 
     def run(self, x, repeats):
-        reps = tile_repeats(PartialShape(x.shape), as_int64(repeats).tolist())
-        return [np.tile(x, reps)]
+        reps = as_int64(repeats).tolist()
+        out = tile_shape(PartialShape(x.shape), reps).to_tuple()
+        check_alloc(out, x.dtype)
+        if 0 in out:      # np.tile's intermediates can pass NumPy's size limit even then
+            return [np.empty(out, x.dtype)]
+        return [np.tile(x, tile_repeats(PartialShape(x.shape), reps))]

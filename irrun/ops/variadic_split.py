@@ -37,7 +37,7 @@ def resolve_lengths(lengths: Sequence[int], dim: Dim) -> list[Dim]:
         if minus_one is not None and total > dim.lo:
             raise OpError(f"Total length of splits: {total} is larger than the length of the chosen "
                           f"axis: {dim.lo}, so the -1 would be {dim.lo - total} (OpenVINO accepts "
-                          "this and reads out of bounds)", port="input 2")
+                          "this and reads out of bounds)", port="input 2", openvino_loads=True)
         if minus_one is None and total != dim.lo:
             raise OpError(f"Total length of splits: {total} must match the length of the chosen "
                           f"axis: {dim.lo}", port="input 2")

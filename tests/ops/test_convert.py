@@ -6,7 +6,7 @@ import pytest
 import irrun
 from helpers import run_op
 from irrun.irwriter import IRWriter
-from irrun.errors import ShapeError
+from irrun.errors import UnsupportedError
 
 X = np.array([1.5, -1.5, 2.5, -2.7, 300.2, -300.2], np.float32)
 
@@ -40,8 +40,9 @@ def test_to_float_types_and_bool_source():
 
 
 def test_unsupported_target_is_named():
-    with pytest.raises(ShapeError, match=r'"Convert_1" \(Convert-opset1\).*Convert to nf4'):
+    with pytest.raises(UnsupportedError, match=r'"Convert_1" \(Convert-opset1\).*Convert to nf4') as e:
         run_op("Convert", [X], {"destination_type": "nf4"})
+    assert e.value.exit_code == 3
 
 
 def test_nf4_and_u4_consts_decompress(tmp_path):

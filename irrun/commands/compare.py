@@ -1,0 +1,40 @@
+"""``irrun compare MODEL.xml --input ...``: the first layer where irrun and a reference disagree."""
+from __future__ import annotations
+
+from ..errors import EXIT_FINDINGS, EXIT_OK
+from . import load_inputs
+
+OPENVINO = {"openvino": "cpu", "openvino-reference": "reference"}
+
+
+def add_arguments(p) -> None:
+    p.add_argument("model", help="the IR .xml file (its .bin is read from beside it)")
+    p.add_argument("--input", "-i", action="append", default=[], metavar="[NAME=]FILE",
+                   help="x.npy, NAME=x.npy per input, or inputs.npz (as for irrun MODEL.xml)")
+    p.add_argument("--reference", "-r", default="openvino", metavar="REF",
+                   help="openvino: OpenVINO's CPU plugin at f32 with every port made an output "
+                        "(default; needs openvino installed, runs in a child process); "
+                        "openvino-reference: OpenVINO's reference evaluator; or a dump from "
+                        "irrun --dump (its directory or tensors.npz), or any .npz keyed "
+                        '"<layer id>:<port id>"')
+    p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance (default 1e-5)")
+    p.add_argument("--atol", type=float, default=1e-6, help="absolute tolerance (default 1e-6)")
+
+
+def main(args) -> int:
+    from .. import read_model
+    from ..debug import load_tensors, trace
+    from ..diff import compare
+    from ..ovref import MODES, all_ports
+
+    model = read_model(args.model)
+    feeds = load_inputs(model, args.input)
+    ours = trace(model, feeds)
+    if args.reference in OPENVINO:
+        mode = OPENVINO[args.reference]
+        ref, label = all_ports(model, feeds, mode), MODES[mode]
+    else:
+        ref, label = load_tensors(args.reference)[0], args.reference
+    result = compare(model, ours, ref, args.rtol, args.atol)
+    print(result.text(label))
+    return EXIT_OK if result.ok else EXIT_FINDINGS

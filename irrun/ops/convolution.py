@@ -1,0 +1,400 @@
+"""Convolution-1, GroupConvolution-1, ConvolutionBackpropData-1, and the sliding-window rules
+(auto_pad, output sizes over intervals, window views) that the pooling ops share.
+Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/convolution-1.html,
+https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/group-convolution-1.html,
+https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/convolution-backprop-data-1.html
+
+Kernels are vectorised: a convolution is im2col (a strided ``sliding_window_view`` copied into
+``[N, G, C/G*K, P]`` columns) followed by one batched ``np.matmul`` with the filters; a depthwise
+convolution (one input channel per group) is a loop over the K kernel offsets of shifted
+multiply-adds; the transposed convolution is the convolution of the stride-dilated input with
+the flipped filters. Shape rules follow OpenVINO 2026.4.1 (convolution_shape_inference_util.hpp),
+measured: an interval spatial dim maps bound by bound (``[5..10]`` with k3 s2 p1 -> ``[3..5]``),
+a lower bound never drops below 1 (``?`` -> ``1..``), same_upper/same_lower give ``ceil(dim / stride)``.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from ..budget import check_alloc
+from ..errors import OpError
+from ..shapes import DYN, Dim, PartialShape
+from .base import Attr, Op, TensorInfo, as_int64
+from .matmul import compute_dtype, require_numeric, same_etype
+from .registry import register
+
+AUTO_PAD = ("explicit", "same_upper", "same_lower", "valid")
+_INF = 1 << 62
+
+
+# ---------------------------------------------------------------------------------------------
+# Window arithmetic shared with pooling.py
+
+def check_rank(shape: PartialShape) -> None:
+    if shape.rank is not None and shape.rank not in (3, 4, 5):
+        raise OpError(f"Expected a 3D, 4D or 5D tensor for the input. Got: {shape}", port="input 0")
+
+
+def same_pads(size: int, kernel: int, stride: int, upper: bool) -> tuple[int, int]:
+    """(begin, end) padding of auto_pad same_upper/same_lower for one static axis: the output
+    has ``ceil(size / stride)`` positions and the odd pixel goes to the end (upper) or begin."""
+    total = max(0, (-(-size // stride) - 1) * stride + kernel - size)
+    small = total // 2
+    return (small, total - small) if upper else (total - small, small)
+
+
+def resolve_pads(auto_pad: str, dims: Sequence[Dim], kernels: Sequence[int | None],
+                 strides: Sequence[int], begin: Sequence[int], end: Sequence[int]
+                 ) -> tuple[list[int], list[int]]:
+    """Pads after auto_pad: explicit keeps the attributes, valid is zero, same_* is computed for
+    static axes with a known (dilated) kernel and zero otherwise (as OpenVINO does)."""
+    n = len(strides)
+    if auto_pad == "valid":
+        return [0] * n, [0] * n
+    if auto_pad == "explicit":
+        return list(begin) or [0] * n, list(end) or [0] * n
+    pb, pe = [0] * n, [0] * n
+    for i, (d, k, s) in enumerate(zip(dims, kernels, strides)):
+        if d.is_static and k is not None:
+            pb[i], pe[i] = same_pads(d.lo, k, s, auto_pad == "same_upper")
+    return pb, pe
+
+
+def _window_count(size: int, pads: int, kernel: int, stride: int, rounding: str, pad_begin: int) -> int:
+    v = max(size + pads - kernel, 0)
+    out = (v // stride if rounding == "floor" else -(-v // stride)) + 1
+    if rounding == "ceil_torch" and (out - 1) * stride >= size + pad_begin:
+        out -= 1          # PyTorch: the last window must start inside the input or the begin pad
+    return max(out, 1)
+
+
+def window_dim(d: Dim, pads: int, kernel: Dim, stride: int, rounding: str = "floor",
+               pad_begin: int = 0) -> Dim:
+    """Number of window positions along an axis of size ``d`` (an interval, mapped bound by bound)
+    with ``pads`` in total and a dilated kernel extent ``kernel`` (itself possibly an interval)."""
+    lo = _window_count(d.lo, pads, _INF if kernel.hi is None else kernel.hi, stride, rounding, pad_begin)
+    hi = None if d.hi is None else _window_count(d.hi, pads, max(kernel.lo, 1), stride, rounding, pad_begin)
+    return Dim(lo, hi)
+
+
+def check_kernel_fits(size: int, pads: int, kernel: int, axis: int) -> None:
+    if kernel < 1:
+        raise OpError(f"Kernel after dilation has dimension less than 1 (dim: {kernel}) at axis {axis}.")
+    if kernel > size + pads:
+        raise OpError(f"Kernel after dilation has size (dim: {kernel}) larger than the data shape after "
+                      f"padding (dim: {size + pads}) at axis {axis}.", port="input 0")
+
+
+def pad_spatial(x: np.ndarray, begin: Sequence[int], end: Sequence[int], value=0) -> np.ndarray:
+    """Pad (or, for negative amounts, crop) the axes after the first two with ``value``."""
+    crop = (slice(None),) * 2 + tuple(slice(max(-b, 0), x.shape[2 + i] - max(-e, 0))
+                                       for i, (b, e) in enumerate(zip(begin, end)))
+    x = x[crop]
+    if any(b > 0 or e > 0 for b, e in zip(begin, end)):
+        x = np.pad(x, [(0, 0), (0, 0)] + [(max(b, 0), max(e, 0)) for b, e in zip(begin, end)],
+                   constant_values=value)
+    return x
+
+
+def windows(xp: np.ndarray, kernel: Sequence[int], strides: Sequence[int], dilations: Sequence[int],
+            out: Sequence[int]) -> np.ndarray:
+    """A view ``[N, C, *out, *kernel]`` of the (padded) input: element ``[n, c, o.., k..]`` is
+    ``xp[n, c, o*stride + k*dilation ...]``. ``xp`` must be long enough on every axis."""
+    nsp = len(kernel)
+    ext = [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
+    v = sliding_window_view(xp, ext, axis=tuple(range(2, 2 + nsp)))
+    return v[(slice(None),) * 2 + tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(out, strides))
+             + tuple(slice(None, None, d) for d in dilations)]
+
+
+def conv_kernel(x: np.ndarray, w: np.ndarray, strides: Sequence[int], dilations: Sequence[int],
+                pads_begin: Sequence[int], pads_end: Sequence[int]) -> np.ndarray:
+    """Grouped N-d convolution in the compute type. ``x``: [N, C, *sp]; ``w``: [G, Og, C/G, *k].
+    Returns [N, G*Og, *out]."""
+    n, c = x.shape[:2]
+    g, og, cg = w.shape[:3]
+    k = w.shape[3:]
+    xp = pad_spatial(x, pads_begin, pads_end)
+    out = [(xp.shape[2 + i] - (k[i] - 1) * dilations[i] - 1) // strides[i] + 1 for i in range(len(k))]
+    if min(out, default=1) <= 0 or n == 0 or g * og == 0:
+        return np.zeros((n, g * og, *[max(o, 0) for o in out]), x.dtype)
+    if cg == 1 and g > 1:           # depthwise (with a channel multiplier): shifted multiply-adds
+        acc = np.zeros((n, g, og, *out), x.dtype)
+        wk = w[:, :, 0]
+        for kk in np.ndindex(*k):
+            sl = tuple(slice(ki * d, ki * d + (o - 1) * s + 1, s)
+                       for ki, d, o, s in zip(kk, dilations, out, strides))
+            acc += xp[(slice(None), slice(None)) + sl][:, :, None] * \
+                wk[(slice(None), slice(None)) + kk].reshape(g, og, *([1] * len(k)))
+        return acc.reshape(n, g * og, *out)
+    nk, p = math.prod(k), math.prod(out)
+    check_alloc((n, c * nk, p), x.dtype, "the im2col buffer")
+    win = windows(xp, k, strides, dilations, out)               # [N, C, *out, *k]
+    nsp = len(k)
+    order = (0, 1) + tuple(range(2 + nsp, 2 + 2 * nsp)) + tuple(range(2, 2 + nsp))
+    cols = win.transpose(order).reshape(n, g, cg * nk, p)      # the one copy
+    res = np.matmul(w.reshape(g, og, cg * nk), cols)            # [N, G, Og, P]
+    return res.reshape(n, g * og, *out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Forward convolutions
+
+_CONV_ATTRS = {
+    "strides": Attr("ints", required=True),
+    "pads_begin": Attr("ints", required=True),
+    "pads_end": Attr("ints", required=True),
+    "dilations": Attr("ints", required=True),
+    "auto_pad": Attr("enum", "explicit", choices=AUTO_PAD),
+}
+
+
+def check_conv_attrs(op, num_spatial: int) -> None:
+    """OpenVINO's checks of strides, dilations and pads (empty pads read as zeros)."""
+    pb, pe = op.pads_begin or [0] * num_spatial, op.pads_end or [0] * num_spatial
+    if len(op.strides) != num_spatial:
+        raise OpError("Strides should be defined for all and only spatial dimensions.")
+    if len(op.dilations) != num_spatial:
+        raise OpError("Dilations should be defined for all and only spatial dimensions.")
+    if len(pb) != num_spatial or len(pe) != num_spatial:
+        raise OpError("Pads begin and end should be defined for all and only spatial dimensions.")
+    if 0 in op.strides:
+        raise OpError(f"Strides has zero dimension(s). Strides{{{', '.join(map(str, op.strides))}}}")
+    if 0 in op.dilations:
+        raise OpError(f"Filter dilations has zero dimension(s). Strides{{{', '.join(map(str, op.dilations))}}}")
+    if any(v < 0 for v in (*op.strides, *op.dilations)):
+        raise OpError("strides and dilations must be positive")
+    if op.auto_pad == "explicit" and any(v < 0 for v in (*pb, *pe)):
+        raise OpError("irrun does not support negative pads (OpenVINO's shape inference "
+                      "mis-sizes such convolutions)", unsupported=True)
+
+
+def _dilated(k: Dim, d: int) -> Dim:
+    return Dim((max(k.lo, 1) - 1) * d + 1, None if k.hi is None else (max(k.hi, 1) - 1) * d + 1)
+
+
+class _Convolution(Op):
+    """Common shape rule of Convolution and GroupConvolution (``lead`` = filter dims before the
+    kernel: 2 for [O, I, k...], 3 for [G, O/G, I/G, k...])."""
+
+    attrs = _CONV_ATTRS
+    num_inputs = (2, 2)
+    lead = 2
+
+    def spatial_info(self, data: PartialShape, filters: PartialShape) -> int:
+        if data.rank is not None and filters.rank is not None and filters.rank != data.rank + self.lead - 2:
+            raise OpError(f"Data batch and filters rank do not match (data batch shape: {data}, filters "
+                          f"shape: {filters}).", port="input 1")
+        check_rank(data)
+        if data.rank is not None:
+            return data.rank - 2
+        return filters.rank - self.lead if filters.rank is not None else len(self.strides)
+
+    def out_channels(self, data: PartialShape, filters: PartialShape) -> Dim:
+        raise NotImplementedError
+
+    def geometry(self, d: Sequence[Dim], k: Sequence[Dim]) -> tuple[list[int], list[int], list[Dim]]:
+        """(pads_begin, pads_end, output spatial dims) for data spatial dims ``d`` and kernel
+        dims ``k`` — checked like OpenVINO; with static dims this also sizes the kernel's work."""
+        kernels = [_dilated(kk, dl) for kk, dl in zip(k, self.dilations)]
+        pb, pe = resolve_pads(self.auto_pad, d, [e.lo if e.is_static else None for e in kernels], self.strides,
+                              self.pads_begin, self.pads_end)
+        if self.auto_pad in ("same_upper", "same_lower"):
+            return pb, pe, [Dim(-(-x.lo // s), None if x.hi is None else -(-x.hi // s)) for x, s in zip(d, self.strides)]
+        spatial = []
+        for i, (x, e, s) in enumerate(zip(d, kernels, self.strides)):
+            if x.is_static and e.is_static:
+                check_kernel_fits(x.lo, pb[i] + pe[i], e.lo, i)
+            spatial.append(window_dim(x, pb[i] + pe[i], e, s))
+        return pb, pe, spatial
+
+    def infer(self, inputs):
+        data, filters = inputs
+        same_etype(data, filters, f"Element types for data batch and filters do not match (data batch "
+                                  f"element type: {data.etype}, filters element type: {filters.etype}).")
+        require_numeric(data, self.type)
+        nsp = self.spatial_info(data.shape, filters.shape)
+        check_conv_attrs(self, nsp)
+        d = list(data.shape)[2:] if data.shape.rank is not None else [DYN] * nsp
+        k = list(filters.shape)[self.lead:] if filters.shape.rank is not None else [DYN] * nsp
+        channels = self.out_channels(data.shape, filters.shape)
+        batch = data.shape[0] if data.shape.rank is not None else DYN
+        etype = filters.etype if data.etype.is_dynamic else data.etype
+        return [TensorInfo(etype, PartialShape([batch, channels, *self.geometry(d, k)[2]]))]
+
+    def convolve(self, x: np.ndarray, w: np.ndarray) -> np.ndarray:
+        """``w`` in [G, Og, Cg, *k] layout."""
+        pb, pe, _ = self.geometry([Dim(n, n) for n in x.shape[2:]], [Dim(n, n) for n in w.shape[3:]])
+        acc = compute_dtype(x.dtype)
+        out = conv_kernel(x.astype(acc, copy=False), w.astype(acc, copy=False), self.strides,
+                          self.dilations, pb, pe)
+        return out.astype(x.dtype, copy=False)
+
+
+@register
+class Convolution(_Convolution):
+    """Filters [C_out, C_in, k...]; 1-D, 2-D and 3-D. f16/bf16 are computed in f32, integers in
+    int64 (then cast back)."""
+
+    type, version = "Convolution", "opset1"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/convolution-1.html"
+
+    def out_channels(self, data, filters):
+        if data.rank is not None and filters.rank is not None and data[1].intersect(filters[1]) is None:
+            raise OpError(f"Data batch channel count ({data[1]}) does not match filter input channel "
+                          f"count ({filters[1]}).", port="input 1")
+        return filters[0] if filters.rank is not None else DYN
+
+    def run(self, x, w):
+        if x.shape[1] != w.shape[1]:
+            raise OpError(f"Data batch channel count ({x.shape[1]}) does not match filter input channel "
+                          f"count ({w.shape[1]}).", port="input 1")
+        return [self.convolve(x, w[None])]
+
+
+@register
+class GroupConvolution(_Convolution):
+    """Filters [G, C_out/G, C_in/G, k...]. A depthwise convolution (C_in/G == 1) runs as shifted
+    multiply-adds over the kernel offsets, the general case as a grouped matmul."""
+
+    type, version = "GroupConvolution", "opset1"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/group-convolution-1.html"
+    lead = 3
+
+    def out_channels(self, data, filters):
+        if filters.rank is None:
+            return DYN
+        groups, per_group, cin = filters[0], filters[1], filters[2]
+        c = data[1] if data.rank is not None else DYN
+        if c.is_static and groups.is_static and cin.is_static and c.lo != groups.lo * cin.lo:
+            raise OpError("Input channels dimension of data batch is incompatible with filter groups or "
+                          "input channels.", port="input 1")
+        if not groups.is_static and c.is_static and cin.is_static and cin.lo > 0:
+            groups = Dim(c.lo // cin.lo, c.lo // cin.lo)
+        return groups * per_group
+
+    def run(self, x, w):
+        if x.shape[1] != w.shape[0] * w.shape[2]:
+            raise OpError("Input channels dimension of data batch is incompatible with filter groups or "
+                          "input channels.", port="input 1")
+        return [self.convolve(x, w)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Transposed convolution
+
+@register
+class ConvolutionBackpropData(Op):
+    """The transposed convolution: filters [C_in, C_out, k...], optional ``output_shape`` (the
+    spatial sizes). Output size ``stride*(in-1) + dilation*(k-1)+1 - pads_begin - pads_end +
+    output_padding``, or ``output_shape`` when given; with same_upper/same_lower and an
+    ``output_shape`` the pads are derived from it (the larger half at the *begin* for same_upper,
+    as OpenVINO does); without ``output_shape`` same_* means no padding. Computed as the
+    convolution of the stride-dilated input with the flipped, transposed filters."""
+
+    type, version = "ConvolutionBackpropData", "opset1"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/convolution-backprop-data-1.html"
+    attrs = dict(_CONV_ATTRS, output_padding=Attr("ints", []))
+    num_inputs = (2, 3)
+
+    def pads_and_sizes(self, ins: Sequence[Dim], ks: Sequence[Dim], out_spatial: Sequence[Dim] | None
+                       ) -> tuple[list[int], list[int], list[Dim]]:
+        """(pads_begin, pads_end, output spatial dims) — for shapes and, with static dims, the kernel."""
+        n = len(self.strides)
+        op = self.output_padding or [0] * n
+        kd = [_dilated(k, d) for k, d in zip(ks, self.dilations)]
+        pb, pe = [0] * n, [0] * n
+        if self.auto_pad == "explicit":
+            pb, pe = list(self.pads_begin or pb), list(self.pads_end or pe)
+        elif self.auto_pad != "valid" and out_spatial is not None:
+            for i in range(n):
+                if ins[i].is_static and kd[i].is_static and out_spatial[i].is_static:
+                    total = max((ins[i].lo - 1) * self.strides[i] + kd[i].lo - out_spatial[i].lo + op[i], 0)
+                    small = total // 2
+                    pb[i], pe[i] = (total - small, small) if self.auto_pad == "same_upper" else (small, total - small)
+        if out_spatial is not None:
+            return pb, pe, list(out_spatial)
+        sizes = []
+        for x, k, s, b, e, o in zip(ins, kd, self.strides, pb, pe, op):
+            lo = max(x.lo - 1, 0) * s + k.lo + o - b - e
+            hi = None if x.hi is None or k.hi is None else max(x.hi - 1, 0) * s + k.hi + o - b - e
+            if hi is not None and hi < 1:
+                raise OpError(f"the output would have no elements: stride*(in-1) + dilated kernel - "
+                              f"pads + output_padding = {hi} (OpenVINO leaves the dimension dynamic "
+                              "and cannot run it)", port="input 0", openvino_loads=True)
+            sizes.append(Dim(max(lo, 0), hi))
+        return pb, pe, sizes
+
+    @staticmethod
+    def output_spatial(value: np.ndarray, nsp: int) -> list[Dim]:
+        vals = as_int64(value).reshape(-1).tolist()
+        if len(vals) != nsp:
+            raise OpError("Output shape should be defined for all and only spatial dimensions.", port="input 2")
+        if any(v < 0 for v in vals):
+            raise OpError(f"output_shape {vals} has a negative size", port="input 2", openvino_loads=True)
+        return [Dim(v, v) for v in vals]
+
+    def infer(self, inputs):
+        data, filters = inputs[:2]
+        same_etype(data, filters, f"Element types for data batch and filters do not match (data batch "
+                                  f"element type: {data.etype}, filters element type: {filters.etype}).")
+        require_numeric(data, self.type)
+        ds, fs = data.shape, filters.shape
+        if ds.rank is not None and fs.rank is not None and ds.rank != fs.rank:
+            raise OpError(f"Data batch and filters rank do not match (data batch shape: {ds}, filters "
+                          f"shape: {fs}).", port="input 1")
+        check_rank(ds)
+        nsp = ds.rank - 2 if ds.rank is not None else fs.rank - 2 if fs.rank is not None else len(self.strides)
+        check_conv_attrs(self, nsp)
+        if len(self.output_padding or [0] * nsp) != nsp:
+            raise OpError("Output padding should be defined for all and only spatial dimensions.")
+        if ds.rank is not None and fs.rank is not None and ds[1].intersect(fs[0]) is None:
+            raise OpError(f"Data batch channel count ({ds[1]}) does not match filter input channel "
+                          f"count ({fs[0]}).", port="input 1")
+        out_spatial = None
+        if len(inputs) == 3:
+            osh = inputs[2]
+            if not (osh.etype.is_integer or osh.etype.is_dynamic):
+                raise OpError("Element type for output shape should be of integer type", port="input 2")
+            if osh.shape.rank not in (None, 1):
+                raise OpError("Input delivering output shape must have rank 1.", port="input 2")
+            if osh.value is not None:
+                out_spatial = self.output_spatial(osh.value, nsp)
+            else:
+                if osh.shape.rank == 1 and osh.shape[0].is_static and osh.shape[0].lo != nsp:
+                    raise OpError("Output shape should be defined for all and only spatial dimensions.",
+                                  port="input 2")
+                out_spatial = [DYN] * nsp
+        d = list(ds)[2:] if ds.rank is not None else [DYN] * nsp
+        k = list(fs)[2:] if fs.rank is not None else [DYN] * nsp
+        _, _, spatial = self.pads_and_sizes(d, k, out_spatial)
+        batch = ds[0] if ds.rank is not None else DYN
+        channels = fs[1] if fs.rank is not None else DYN
+        etype = filters.etype if data.etype.is_dynamic else data.etype
+        return [TensorInfo(etype, PartialShape([batch, channels, *spatial]))]
+
+    def run(self, x, w, output_shape=None):
+        if x.shape[1] != w.shape[0]:
+            raise OpError(f"Data batch channel count ({x.shape[1]}) does not match filter input channel "
+                          f"count ({w.shape[0]}).", port="input 1")
+        nsp = x.ndim - 2
+        out_spatial = None if output_shape is None else self.output_spatial(output_shape, nsp)
+        pb, _, sizes = self.pads_and_sizes([Dim(n, n) for n in x.shape[2:]],
+                                           [Dim(n, n) for n in w.shape[2:]], out_spatial)
+        out = [s.lo for s in sizes]
+        acc = compute_dtype(x.dtype)
+        xs, ws = x.astype(acc, copy=False), w.astype(acc, copy=False)
+        # zero-insert the input by the strides, then a stride-1 convolution with flipped filters
+        zs = [(n - 1) * s + 1 if n else 0 for n, s in zip(x.shape[2:], self.strides)]
+        xz = np.zeros(x.shape[:2] + tuple(zs), acc)
+        xz[(slice(None),) * 2 + tuple(slice(None, None, s) for s in self.strides)] = xs
+        ext = [(k - 1) * d + 1 for k, d in zip(w.shape[2:], self.dilations)]
+        begin = [e - 1 - b for e, b in zip(ext, pb)]
+        end = [o + e - 1 - bg - z for o, e, bg, z in zip(out, ext, begin, zs)]
+        wf = np.flip(ws, axis=tuple(range(2, w.ndim))).swapaxes(0, 1)[None]   # [1, C_out, C_in, k]
+        res = conv_kernel(xz, wf, [1] * nsp, self.dilations, begin, end)
+        return [res.astype(x.dtype, copy=False)]

@@ -1,0 +1,571 @@
+"""Element-wise math, comparison and logic: two declarative tables and one broadcasting rule.
+
+``UNARY`` maps an op type to its float kernel and its rule for integers; ``BINARY`` maps an op to
+its kernel and its element-type family (arithmetic, comparison, logical). One class per table row
+is generated and registered (``Add`` -> ``Add-opset1`` ...), each with a docstring that links its
+spec. Every binary op shares :func:`broadcast_shapes` (``auto_broadcast`` numpy / none / pdpd),
+which follows OpenVINO's ``broadcast_merge`` on intervals exactly, and is called by ``infer`` on
+partial shapes and by ``run`` on the concrete ones, so a run-time mismatch fails with the same text.
+
+Numerics, as measured on OpenVINO 2026.4.1's reference evaluator (tests/fixtures/math_expectations):
+
+* floats compute in the input's type; f16/bf16 compute in f32 and round once (OpenVINO's
+  ``float16``/``bfloat16`` convert to float for every math function);
+* integers wrap on overflow (the CPU plugin saturates instead); integer Divide floors when
+  ``m_pythondiv`` (the default) and truncates otherwise; FloorMod takes the divisor's sign, Mod
+  the dividend's; an integer division or modulo by zero is refused (OpenVINO: "integer division
+  by zero" for Divide, an undefined INT_MIN for FloorMod);
+* Maximum/Minimum return the first input when a comparison with NaN is false
+  (``a < b ? b : a``): Maximum(NaN, 1) = NaN but Maximum(1, NaN) = 1;
+* transcendental functions of integers compute in f64 and then truncate (Exp, Log, Sin) or
+  round half away from zero (Cos, Erf, Sqrt, Tanh) like the reference kernels; a result with no
+  integer value (Log(0), Sqrt(-1)) is refused (OpenVINO returns INT_MIN garbage).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+import numpy as np
+
+from ..budget import check_alloc
+from ..elements import TYPES, ElementType
+from ..errors import OpError
+from ..shapes import Dim, PartialShape
+from .base import Attr, Op, TensorInfo
+from .registry import register
+
+SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/"
+BOOL = TYPES["boolean"]
+ONE = Dim(1, 1)
+#: Element types irrun computes math on (the others are refused with "irrun does not support").
+NUMERIC = frozenset({"f64", "f32", "f16", "bf16", "i64", "i32", "i16", "i8", "u64", "u32", "u16", "u8"})
+COMPUTES = "f64/f32/f16/bf16, i64..i8, u64..u8 and boolean"
+#: The ``restrictions`` of every math op in irrun's support matrix.
+RESTRICTION = "no f8, 4-bit or string inputs"
+
+
+def unsupported(op: str, et: ElementType, port: str | None = "input 0") -> OpError:
+    """The refusal of an element type OpenVINO may accept but irrun does not compute on."""
+    return OpError(f"irrun does not support {op} on {et} (it computes on {COMPUTES})", port=port,
+                   unsupported=True)
+
+
+#: ``auto_broadcast`` (OpenVINO's AutoBroadcastType names; "explicit" is a synonym of "none").
+AUTO_BROADCAST = Attr("enum", "numpy", choices=("numpy", "none", "explicit", "pdpd"))
+
+
+# ---------------------------------------------------------------------------------------------
+# The one broadcasting rule
+
+def broadcast_dim(a: Dim, b: Dim) -> Dim | None:
+    """OpenVINO's ``Dimension::broadcast_merge``: when both intervals contain 1 the result spans
+    both; when one does, the other wins; otherwise they must intersect (None: they cannot)."""
+    a1, b1 = a.contains(1), b.contains(1)
+    if a1 and b1:
+        return Dim(min(a.lo, b.lo), None if a.hi is None or b.hi is None else max(a.hi, b.hi))
+    if a1:
+        return b
+    if b1:
+        return a
+    return a.intersect(b)
+
+
+def broadcast_shapes(a: PartialShape, b: PartialShape, mode: str,
+                     message: str = "Argument shapes are inconsistent.") -> PartialShape:
+    """The output shape of an element-wise op on shapes ``a`` and ``b`` (OpenVINO's
+    ``broadcast_merge_into(a, b)``), raising ``message`` when they do not broadcast.
+
+    * numpy: right-aligned, per dim :func:`broadcast_dim`; a dynamic rank gives a dynamic rank.
+    * none (explicit): same rank, dims intersect.
+    * pdpd: ``b`` aligned at axis 0 of ``a`` (what OpenVINO's IR reader builds: the attribute has
+      no axis), missing trailing dims are 1; ``b`` must not be bigger than ``a``; the output is
+      ``a`` refined by ``b``.
+    """
+    if mode in ("none", "explicit"):
+        if a.rank is None or b.rank is None:
+            return b if a.rank is None else a
+        dims = [x.intersect(y) for x, y in zip(a, b)] if a.rank == b.rank else [None]
+    elif mode == "numpy":
+        if a.rank is None or b.rank is None:
+            return PartialShape(None)
+        n = max(a.rank, b.rank)
+        ad = [ONE] * (n - a.rank) + list(a)
+        bd = [ONE] * (n - b.rank) + list(b)
+        dims = [broadcast_dim(x, y) for x, y in zip(ad, bd)]
+    else:
+        if a.rank is None or b.rank is None:
+            return PartialShape(None)
+        if b.rank > a.rank:
+            raise OpError(message)
+        dims = list(a)
+        for i, y in enumerate(b):
+            x = a[i]
+            dims[i] = None if x.is_static and y.is_static and y.lo > x.lo else broadcast_dim(x, y)
+    if any(d is None for d in dims):
+        raise OpError(message)
+    return PartialShape(dims)
+
+
+def align_pdpd(b: np.ndarray, rank: int) -> np.ndarray:
+    """View ``b`` with trailing 1s up to ``rank`` dims, for pdpd broadcasting against axis 0."""
+    return b.reshape(b.shape + (1,) * (rank - b.ndim))
+
+
+# ---------------------------------------------------------------------------------------------
+# Numerics shared by the tables (and by activations.py, reduce.py, softmax.py)
+
+def work_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype float math runs in: f32 for f16/bf16, else the input's own."""
+    return np.dtype(np.float32) if dtype.kind == "V" or dtype == np.float16 or dtype.name == "bfloat16" \
+        else dtype
+
+
+#: Elements per block of :func:`float_math`: blocks stay in the CPU cache across the many NumPy
+#: passes of a composite function (erf, Gelu: ~40 passes), 3-6x faster than whole-array passes.
+BLOCK = 1 << 15
+
+
+def float_math(fn: Callable[..., np.ndarray], x: np.ndarray, *others: np.ndarray,
+               blocks: bool = True) -> np.ndarray:
+    """``fn(x, *others)`` computed in :func:`work_dtype`, the result in ``x``'s dtype (one
+    rounding for f16/bf16). With ``blocks`` (``fn`` is element-wise) and scalar ``others``, it
+    runs block by block over a flat ``x``. Floating-point warnings are OpenVINO's silent IEEE
+    results (inf, NaN), as in OpenVINO."""
+    dt, wd = x.dtype, work_dtype(x.dtype)
+    extra = [np.asarray(a).astype(wd, copy=False) for a in others]
+
+    def apply(v: np.ndarray) -> np.ndarray:
+        return np.asarray(fn(v.astype(wd, copy=False), *extra)).astype(dt, copy=False)
+
+    with np.errstate(all="ignore"):
+        if not blocks or x.size <= BLOCK or any(a.ndim for a in extra):
+            return apply(x)
+        flat = np.ascontiguousarray(x).reshape(-1)
+        out = np.empty(flat.shape, dt)
+        for s in range(0, flat.size, BLOCK):
+            out[s:s + BLOCK] = apply(flat[s:s + BLOCK])
+        return out.reshape(x.shape)
+
+
+def round_half_away(x: np.ndarray) -> np.ndarray:
+    """C's ``std::round``: halves away from zero (``np.round`` rounds them to even)."""
+    t = np.trunc(x)
+    return t + np.where(np.abs(x - t) >= 0.5, np.sign(x), 0).astype(x.dtype)
+
+
+def _via_f64(fn: Callable, to_int: Callable, name: str) -> Callable[[np.ndarray], np.ndarray]:
+    """Integer kernel: ``fn`` in f64, then ``to_int`` (trunc / round), saturated to the type;
+    results with no value (NaN, infinity) are refused."""
+    def kernel(x: np.ndarray) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            y = to_int(fn(x.astype(np.float64)))
+        bad = ~np.isfinite(y)
+        if bad.any():
+            v = x[bad].reshape(-1)[0]
+            raise OpError(f"{name} of the integer {v} has no {x.dtype} value (OpenVINO's result is "
+                          "undefined)")
+        info = np.iinfo(x.dtype)           # out of range: saturate (the CPU plugin; C++ leaves it undefined)
+        return np.clip(y, info.min, info.max).astype(x.dtype)
+    return kernel
+
+
+_ERF_A = (3.16112374387056560e00, 1.13864154151050156e02, 3.77485237685302021e02,
+          3.20937758913846947e03, 1.85777706184603153e-01)
+_ERF_B = (2.36012909523441209e01, 2.44024637934444173e02, 1.28261652607737228e03,
+          2.84423683343917062e03)
+_ERF_C = (5.64188496988670089e-01, 8.88314979438837594e00, 6.61191906371416295e01,
+          2.98635138197400131e02, 8.81952221241769090e02, 1.71204761263407058e03,
+          2.05107837782607147e03, 1.23033935479799725e03, 2.15311535474403846e-08)
+_ERF_D = (1.57449261107098347e01, 1.17693950891312499e02, 5.37181101862009858e02,
+          1.62138957456669019e03, 3.29079923573345963e03, 4.36261909014324716e03,
+          3.43936767414372164e03, 1.23033935480374942e03)
+_ERF_P = (3.05326634961232344e-01, 3.60344899949804439e-01, 1.25781726111229246e-01,
+          1.60837851487422766e-02, 6.58749161529837803e-04, 1.63153871373020978e-02)
+_ERF_Q = (2.56852019228982242e00, 1.87295284992346047e00, 5.27905102951428412e-01,
+          6.05183413124413191e-02, 2.33520497626869185e-03)
+
+
+def erf(x: np.ndarray) -> np.ndarray:
+    """The error function, vectorised: W. J. Cody's rational Chebyshev approximations (Math.
+    Comp. 23, 1969; netlib specfun ``calerf``) in f64, about 1e-16 relative; returns f64."""
+    x = np.asarray(x, dtype=np.float64)
+    y = np.abs(x)
+    with np.errstate(all="ignore"):
+        z = y * y                                        # |x| <= 0.46875: erf = x * A(z)/B(z)
+        num, den = _ERF_A[4] * z, z
+        for i in range(3):
+            num, den = (num + _ERF_A[i]) * z, (den + _ERF_B[i]) * z
+        small = x * (num + _ERF_A[3]) / (den + _ERF_B[3])
+        num, den = _ERF_C[8] * y, y                      # 0.46875 < |x| <= 4: erfc*exp(x^2) = C/D
+        for i in range(7):
+            num, den = (num + _ERF_C[i]) * y, (den + _ERF_D[i]) * y
+        mid = (num + _ERF_C[7]) / (den + _ERF_D[7])
+        r = 1.0 / z                                      # |x| > 4: asymptotic P/Q in 1/x^2
+        num, den = _ERF_P[5] * r, r
+        for i in range(4):
+            num, den = (num + _ERF_P[i]) * r, (den + _ERF_Q[i]) * r
+        big = (0.5641895835477563 - r * (num + _ERF_P[4]) / (den + _ERF_Q[4])) / y
+        erfc = np.where(y <= 4.0, mid, big) * np.exp(-z)
+        out = np.where(y <= 0.46875, small, np.copysign(1.0 - erfc, x))
+    return np.where(np.isnan(x), x, out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Unary ops
+
+def _relu(x):
+    return np.where(x < 0, x.dtype.type(0), x)
+
+
+def _sign(x):
+    return np.sign(x) + x.dtype.type(0)          # -0.0 -> 0.0 as in OpenVINO
+
+
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def _hsigmoid(x):
+    return np.clip(x + 3, 0, 6) / 6
+
+
+def _hswish(x):
+    return x * np.clip(x + 3, 0, 6) / 6
+
+
+def _mish(x):
+    return x * np.tanh(np.logaddexp(0, x))
+
+
+def _identity(x):
+    return x
+
+
+def _trunc_of(fn, name):
+    return _via_f64(fn, np.trunc, name)
+
+
+def _round_of(fn, name):
+    return _via_f64(fn, round_half_away, name)
+
+
+def _rint_of(fn, name):
+    return _via_f64(fn, np.rint, name)
+
+
+class Unary:
+    """One row of ``UNARY``: how an op computes, and which element types it takes.
+
+    ``ints``: the kernel for integer inputs (None: OpenVINO refuses integers with ``refuse``);
+    ``boolean``: whether OpenVINO accepts boolean inputs (then they pass through ``ints``)."""
+
+    def __init__(self, version: str, spec: str, doc: str, floats: Callable,
+                 ints: Callable | None, refuse: str = "This operation does not support input with "
+                 "element type: {}", boolean: bool = False, out_bool: bool = False):
+        self.version, self.spec, self.doc = version, SPECS + spec + ".html", doc
+        self.floats, self.ints, self.refuse = floats, ints, refuse
+        self.boolean, self.out_bool = boolean, out_bool
+
+
+UNARY: dict[str, Unary] = {
+    "Abs": Unary("opset1", "arithmetic/abs-1", "|x|.", np.abs, np.abs),
+    "Ceiling": Unary("opset1", "arithmetic/ceiling-1", "Round up; integers unchanged.", np.ceil, _identity),
+    "Floor": Unary("opset1", "arithmetic/floor-1", "Round down; integers unchanged.", np.floor, _identity),
+    "Negative": Unary("opset1", "arithmetic/negative-1", "-x (unsigned integers wrap).", np.negative,
+                      np.negative),
+    "Sign": Unary("opset1", "arithmetic/sign-1", "-1, 0 or 1 (NaN stays NaN, -0.0 gives 0.0).", _sign, np.sign),
+    "Exp": Unary("opset1", "activation/exp-1", "e**x; integers: truncated.", np.exp, _trunc_of(np.exp, "Exp")),
+    "Log": Unary("opset1", "arithmetic/log-1", "Natural log; integers: truncated.", np.log,
+                 _trunc_of(np.log, "Log")),
+    "Sin": Unary("opset1", "arithmetic/sin-1", "sin(x); integers: truncated.", np.sin, _trunc_of(np.sin, "Sin")),
+    "Cos": Unary("opset1", "arithmetic/cos-1", "cos(x); integers: rounded.", np.cos, _round_of(np.cos, "Cos")),
+    "Tanh": Unary("opset1", "arithmetic/tanh-1", "tanh(x); integers: rounded.", np.tanh,
+                  _round_of(np.tanh, "Tanh")),
+    "Sqrt": Unary("opset1", "arithmetic/sqrt-1", "Square root; integers: rounded.", np.sqrt,
+                  _round_of(np.sqrt, "Sqrt")),
+    "Erf": Unary("opset1", "arithmetic/erf-1", "The Gauss error function (Cody's rational "
+                 "approximations in f64); integers: rounded.", erf, _round_of(erf, "Erf")),
+    "Relu": Unary("opset1", "activation/relu-1", "max(x, 0), written ``ReLU`` in IR (NaN and -0.0 "
+                  "pass through: ``x < 0 ? 0 : x``).", _relu, _relu),
+    "Sigmoid": Unary("opset1", "activation/sigmoid-1", "1 / (1 + e**-x); integers: 1 where x > 0, "
+                     "else 0 (the reference kernel's integer arithmetic).", _sigmoid,
+                     lambda x: (x > 0).astype(x.dtype)),
+    "HSwish": Unary("opset4", "activation/hswish-4", "x * min(max(x + 3, 0), 6) / 6; integers: in "
+                    "f64, rounded to nearest even (the CPU plugin; the reference has no integer "
+                    "kernel).", _hswish, _rint_of(_hswish, "HSwish")),
+    "HSigmoid": Unary("opset5", "activation/hsigmoid-5", "min(max(x + 3, 0), 6) / 6; integers as "
+                      "HSwish.", _hsigmoid, _rint_of(_hsigmoid, "HSigmoid")),
+    "Mish": Unary("opset4", "activation/mish-4", "x * tanh(softplus(x)).", _mish, None,
+                  refuse="Element must be of floating point type, Got: {}"),
+    "LogicalNot": Unary("opset1", "logical/logical-not-1", "not x; any element type (numbers: 1 where "
+                        "x == 0, else 0, in the input's type).", lambda x: (x == 0).astype(x.dtype),
+                        lambda x: (x == 0).astype(x.dtype), boolean=True),
+    "IsNaN": Unary("opset10", "comparison/isnan-10", "x is NaN.", np.isnan, None,
+                   refuse="The element type of the input tensor must be a floating point number.",
+                   out_bool=True),
+    "IsFinite": Unary("opset10", "comparison/isfinite-10", "x is neither infinite nor NaN.", np.isfinite,
+                      None, refuse="The element type of the input tensor must be a floating point "
+                      "number or dynamic (got {}).", out_bool=True),
+}
+
+
+class UnaryOp(Op):
+    """Base of the ``UNARY`` ops: same shape out, same element type (boolean for IsNaN...)."""
+
+    row: ClassVar[Unary]
+    restrictions = RESTRICTION
+
+    def out_type(self, et: ElementType) -> ElementType:
+        """Check the input's element type as OpenVINO does; the output's element type."""
+        row = self.row
+        if et.is_dynamic:
+            return BOOL if row.out_bool else et
+        if et.name == "boolean" and not row.boolean or et.is_integer and row.ints is None \
+                and et.name in NUMERIC:
+            raise OpError(row.refuse.format(et), port="input 0")
+        if et.name not in NUMERIC and et.name != "boolean":
+            raise unsupported(self.type, et)
+        return BOOL if row.out_bool else et
+
+    def infer(self, inputs):
+        (x,) = inputs
+        return [TensorInfo(self.out_type(x.etype), x.shape)]
+
+    def run(self, x):
+        if x.dtype.kind in "iub":
+            return [np.asarray(self.row.ints(x))]
+        if self.row.out_bool:
+            return [np.asarray(self.row.floats(x.astype(work_dtype(x.dtype), copy=False)))]
+        return [float_math(self.row.floats, x)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Binary ops
+
+def _int_divide(a: np.ndarray, b: np.ndarray, floor: bool) -> np.ndarray:
+    if not np.all(b):
+        raise OpError("integer division by zero")
+    q = np.floor_divide(a, b)
+    if not floor and a.dtype.kind == "i":      # C truncation: round toward zero instead
+        q = q + ((q * b != a) & ((a < 0) != (b < 0))).astype(q.dtype)
+    return q
+
+
+def _int_modulo(name: str, fn: Callable) -> Callable:
+    def kernel(a, b):
+        if not np.all(b):
+            raise OpError(f"integer {name} by zero (OpenVINO's result is undefined)")
+        return fn(a, b)
+    return kernel
+
+
+def _int_power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Exact integer powers (wrapping like C++); a negative exponent gives ``trunc(a ** b)``:
+    1 for a == 1, +-1 for a == -1, 0 otherwise (measured); 0 ** negative is refused."""
+    neg = b < 0
+    with np.errstate(all="ignore"):
+        out = np.power(a, np.where(neg, 0, b).astype(b.dtype))
+    if neg.any():
+        a, b, neg, out = np.broadcast_arrays(a, b, neg, out)
+        if np.any(neg & (a == 0)):
+            raise OpError("integer 0 raised to a negative power (OpenVINO's result is undefined)")
+        odd = (b % 2) != 0
+        repl = np.where(a == 1, 1, np.where(a == -1, np.where(odd, -1, 1), 0)).astype(out.dtype)
+        out = np.where(neg, repl, out)
+    return out
+
+
+def _maximum(a, b):
+    return np.where(a < b, b, a)
+
+
+def _minimum(a, b):
+    return np.where(b < a, b, a)
+
+
+def _squared_difference(a, b):
+    d = a - b
+    return d * d
+
+
+class Binary:
+    """One row of ``BINARY``: ``kind`` is arithmetic / comparison / logical (OpenVINO's three
+    base classes and their element-type checks), ``floats``/``ints`` the kernels (``ints`` also
+    gets booleans for comparisons)."""
+
+    def __init__(self, kind: str, spec: str, doc: str, floats: Callable, ints: Callable | None = None):
+        self.kind, self.spec, self.doc = kind, SPECS + spec + ".html", doc
+        self.floats, self.ints = floats, ints or floats
+
+
+BINARY: dict[str, Binary] = {
+    "Add": Binary("arithmetic", "arithmetic/add-1", "a + b (integers wrap).", np.add),
+    "Subtract": Binary("arithmetic", "arithmetic/subtract-1", "a - b (integers wrap).", np.subtract),
+    "Multiply": Binary("arithmetic", "arithmetic/multiply-1", "a * b (integers wrap).", np.multiply),
+    "Divide": Binary("arithmetic", "arithmetic/divide-1", "a / b; integers floor when "
+                     "``m_pythondiv`` (default true), else truncate; integer division by zero is "
+                     "refused, as by OpenVINO's reference evaluator.", np.divide),
+    "Power": Binary("arithmetic", "arithmetic/power-1", "a ** b; integers exact, negative "
+                    "exponents truncate (2 ** -1 = 0).", np.power, _int_power),
+    "Maximum": Binary("arithmetic", "arithmetic/maximum-1", "``a < b ? b : a`` (NaN: see module).",
+                      _maximum),
+    "Minimum": Binary("arithmetic", "arithmetic/minimum-1", "``b < a ? b : a`` (NaN: see module).",
+                      _minimum),
+    "FloorMod": Binary("arithmetic", "arithmetic/floormod-1", "Remainder with the divisor's sign "
+                       "(Python's %).", np.mod, _int_modulo("FloorMod", np.mod)),
+    "Mod": Binary("arithmetic", "arithmetic/mod-1", "Remainder with the dividend's sign (C's "
+                  "fmod / %).", np.fmod, _int_modulo("Mod", np.fmod)),
+    "SquaredDifference": Binary("arithmetic", "arithmetic/squared-difference-1", "(a - b) ** 2.",
+                                _squared_difference),
+    "Equal": Binary("comparison", "comparison/equal-1", "a == b.", np.equal),
+    "NotEqual": Binary("comparison", "comparison/notequal-1", "a != b.", np.not_equal),
+    "Less": Binary("comparison", "comparison/less-1", "a < b.", np.less),
+    "LessEqual": Binary("comparison", "comparison/lessequal-1", "a <= b.", np.less_equal),
+    "Greater": Binary("comparison", "comparison/greater-1", "a > b.", np.greater),
+    "GreaterEqual": Binary("comparison", "comparison/greater-equal-1", "a >= b.", np.greater_equal),
+    "LogicalAnd": Binary("logical", "logical/logical-and-1", "a and b.", np.logical_and),
+    "LogicalOr": Binary("logical", "logical/logical-or-1", "a or b.", np.logical_or),
+    "LogicalXor": Binary("logical", "logical/logical-xor-1", "a xor b (written version=\"opset2\", "
+                         "in every opset table from opset1).", np.logical_xor),
+}
+
+
+def same_type(a: ElementType, b: ElementType) -> ElementType:
+    """The common element type of two inputs that must match (a dynamic one takes the other)."""
+    if a.is_dynamic:
+        return b
+    if not b.is_dynamic and a != b:
+        raise OpError(f"Arguments do not have the same element type (arg0 element type: {a}, "
+                      f"arg1 element type: {b}).")
+    return a
+
+
+class BinaryOp(Op):
+    """Base of the ``BINARY`` ops; ``auto_broadcast`` numpy (default), none/explicit, pdpd."""
+
+    row: ClassVar[Binary]
+    attrs = {"auto_broadcast": AUTO_BROADCAST}
+    num_inputs = (2, 2)
+    restrictions = RESTRICTION
+
+    def out_type(self, a: ElementType, b: ElementType) -> ElementType:
+        kind = self.row.kind
+        if kind == "logical":
+            for et in (a, b):
+                if not (et.is_dynamic or et.name == "boolean"):
+                    raise OpError("Operands for logical operators must have boolean element type "
+                                  f"but have element type {et}.")
+            return BOOL
+        et = same_type(a, b)
+        if kind == "arithmetic" and et.name == "boolean":
+            raise OpError("This operation does not support inputs with element type: boolean")
+        if not (et.is_dynamic or et.name in NUMERIC or et.name == "boolean"):
+            raise unsupported(self.type, et, port=None)
+        return BOOL if kind == "comparison" else et
+
+    def infer(self, inputs):
+        a, b = inputs
+        et = self.out_type(a.etype, b.etype)
+        return [TensorInfo(et, broadcast_shapes(a.shape, b.shape, self.auto_broadcast))]
+
+    def run(self, a, b):
+        shape = broadcast_shapes(PartialShape(a.shape), PartialShape(b.shape), self.auto_broadcast)
+        check_alloc(shape.to_tuple(), a.dtype)
+        if self.auto_broadcast == "pdpd":
+            b = align_pdpd(b, a.ndim)
+        with np.errstate(all="ignore"):
+            return [np.asarray(self.compute(a, b))]
+
+    def compute(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if a.dtype.kind in "iub":
+            return self.row.ints(a, b)
+        if self.row.kind == "comparison":
+            wd = work_dtype(a.dtype)
+            return self.row.floats(a.astype(wd, copy=False), b.astype(wd, copy=False))
+        return float_math(self.row.floats, a, b)
+
+
+class _Divide(BinaryOp):
+    attrs = {"auto_broadcast": AUTO_BROADCAST, "m_pythondiv": Attr("bool", True)}
+
+    def compute(self, a, b):
+        if a.dtype.kind in "iu":
+            return _int_divide(a, b, self.m_pythondiv)
+        return super().compute(a, b)
+
+
+# ---------------------------------------------------------------------------------------------
+# Unary ops with attributes
+
+@register
+class Round5(Op):
+    """Round-5: to the nearest integer, ties per ``mode``: ``half_to_even`` (default) or
+    ``half_away_from_zero`` (C's ``std::round``); integers and booleans pass unchanged.
+    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/round-5.html"""
+
+    type, version = "Round", "opset5"
+    spec = SPECS + "arithmetic/round-5.html"
+    attrs = {"mode": Attr("enum", "half_to_even", required=True,
+                          choices=("half_to_even", "half_away_from_zero"))}
+    restrictions = RESTRICTION
+
+    def infer(self, inputs):
+        (x,) = inputs
+        if not (x.etype.is_dynamic or x.etype.name in NUMERIC or x.etype.name == "boolean"):
+            raise unsupported(self.type, x.etype)
+        return [TensorInfo(x.etype, x.shape)]
+
+    def run(self, x):
+        if x.dtype.kind in "iub":
+            return [x]
+        return [float_math(np.round if self.mode == "half_to_even" else round_half_away, x)]
+
+
+@register
+class IsInf10(Op):
+    """IsInf-10: x is +inf (``detect_positive``, default true) or -inf (``detect_negative``,
+    default true); floating-point inputs only, boolean output.
+    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/comparison/isinf-10.html"""
+
+    type, version = "IsInf", "opset10"
+    spec = SPECS + "comparison/isinf-10.html"
+    attrs = {"detect_negative": Attr("bool", True), "detect_positive": Attr("bool", True)}
+    restrictions = RESTRICTION
+
+    def infer(self, inputs):
+        (x,) = inputs
+        et = x.etype
+        if not (et.is_dynamic or et.is_float):
+            raise OpError("The element type of the input tensor must be a floating point number.",
+                          port="input 0")
+        if not (et.is_dynamic or et.name in NUMERIC):
+            raise unsupported(self.type, et)
+        return [TensorInfo(BOOL, x.shape)]
+
+    def run(self, x):
+        x = x.astype(work_dtype(x.dtype), copy=False)
+        return [np.asarray((np.isposinf(x) & self.detect_positive) | (np.isneginf(x) & self.detect_negative))]
+
+
+# ---------------------------------------------------------------------------------------------
+# Class generation
+
+def define(base: type[Op], type_: str, version: str, spec: str, doc: str, **cls_vars) -> type[Op]:
+    """Create and register the class ``<type_><n>`` of ``base`` for one table row."""
+    cls = type(f"{type_}{version[5:]}", (base,), {
+        "type": type_, "version": version, "spec": spec, "__module__": base.__module__,
+        "__qualname__": f"{type_}{version[5:]}", "__doc__": f"{type_}-{version[5:]}: {doc}\nSpec: {spec}",
+        **cls_vars})
+    return register(cls)
+
+
+for _name, _row in UNARY.items():
+    globals()[f"{_name}{_row.version[5:]}"] = define(UnaryOp, _name, _row.version, _row.spec, _row.doc, row=_row)
+
+for _name, _row in BINARY.items():
+    _ver = "opset2" if _name == "LogicalXor" else "opset1"
+    globals()[f"{_name}{_ver[5:]}"] = define(_Divide if _name == "Divide" else BinaryOp, _name, _ver,
+                                             _row.spec, _row.doc, row=_row,
+                                             restrictions="" if _row.kind == "logical" else RESTRICTION)
+del _name, _row, _ver

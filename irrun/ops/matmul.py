@@ -1,0 +1,123 @@
+"""MatMul-1: matrix product of the two innermost dims, batch dims broadcast NumPy-style.
+Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/matrix/matmul-1.html
+"""
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+
+from ..errors import OpError
+from ..shapes import DYN, Dim, PartialShape
+from .base import Attr, Op, TensorInfo
+from .registry import register
+
+_BF16 = np.dtype(ml_dtypes.bfloat16)
+
+
+def compute_dtype(dtype: np.dtype) -> np.dtype:
+    """The type a kernel accumulates in: f32 for f16/bf16/f8 (as OpenVINO's CPU plugin does at f32
+    inference precision), f64 for f64, int64 for integers, the type itself otherwise."""
+    dtype = np.dtype(dtype)
+    if dtype == np.float64:
+        return dtype
+    if dtype.kind == "f" or dtype == _BF16 or dtype.kind == "V" or "float" in dtype.name:
+        return np.dtype(np.float32)
+    if dtype.kind in "iu":
+        return np.dtype(np.int64)
+    return dtype
+
+
+def require_numeric(info: TensorInfo, op: str, port: str = "input 0") -> None:
+    """These ops compute; strings and booleans have nothing to compute with."""
+    if info.etype.name in ("string", "boolean"):
+        raise OpError(f"irrun does not run {op} on {info.etype} data", port=port, unsupported=True)
+
+
+def same_etype(a: TensorInfo, b: TensorInfo, message: str, port: str = "input 1") -> None:
+    """OpenVINO's element-type merge of two inputs (a dynamic type matches anything)."""
+    if not (a.etype.is_dynamic or b.etype.is_dynamic) and a.etype != b.etype:
+        raise OpError(message, port=port)
+
+
+def broadcast_merge(a: Dim, b: Dim) -> Dim | None:
+    """OpenVINO's ``Dimension::broadcast_merge``: a dim that may be 1 yields to the other; two
+    dims that may both be 1 give the hull; otherwise the intersection (None when empty)."""
+    a1, b1 = a.contains(1), b.contains(1)
+    if a1 and b1:
+        return Dim(min(a.lo, b.lo), None if a.hi is None or b.hi is None else max(a.hi, b.hi))
+    if a1:
+        return b
+    if b1:
+        return a
+    return a.intersect(b)
+
+
+def matmul_shape(a: PartialShape, b: PartialShape, ta: bool, tb: bool) -> PartialShape:
+    """The output shape, with OpenVINO's checks (matmul_shape_inference.hpp): transposes are
+    ignored for 1-D inputs, which are unsqueezed to a row (A) / column (B) and squeezed again;
+    only two static, different inner dims are an error; an unmergeable dynamic batch dim gives
+    ``?`` rather than an error."""
+    if a.rank is None or b.rank is None:
+        return PartialShape(None)
+    if a.rank == 0 or b.rank == 0:
+        raise OpError("Scalars are not supported as MatMul inputs.")
+    x, y = list(a), list(b)
+    if ta and len(x) > 1:
+        x[-2], x[-1] = x[-1], x[-2]
+    if tb and len(y) > 1:
+        y[-2], y[-1] = y[-1], y[-2]
+    if len(x) == 1:
+        x.insert(0, Dim(1, 1))
+    if len(y) == 1:
+        y.append(Dim(1, 1))
+    col, row = x[-1], y[-2]
+    if col.is_static and row.is_static and col != row:
+        raise OpError(f"Incompatible MatMul matrix dimension. First input dimension={col} at "
+                      f"COL_INDEX_DIM={len(x) - 1} doesn't match the second input dimension={row} "
+                      f"at ROW_INDEX_DIM={len(y) - 2}")
+    n = max(len(x), len(y))
+    x = [Dim(1, 1)] * (n - len(x)) + x
+    y = [Dim(1, 1)] * (n - len(y)) + y
+    out = []
+    for i, (p, q) in enumerate(zip(x[:-2], y[:-2])):
+        m = broadcast_merge(p, q)
+        if m is None and p.is_static and q.is_static:
+            raise OpError(f"Incompatible MatMul batch dimension. Can't merge first input dimension={p} "
+                          f"with second input dimension={q} at index={i}")
+        out.append(DYN if m is None else m)
+    out += [x[-2], y[-1]]
+    if a.rank == 1:
+        del out[-2]
+    if b.rank == 1:
+        del out[-1]
+    return PartialShape(out)
+
+
+@register
+class MatMul(Op):
+    """``np.matmul`` after the optional transposes of the two innermost dims. f16/bf16 inputs
+    are multiplied in f32 and rounded back, integers in int64 (wrapping back)."""
+
+    type, version = "MatMul", "opset1"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/matrix/matmul-1.html"
+    attrs = {"transpose_a": Attr("bool", False), "transpose_b": Attr("bool", False)}
+    num_inputs = (2, 2)
+
+    def infer(self, inputs):
+        a, b = inputs
+        same_etype(a, b, f"Arguments do not have the same element type (arg0 element type: {a.etype}, "
+                         f"arg1 element type: {b.etype}).")
+        require_numeric(a, "MatMul")
+        etype = b.etype if a.etype.is_dynamic else a.etype
+        return [TensorInfo(etype, matmul_shape(a.shape, b.shape, self.transpose_a, self.transpose_b))]
+
+    def run(self, a, b):
+        out_shape = matmul_shape(PartialShape(a.shape), PartialShape(b.shape),
+                                 self.transpose_a, self.transpose_b).to_tuple()
+        if self.transpose_a and a.ndim > 1:
+            a = np.swapaxes(a, -1, -2)
+        if self.transpose_b and b.ndim > 1:
+            b = np.swapaxes(b, -1, -2)
+        acc = compute_dtype(a.dtype)
+        out = np.matmul(a.astype(acc, copy=False), b.astype(acc, copy=False)).astype(a.dtype, copy=False)
+        return [np.asarray(out).reshape(out_shape)]

@@ -1,0 +1,359 @@
+"""MaxPool-1/8/14, AvgPool-1/14/16, AdaptiveAvgPool-8.
+Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-1.html,
+https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-8.html,
+https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-14.html,
+https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-1.html,
+https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-14.html,
+https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-16.html,
+https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/adaptive-avg-pool-8.html
+
+Vectorised as one pass per kernel offset: the element at that offset of every window is a strided
+slice of the padded input, combined element-wise (running maximum and its offset, running sum).
+Measured on OpenVINO 2026.4.1 (CPU plugin and reference evaluator agree for MaxPool; AvgPool has
+no reference kernel, so the CPU plugin is the oracle):
+
+* output size: ``floor``/``ceil`` of ``(in + pads - dilated kernel) / stride`` + 1, and ``ceil``
+  keeps a last window that starts in the end padding; ``ceil_torch`` (v14) drops it, PyTorch's
+  rule ``(out-1)*stride >= in + pads_begin``. Interval dims map bound by bound, lower bounds
+  never below 1; same_upper/same_lower over a non-static dim give ``?``.
+* MaxPool: padding never wins; a window entirely in the padding yields the type's lowest value
+  (-FLT_MAX, not -inf) and the index of its (n, c) spatial origin. Indices count in the input
+  flattened from ``axis`` on; ties give the first position in the window (row-major).
+* AvgPool: exclude-pad divides by the window's elements inside the input; include-pad divides by
+  the whole kernel (kernel product, not its dilated extent) as soon as any pad is non-zero —
+  even for windows that run past the end padding in ceil mode — and, with no padding at all, by
+  the elements inside the input. A ceil-mode window beyond the input and its padding, with
+  exclude-pad, gives NaN or -0.0 as on the CPU plugin (it divides 0 by ``min(end, n) -
+  max(start, 0)``); integers are averaged in f64 and rounded to nearest, ties to even.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..elements import TYPES
+from ..errors import OpError
+from ..shapes import DYN, Dim, PartialShape
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis
+from .convolution import AUTO_PAD, check_kernel_fits, pad_spatial, resolve_pads, window_dim
+from .matmul import compute_dtype, require_numeric
+from .registry import register
+
+_ROUNDING = ("floor", "ceil")
+_ROUNDING_14 = ("floor", "ceil", "ceil_torch")
+
+
+class _Pool(Op):
+    """Shape rule and window geometry shared by MaxPool and AvgPool."""
+
+    num_inputs = (1, 1)
+    exclude_pad = False
+
+    @property
+    def dils(self) -> list[int]:
+        return list(getattr(self, "dilations", None) or [1] * len(self.kernel))
+
+    def check_attrs(self, data: PartialShape) -> int:
+        n = len(self.kernel)
+        for name, v in (("pads_begin", self.pads_begin), ("pads_end", self.pads_end)):
+            if v and len(v) != n:
+                raise OpError(f"Expected {name} size to be equal to input size - 2. Got: {len(v)}")
+        if data.rank is not None and data.rank not in (3, 4, 5):
+            raise OpError(f"Expected a 3D, 4D or 5D tensor for the input. Got: {data}", port="input 0")
+        if len(self.strides) != n:
+            raise OpError(f"Expected strides size to be equal to input size - 2. Got: {len(self.strides)}")
+        if len(self.dils) != n:
+            raise OpError(f"Expected dilations size to be equal to kernel size. Got: {len(self.dils)}")
+        if data.rank is not None and n != data.rank - 2:
+            raise OpError(f"Expected kernel size to be equal to input size - 2. Got: {n}")
+        if 0 in self.strides:
+            raise OpError(f"Strides has zero dimension(s). Strides{{{', '.join(map(str, self.strides))}}}")
+        if 0 in self.dils:
+            raise OpError(f"Kernel dilations has zero dimension(s). Strides{{{', '.join(map(str, self.dils))}}}")
+        if any(v < 0 for v in (*self.strides, *self.dils, *self.kernel, *self.pads_begin, *self.pads_end)):
+            raise OpError("kernel, strides, dilations and pads must not be negative")
+        return n
+
+    def geometry(self, shape: PartialShape) -> tuple[list[int], list[int], list[Dim]]:
+        """(pads_begin, pads_end, output spatial dims) for a data shape of known rank."""
+        dims = list(shape)[2:]
+        ext = [(k - 1) * d + 1 for k, d in zip(self.kernel, self.dils)]
+        pb, pe = resolve_pads(self.auto_pad, dims, ext, self.strides, self.pads_begin, self.pads_end)
+        auto = self.auto_pad in ("same_upper", "same_lower")
+        out = []
+        for i, (d, k, s) in enumerate(zip(dims, ext, self.strides)):
+            if auto and not d.is_static:
+                out.append(DYN)
+                continue
+            if d.is_static:
+                check_kernel_fits(d.lo, pb[i] + pe[i], k, i)
+                if self.exclude_pad and (pb[i] >= k or pe[i] >= k):
+                    raise OpError(f"Kernel after dilation is sometimes entirely in the padding area for axis "
+                                  f"{i} (dilated kernel dimension: {k}, padding below dimension: {pb[i]}, "
+                                  f"padding above dimension: {pe[i]}) and this is not allowed.")
+            out.append(window_dim(d, pb[i] + pe[i], Dim(k, k), s, self.rounding_type, pb[i]))
+        return pb, pe, out
+
+    def out_shape(self, info: TensorInfo) -> PartialShape:
+        require_numeric(info, self.type)
+        data = info.shape
+        n = self.check_attrs(data)
+        if data.rank is None:
+            return PartialShape.dynamic(n + 2)
+        for d, what in ((data[0], "Batch size"), (data[1], "Channel count")):
+            if d == Dim(0, 0):
+                raise OpError(f"{what} is zero.", port="input 0")
+        return PartialShape([data[0], data[1], *self.geometry(data)[2]])
+
+    def taps(self, x: np.ndarray, fill) -> tuple[list, list[int], list[int]]:
+        """The window geometry over ``x`` padded with ``fill``: a list of ``(slab, valid)`` per
+        kernel offset (row-major) — ``slab`` [N, C, *out] is the strided view of the element at
+        that offset of every window, ``valid`` [*out] says which of them lie inside the input —
+        plus pads_begin and the output sizes."""
+        pb, _, out = self.geometry(PartialShape(x.shape))
+        out = [o.lo for o in out]
+        ext = [(k - 1) * d + 1 for k, d in zip(self.kernel, self.dils)]
+        end = [(o - 1) * s + e - n - b for o, s, e, n, b in zip(out, self.strides, ext, x.shape[2:], pb)]
+        xp = pad_spatial(x, pb, [max(e, 0) for e in end], fill)
+        masks = self.valid_masks(x.shape[2:], pb, out)
+        nsp = len(out)
+        result = []
+        for kk in np.ndindex(*self.kernel):
+            sl = tuple(slice(k * d, k * d + (o - 1) * s + 1, s) for k, d, o, s in zip(kk, self.dils, out, self.strides))
+            valid = np.array(True)
+            for i, (m, k) in enumerate(zip(masks, kk)):
+                valid = valid & m[:, k].reshape([-1 if j == i else 1 for j in range(nsp)])
+            result.append((xp[(slice(None), slice(None)) + sl], valid))
+        return result, pb, out
+
+    def valid_masks(self, shape: Sequence[int], pb: Sequence[int], out: Sequence[int]) -> list[np.ndarray]:
+        """Per axis: ``[out_i, kernel_i]`` booleans, window element inside the input."""
+        masks = []
+        for n, b, o, s, k, d in zip(shape, pb, out, self.strides, self.kernel, self.dils):
+            c = np.arange(o)[:, None] * s - b + np.arange(k)[None, :] * d
+            masks.append((c >= 0) & (c < n))
+        return masks
+
+
+def _lowest(dtype: np.dtype):
+    if dtype == np.bool_:
+        return False
+    if dtype.kind in "iu":
+        return np.iinfo(dtype).min
+    return np.finfo(dtype).min if dtype.kind == "f" else -np.inf
+
+
+_POOL_ATTRS = {
+    "strides": Attr("ints", required=True),
+    "pads_begin": Attr("ints", required=True),
+    "pads_end": Attr("ints", required=True),
+    "kernel": Attr("ints", required=True),
+    "auto_pad": Attr("enum", "explicit", choices=AUTO_PAD),
+}
+
+
+@register
+class MaxPool1(_Pool):
+    """The window maximum; one output. Padding never contributes (see the module notes)."""
+
+    type, version = "MaxPool", "opset1"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-1.html"
+    attrs = dict(_POOL_ATTRS, rounding_type=Attr("enum", "floor", choices=_ROUNDING))
+
+    def infer(self, inputs):
+        (x,) = inputs
+        return [TensorInfo(x.etype, self.out_shape(x))]
+
+    def pool(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int], list[int]]:
+        """(maxima, kernel offset of each maximum (row-major), pads_begin, output sizes): one pass
+        of element-wise updates per kernel offset. The first maximum in the window wins; padding
+        (the type's lowest value) never wins a tie against an input element."""
+        taps, pb, out = self.taps(x, _lowest(x.dtype))
+        best, best_valid = taps[0][0].copy(), np.broadcast_to(taps[0][1], taps[0][0].shape)
+        arg = np.zeros(best.shape, np.int64)
+        for k, (slab, valid) in enumerate(taps[1:], start=1):
+            take = (slab > best) | ((slab == best) & valid & ~best_valid)
+            best = np.where(take, slab, best)
+            best_valid = take & valid | ~take & best_valid
+            arg = np.where(take, k, arg)
+        return best, arg, pb, out
+
+    def run(self, x):
+        return [self.pool(x)[0]]
+
+
+@register
+class MaxPool8(MaxPool1):
+    """Adds ``dilations`` and a second output: the index of each maximum in the input flattened
+    from dimension ``axis`` on (``index_element_type`` i32 or i64)."""
+
+    version = "opset8"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-8.html"
+    attrs = dict(_POOL_ATTRS, dilations=Attr("ints", []), rounding_type=Attr("enum", "floor", choices=_ROUNDING),
+                 axis=Attr("int", 0), index_element_type=Attr("etype", TYPES["i64"]))
+
+    def infer(self, inputs):
+        (x,) = inputs
+        if self.index_element_type.name not in ("i32", "i64"):
+            raise OpError(f"index_element_type must be i32 or i64, got {self.index_element_type}")
+        shape = self.out_shape(x)
+        if x.shape.rank is not None:
+            normalize_axis(self.axis, x.shape.rank)
+        return [TensorInfo(x.etype, shape), TensorInfo(self.index_element_type, shape)]
+
+    def run(self, x):
+        vals, arg, pb, out = self.pool(x)
+        axis = normalize_axis(self.axis, x.ndim)
+        masks = self.valid_masks(x.shape[2:], pb, out)
+        found = np.array(True)                    # windows holding an input element
+        for i, m in enumerate(masks):
+            found = found & m.any(axis=1).reshape([-1 if j == i else 1 for j in range(len(out))])
+        kidx = np.unravel_index(arg, self.kernel)
+        per_dim = np.cumprod((1,) + x.shape[:0:-1])[::-1]              # elements per step of each dim
+        index = np.zeros(vals.shape, np.int64)
+        for dim in range(axis, x.ndim):
+            along = [-1 if j == dim else 1 for j in range(vals.ndim)]
+            if dim < 2:
+                coord = np.arange(x.shape[dim]).reshape(along)
+            else:                      # a window with no input element points at spatial origin
+                i = dim - 2
+                coord = np.where(found, np.arange(out[i]).reshape(along) * self.strides[i] - pb[i]
+                                 + kidx[i] * self.dils[i], 0)
+            index = index + coord * int(per_dim[dim])
+        return [vals, index.astype(self.index_element_type.dtype)]
+
+
+@register
+class MaxPool14(MaxPool8):
+    """Adds ``rounding_type="ceil_torch"``."""
+
+    version = "opset14"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-14.html"
+    attrs = dict(MaxPool8.attrs, rounding_type=Attr("enum", "floor", choices=_ROUNDING_14))
+
+
+@register
+class AvgPool1(_Pool):
+    """The window mean; divisor rules in the module notes. f16/bf16 are averaged in f32."""
+
+    type, version = "AvgPool", "opset1"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-1.html"
+    attrs = dict(_POOL_ATTRS, rounding_type=Attr("enum", "floor", choices=_ROUNDING),
+                 **{"exclude-pad": Attr("bool", False, required=True)})
+
+    @property
+    def exclude_pad(self) -> bool:
+        return getattr(self, "exclude-pad")
+
+    def infer(self, inputs):
+        (x,) = inputs
+        return [TensorInfo(x.etype, self.out_shape(x))]
+
+    def run(self, x):
+        acc = np.dtype(np.float64) if x.dtype.kind in "iub" else compute_dtype(x.dtype)
+        taps, pb, out = self.taps(x.astype(acc, copy=False), 0)
+        nsp = len(out)
+        sums = taps[0][0].copy()
+        for slab, _ in taps[1:]:
+            sums += slab
+        pe = resolve_pads(self.auto_pad, [Dim(n, n) for n in x.shape[2:]],
+                          [(k - 1) * d + 1 for k, d in zip(self.kernel, self.dils)], self.strides,
+                          self.pads_begin, self.pads_end)[1]
+        if not self.exclude_pad and (any(pb) or any(pe)):
+            div = np.asarray(float(math.prod(self.kernel)))
+        else:
+            div = np.array(1.0)
+            for i, m in enumerate(self.valid_masks(x.shape[2:], pb, out)):
+                count = m.sum(axis=1)
+                # no input element on this axis: OpenVINO's CPU divides by min(end, n) - max(start, 0)
+                # (<= 0), so such windows give NaN (0/0) or -0.0, as it does
+                start = np.arange(out[i]) * self.strides[i] - pb[i]
+                end = start + (self.kernel[i] - 1) * self.dils[i] + 1
+                count = np.where(count > 0, count, np.minimum(end, x.shape[2 + i]) - np.maximum(start, 0))
+                div = div * count.reshape([-1 if j == i else 1 for j in range(nsp)])
+        if x.dtype.kind in "iub":
+            res = np.rint(np.where(div > 0, sums / np.where(div > 0, div, 1), 0))
+        else:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                res = sums / div
+        return [res.astype(x.dtype)]
+
+
+@register
+class AvgPool14(AvgPool1):
+    """Adds ``rounding_type="ceil_torch"``."""
+
+    version = "opset14"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-14.html"
+    attrs = dict(AvgPool1.attrs, rounding_type=Attr("enum", "floor", choices=_ROUNDING_14))
+
+
+@register
+class AvgPool16(AvgPool14):
+    """Adds ``dilations``."""
+
+    version = "opset16"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-16.html"
+    attrs = dict(AvgPool14.attrs, dilations=Attr("ints", []))
+
+
+# ---------------------------------------------------------------------------------------------
+
+def adaptive_bins(n_in: int, n_out: int) -> np.ndarray:
+    """``[n_out, n_in]`` averaging matrix of adaptive pooling: bin i covers
+    ``[floor(i*n_in/n_out), ceil((i+1)*n_in/n_out))``."""
+    i = np.arange(n_out)
+    start = (i * n_in) // n_out
+    end = -((-(i + 1) * n_in) // n_out)
+    j = np.arange(n_in)
+    inside = (j[None, :] >= start[:, None]) & (j[None, :] < end[:, None])
+    return inside / np.maximum(end - start, 1)[:, None]
+
+
+@register
+class AdaptiveAvgPool(Op):
+    """Bins of (nearly) equal size per spatial axis, averaged; separable, so the kernel applies
+    one averaging matrix per axis (``np.tensordot``). Output sizes may exceed the input (bins
+    overlap) or be 0 (empty output); a negative size is rejected (OpenVINO makes it ``?``)."""
+
+    type, version = "AdaptiveAvgPool", "opset8"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/adaptive-avg-pool-8.html"
+    num_inputs = (2, 2)
+
+    def infer(self, inputs):
+        x, os_ = inputs
+        require_numeric(x, self.type)
+        if x.shape.rank is not None and x.shape.rank not in (3, 4, 5):
+            raise OpError(f"Expected a 3D, 4D or 5D tensor for the input. Got: {x.shape}", port="input 0")
+        check_index_input(os_, "input 1", f"output_shape must be an integer tensor, got {os_.etype}",
+                          "output_shape must be a 1D tensor")
+        if x.shape.rank is None:
+            return [TensorInfo(x.etype, PartialShape(None))]
+        nsp = x.shape.rank - 2
+        if os_.shape.rank == 1 and os_.shape[0].is_static and os_.shape[0].lo != nsp:
+            raise OpError("Output shape for spatial dimension not compatible with data shape.", port="input 1")
+        spatial = [DYN] * nsp if os_.value is None else [Dim(v, v) for v in self.sizes(os_.value, nsp)]
+        return [TensorInfo(x.etype, PartialShape([x.shape[0], x.shape[1], *spatial]))]
+
+    @staticmethod
+    def sizes(value: np.ndarray, nsp: int) -> list[int]:
+        vals = as_int64(value).tolist()
+        if len(vals) != nsp:
+            raise OpError("Number of spatial dimensions is not compatible with input data rank", port="input 1")
+        if any(v < 0 for v in vals):
+            raise OpError(f"output_shape {vals} has a negative size (OpenVINO makes the dimension "
+                          "dynamic)", port="input 1", openvino_loads=True)
+        return vals
+
+    def run(self, x, os_):
+        sizes = self.sizes(os_, x.ndim - 2)
+        acc = np.dtype(np.float64) if x.dtype.kind in "iub" else compute_dtype(x.dtype)
+        y = x.astype(acc, copy=False)
+        for i, n in enumerate(sizes):
+            m = adaptive_bins(x.shape[2 + i], n).astype(acc)
+            y = np.moveaxis(np.tensordot(y, m, axes=([2 + i], [1])), -1, 2 + i)
+        if x.dtype.kind in "iu":
+            y = np.rint(y)
+        return [y.astype(x.dtype)]

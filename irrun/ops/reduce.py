@@ -1,0 +1,173 @@
+"""Reductions over the axes given by input 1: ReduceSum/Mean/Max/Min/Prod-1, ReduceL1/L2-4,
+ReduceLogicalAnd/Or-1, one table row each; ``keep_dims`` keeps the reduced axes as 1.
+
+The axes (scalar or 1-D, any integer type, ``[-rank, rank-1]``, duplicates allowed) are resolved
+by :func:`reduce_axes` and the output shape by :func:`reduce_shape`, both used by ``infer`` (when
+the axes are constant) and by ``run``. Unknown axes give OpenVINO's answers: ``keep_dims`` -> the
+data's rank with dynamic dims; a single axis -> rank - 1; otherwise a dynamic rank. Empty axes
+reduce over nothing: the data unchanged, except ReduceL1/L2 give ``|x|`` (measured).
+
+Numerics as measured on OpenVINO 2026.4.1's reference evaluator: float sums (Sum, Mean, L1, L2,
+Prod) accumulate in f64 (OpenVINO uses Kahan summation: 1e8 + 1000 ones is exact in f32); an empty
+reduction gives 0 for Sum/Mean/L1/L2, 1 for Prod, the type's lowest value for Max (-FLT_MAX, not
+-inf), +inf (floats) or the type's maximum (integers) for Min; Max and Min skip NaN (a NaN-only
+slice gives that initial value); integer Mean truncates toward zero; integers wrap. The reference
+has no integer ReduceL2 kernel: the CPU plugin truncates ``sqrt(sum(x**2))``.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+import ml_dtypes
+import numpy as np
+
+from ..errors import OpError
+from ..shapes import Dim, PartialShape
+from .base import Attr, Op, TensorInfo, as_int64, normalize_axis
+from .elementwise import NUMERIC, RESTRICTION, define, unsupported, work_dtype
+
+ONE = Dim(1, 1)
+
+
+def reduce_axes(values: np.ndarray, rank: int) -> tuple[int, ...]:
+    """The axes input as sorted unique axes in ``[0, rank)`` (OpenVINO's message otherwise)."""
+    return tuple(sorted({normalize_axis(a, rank) for a in as_int64(values).reshape(-1).tolist()}))
+
+
+def reduce_shape(data: PartialShape, axes: tuple[int, ...] | None, axes_shape: PartialShape,
+                 keep: bool) -> PartialShape:
+    if data.rank is None:
+        return PartialShape(None)
+    if axes is None:
+        if keep:
+            return PartialShape.dynamic(data.rank)
+        if axes_shape.is_static and int(np.prod(axes_shape.to_tuple())) == 1:
+            return PartialShape.dynamic(data.rank - 1)
+        return PartialShape(None)
+    if keep:
+        return PartialShape(ONE if i in axes else d for i, d in enumerate(data))
+    return PartialShape(d for i, d in enumerate(data) if i not in axes)
+
+
+# ---------------------------------------------------------------------------------------------
+# Kernels: (x, axes, keep_dims) -> array of x's dtype
+
+def _f64(x: np.ndarray) -> np.ndarray:
+    return x.astype(np.float64, copy=False)
+
+
+def _sum(x, axes, keep):
+    if x.dtype.kind in "iu":
+        return np.sum(x, axis=axes, keepdims=keep, dtype=x.dtype)
+    return np.sum(_f64(x), axis=axes, keepdims=keep).astype(x.dtype)
+
+
+def _count(x, axes) -> int:
+    return int(np.prod([x.shape[a] for a in axes]))
+
+
+def _mean(x, axes, keep):
+    n = _count(x, axes)
+    s = _sum(x, axes, keep)
+    if n == 0:
+        return np.zeros_like(s)
+    if x.dtype.kind == "u":
+        return (s.astype(np.uint64) // n).astype(x.dtype)
+    if x.dtype.kind == "i":                       # the wrapped sum, divided toward zero
+        s64 = s.astype(np.int64)
+        q = s64 // n
+        return (q + ((q * n != s64) & (s64 < 0))).astype(x.dtype)
+    return (np.sum(_f64(x), axis=axes, keepdims=keep) / n).astype(x.dtype)
+
+
+def _extreme(ufunc, float_init: Callable, int_init: Callable) -> Callable:
+    def kernel(x, axes, keep):
+        if x.dtype.kind in "iu":
+            return ufunc.reduce(x, axis=axes, keepdims=keep, initial=int_init(np.iinfo(x.dtype)))
+        w = x.astype(work_dtype(x.dtype), copy=False)
+        return ufunc.reduce(w, axis=axes, keepdims=keep, initial=float_init(x.dtype)).astype(x.dtype)
+    return kernel
+
+
+_max = _extreme(np.fmax, lambda dt: float(ml_dtypes.finfo(dt).min), lambda i: i.min)
+_min = _extreme(np.fmin, lambda dt: np.inf, lambda i: i.max)
+
+
+def _prod(x, axes, keep):
+    if x.dtype.kind in "iu":
+        return np.prod(x, axis=axes, keepdims=keep, dtype=x.dtype)
+    return np.prod(_f64(x), axis=axes, keepdims=keep).astype(x.dtype)
+
+
+def _l1(x, axes, keep):
+    return _sum(np.abs(x), axes, keep)
+
+
+def _l2(x, axes, keep):
+    s = np.sqrt(np.sum(np.square(_f64(x)), axis=axes, keepdims=keep))
+    return (np.trunc(s) if x.dtype.kind in "iu" else s).astype(x.dtype)
+
+
+def _all(x, axes, keep):
+    return np.all(x, axis=axes, keepdims=keep)
+
+
+def _any(x, axes, keep):
+    return np.any(x, axis=axes, keepdims=keep)
+
+
+# ---------------------------------------------------------------------------------------------
+
+class ReduceOp(Op):
+    """Base of the reductions: ``keep_dims`` (default false); data numeric (logical: boolean)."""
+
+    attrs = {"keep_dims": Attr("bool", False)}
+    num_inputs = (2, 2)
+    restrictions = RESTRICTION
+    kernel: ClassVar[Callable]
+    logical: ClassVar[bool] = False
+
+    def infer(self, inputs):
+        x, axes = inputs
+        et = x.etype
+        if self.logical:
+            if not (et.is_dynamic or et.name == "boolean"):
+                raise OpError("Element type of data input must be boolean.", port="input 0")
+        elif et.name == "boolean":
+            raise OpError(f"Element type of data input must be numeric. Got: {et}", port="input 0")
+        elif not (et.is_dynamic or et.name in NUMERIC):
+            raise unsupported(self.type, et)
+        if not (axes.etype.is_dynamic or axes.etype.is_integer):
+            raise OpError(f"Element type of axes input must be integer. Got: {axes.etype}", port="input 1")
+        if axes.shape.rank not in (None, 0, 1):
+            raise OpError(f"Axes input must be a scalar or 1D input. Got: {axes.shape}", port="input 1")
+        known = None
+        if axes.value is not None and x.shape.rank is not None:
+            known = reduce_axes(axes.value, x.shape.rank)
+        return [TensorInfo(et, reduce_shape(x.shape, known, axes.shape, self.keep_dims))]
+
+    def run(self, x, axes):
+        ax = reduce_axes(axes, x.ndim)      # no axes: the kernel over nothing (ReduceL1: |x|)
+        with np.errstate(all="ignore"):
+            return [np.asarray(type(self).kernel(x, ax, self.keep_dims))]
+
+
+_REDUCTION = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/reduction/"
+REDUCE = {  # type: (version, spec page, doc, kernel)
+    "ReduceSum": ("opset1", "reduce-sum-1", "Sum over the axes.", _sum),
+    "ReduceMean": ("opset1", "reduce-mean-1", "Arithmetic mean over the axes (integers truncate).", _mean),
+    "ReduceMax": ("opset1", "reduce-max-1", "Maximum over the axes (NaN skipped).", _max),
+    "ReduceMin": ("opset1", "reduce-min-1", "Minimum over the axes (NaN skipped).", _min),
+    "ReduceProd": ("opset1", "reduce-prod-1", "Product over the axes.", _prod),
+    "ReduceL1": ("opset4", "reduce-l1-4", "Sum of absolute values over the axes.", _l1),
+    "ReduceL2": ("opset4", "reduce-l2-4", "Square root of the sum of squares over the axes.", _l2),
+    "ReduceLogicalAnd": ("opset1", "reduce-logical-and-1", "All true over the axes (boolean).", _all),
+    "ReduceLogicalOr": ("opset1", "reduce-logical-or-1", "Any true over the axes (boolean).", _any),
+}
+
+for _name, (_ver, _page, _doc, _kernel) in REDUCE.items():
+    globals()[f"{_name}{_ver[5:]}"] = define(ReduceOp, _name, _ver, _REDUCTION + _page + ".html", _doc,
+                                             kernel=staticmethod(_kernel), logical="Logical" in _name,
+                                             restrictions="" if "Logical" in _name else RESTRICTION)
+del _name, _ver, _page, _doc, _kernel

@@ -1,0 +1,53 @@
+"""Select-1: ``cond ? then : else`` element-wise, with numpy (default), none or pdpd broadcasting.
+Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/condition/select-1.html
+
+The output shape merges ``else``, ``then`` and ``cond`` with the shared element-wise rule
+(:func:`irrun.ops.elementwise.broadcast_shapes`); pdpd broadcasts ``else`` and then ``cond`` into
+``then`` (axis 0) with OpenVINO's own messages. ``cond`` must be boolean; ``then`` and ``else``
+of one element type, which may be any (Select moves data, it computes nothing).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..budget import check_alloc
+from ..errors import OpError
+from ..shapes import PartialShape
+from .base import Op, TensorInfo
+from .elementwise import AUTO_BROADCAST, SPECS, align_pdpd, broadcast_shapes
+from .registry import register
+
+
+def select_shape(cond: PartialShape, then: PartialShape, else_: PartialShape, mode: str) -> PartialShape:
+    """OpenVINO's Select shape rule, for ``infer`` (partial shapes) and ``run`` (concrete ones)."""
+    if mode == "pdpd":
+        out = broadcast_shapes(then, else_, mode, "'Else' tensor shape is not broadcastable.")
+        return broadcast_shapes(out, cond, mode, "'Cond' tensor shape is not broadcastable.")
+    return broadcast_shapes(broadcast_shapes(else_, then, mode), cond, mode)
+
+
+@register
+class Select1(Op):
+    """Select-1; every element type for ``then``/``else`` (strings too)."""
+
+    type, version = "Select", "opset1"
+    spec = SPECS + "condition/select-1.html"
+    attrs = {"auto_broadcast": AUTO_BROADCAST}
+    num_inputs = (3, 3)
+
+    def infer(self, inputs):
+        cond, then, else_ = inputs
+        if not (cond.etype.is_dynamic or cond.etype.name == "boolean"):
+            raise OpError(f"Argument 0 must have boolean element type (element type: {cond.etype}).",
+                          port="input 0")
+        if not (then.etype.is_dynamic or else_.etype.is_dynamic) and then.etype != else_.etype:
+            raise OpError("Argument 1 and 2 element types must match.", port="input 2")
+        et = else_.etype if then.etype.is_dynamic else then.etype
+        return [TensorInfo(et, select_shape(cond.shape, then.shape, else_.shape, self.auto_broadcast))]
+
+    def run(self, cond, then, else_):
+        shape = select_shape(*(PartialShape(a.shape) for a in (cond, then, else_)), self.auto_broadcast)
+        check_alloc(shape.to_tuple(), then.dtype)
+        if self.auto_broadcast == "pdpd":
+            cond, else_ = align_pdpd(cond, then.ndim), align_pdpd(else_, then.ndim)
+        return [np.asarray(np.where(cond, then, else_))]

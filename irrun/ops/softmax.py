@@ -1,0 +1,83 @@
+"""Softmax-1/8 (written ``SoftMax``) and LogSoftmax-5 along one axis.
+
+``exp(x - max) / sum(exp(x - max))`` and ``x - max - log(sum(exp(x - max)))``, computed in the
+input's float type (f16/bf16 in f32), as OpenVINO's reference kernel does: a NaN anywhere in a
+slice makes the whole slice NaN (the CPU plugin instead zeroes the other elements; measured).
+Softmax-1 reads ``axis`` as unsigned, so only ``0..rank-1`` is valid; Softmax-8 and LogSoftmax-5
+take ``[-rank, rank-1]``. OpenVINO has no LogSoftmax reference kernel: the CPU plugin is its oracle.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import OpError
+from ..shapes import PartialShape
+from .base import Attr, Op, TensorInfo, normalize_axis
+from .elementwise import RESTRICTION, SPECS, float_math, unsupported
+from .registry import register
+
+
+def softmax(x: np.ndarray, axis: int) -> np.ndarray:
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def log_softmax(x: np.ndarray, axis: int) -> np.ndarray:
+    d = x - np.max(x, axis=axis, keepdims=True)
+    return d - np.log(np.sum(np.exp(d), axis=axis, keepdims=True))
+
+
+class _SoftmaxBase(Op):
+    attrs = {"axis": Attr("int", 1)}
+    restrictions = "floating-point inputs only (OpenVINO's CPU plugin also takes integers); " + RESTRICTION
+    kernel = staticmethod(softmax)
+
+    def _axis(self, shape: PartialShape) -> int:
+        return normalize_axis(self.axis, shape.rank)
+
+    def infer(self, inputs):
+        (x,) = inputs
+        if x.shape.rank is not None:
+            self._axis(x.shape)
+        if not (x.etype.is_dynamic or x.etype.is_float):
+            raise unsupported(self.type, x.etype)
+        return [TensorInfo(x.etype, x.shape)]
+
+    def run(self, x):
+        axis = self._axis(PartialShape(x.shape))
+        if x.size == 0:
+            return [x]
+        return [float_math(lambda v: self.kernel(v, axis), x, blocks=False)]
+
+
+@register
+class Softmax1(_SoftmaxBase):
+    """Softmax-1: the axis is unsigned (a negative one is refused, as OpenVINO's 2**64 - 1).
+    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/softmax-1.html"""
+
+    type, version = "Softmax", "opset1"
+    spec = SPECS + "activation/softmax-1.html"
+
+    def _axis(self, shape: PartialShape) -> int:
+        if not 0 <= self.axis < shape.rank:
+            raise OpError(f"Reduction axis ({self.axis % 2**64}) is out of bounds (argument shape: {shape}).")
+        return self.axis
+
+
+@register
+class Softmax8(_SoftmaxBase):
+    """Softmax-8: like Softmax-1 with ``axis`` in ``[-rank, rank-1]``.
+    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/softmax-8.html"""
+
+    type, version = "Softmax", "opset8"
+    spec = SPECS + "activation/softmax-8.html"
+
+
+@register
+class LogSoftmax5(_SoftmaxBase):
+    """LogSoftmax-5: ``x - max - log(sum(exp(x - max)))`` along ``axis`` in ``[-rank, rank-1]``.
+    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/log-soft-max-5.html"""
+
+    type, version = "LogSoftmax", "opset5"
+    spec = SPECS + "activation/log-soft-max-5.html"
+    kernel = staticmethod(log_softmax)

@@ -1,0 +1,168 @@
+"""OpenVINO as the reference of ``irrun compare``: every port of a model, as OpenVINO computes it.
+
+irrun never imports openvino. This module starts a child process (``python -m irrun.ovref``) that
+does, because OpenVINO's CPU plugin can crash the process that hosts it; the child runs with
+``CI=true`` (OpenVINO's telemetry otherwise stalls). To tell the layers apart whatever their
+names, the child reads a copy of the XML in which every top-level layer is renamed
+``__irrun_<id>`` (friendly names change no computation), then:
+
+* ``cpu``: makes every output port of every layer a model output (``Model.add_outputs``) and runs
+  one inference on the CPU plugin with ``INFERENCE_PRECISION_HINT=f32``. (Extra outputs can keep
+  the plugin from fusing layers, so a fused-layer bug may hide; see openvino#25744.)
+* ``reference``: puts a Result on every port, replaces the Parameters by Constants holding the
+  inputs and runs ``ConstantFolding``: OpenVINO's reference kernels.
+
+Results come back in the dump format (:mod:`irrun.debug`), keyed ``"<layer id>:<port id>"``.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+from lxml import etree
+
+from .errors import IrrunError
+
+PREFIX = "__irrun_"
+MODES = {"cpu": "OpenVINO CPU (f32)", "reference": "OpenVINO reference evaluator"}
+SKIP = ("Parameter", "Constant", "Result")
+
+
+class OpenVINOError(IrrunError):
+    """OpenVINO is missing, rejected the model, crashed or timed out."""
+
+    kind = "OpenVINO failed"
+
+
+def available() -> bool:
+    return importlib.util.find_spec("openvino") is not None
+
+
+def all_ports(model, inputs: Mapping[str, np.ndarray] | np.ndarray, mode: str = "cpu",
+              timeout: float = 600) -> dict[str, np.ndarray]:
+    """Every output port of every live layer of ``model`` (except Parameters and Consts) as
+    OpenVINO computes it on ``inputs``, keyed ``"<layer id>:<port id>"``."""
+    from .debug import load_tensors, save_tensors
+    from .reader import parse_xml
+
+    if not available():
+        raise OpenVINOError("openvino is not installed (pip install openvino), so there is no "
+                            "OpenVINO reference; compare against a dump with --reference REF.npz")
+    feeds = model._feeds(inputs)
+    root = parse_xml(model.path)
+    for le in root.find("layers").iterfind("layer"):
+        le.set("name", f"{PREFIX}{le.get('id')}")
+    g = model.graph
+    ports = {str(n): [p.id for p in g.nodes[n]["layer"].outputs] for n in model.order
+             if g.nodes[n]["layer"].type.lower() not in ("parameter", "const", "constant", "result")}
+    with tempfile.TemporaryDirectory(prefix="irrun-ov-") as tmp:
+        t = Path(tmp)
+        (t / "model.xml").write_bytes(etree.tostring(root, xml_declaration=True, encoding="utf-8"))
+        (t / "ports.json").write_text(json.dumps(ports))
+        save_tensors(t / "in", [(dict(key=f"{PREFIX}{n}"), a) for n, a in feeds.items()])
+        bin_path = model.ir.bin_path if model.ir.bin_path and os.path.isfile(model.ir.bin_path) else ""
+        env = dict(os.environ, CI="true",
+                   PYTHONPATH=os.pathsep.join([str(Path(__file__).resolve().parents[1])]
+                                              + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+        try:
+            proc = subprocess.run([sys.executable, "-m", "irrun.ovref", tmp, bin_path, mode],
+                                  env=env, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise OpenVINOError(f"no answer from OpenVINO within {timeout:g} s", file=model.path) from None
+        if proc.returncode != 0:
+            lines = [ln.strip() for ln in proc.stderr.splitlines() if ln.strip()]
+            why = (f"OpenVINO crashed (signal {signal.Signals(-proc.returncode).name})"
+                   if proc.returncode < 0 else "OpenVINO rejected the model or the inputs")
+            raise OpenVINOError(f"{why}: {lines[-1] if lines else 'no message'}", file=model.path)
+        return load_tensors(t / "out")[0]
+
+
+# =============================================================================================
+# The child process (the only code that imports openvino)
+
+def _tensor(arr: np.ndarray, ov_type):
+    import openvino as ov
+    if arr.dtype.kind in "TU":
+        return ov.Tensor(arr.astype(object).astype(str))
+    want = None if ov_type.is_dynamic() or ov_type.get_type_name() in ("string", "bf16") \
+        else np.dtype(ov_type.to_dtype())
+    if want is not None and arr.dtype != want:        # an IR v10 f16 input is exposed as f32
+        arr = arr.astype(want)
+    if arr.dtype.kind == "V":                            # bf16: OpenVINO takes the bits
+        return ov.Tensor(np.ascontiguousarray(arr).view(np.uint16), list(arr.shape), ov.Type.bf16)
+    return ov.Tensor(arr.copy() if not arr.flags.c_contiguous else arr)
+
+
+def _array(etype, data, strings) -> np.ndarray:
+    import ml_dtypes
+
+    from .elements import STRING_DTYPE
+    if etype.get_type_name() == "string":
+        return np.array(strings(), dtype=object).astype(STRING_DTYPE)
+    arr = np.array(data(), copy=True)
+    return arr.view(np.uint16).view(ml_dtypes.bfloat16) if etype.get_type_name() == "bf16" else arr
+
+
+def _child(tmp: str, bin_path: str, mode: str) -> int:
+    import openvino as ov
+
+    from .debug import load_tensors, save_tensors
+    t = Path(tmp)
+    ports = {PREFIX + k: v for k, v in json.loads((t / "ports.json").read_text()).items()}
+    inputs = load_tensors(t / "in")[0]
+    core = ov.Core()
+    model = core.read_model(str(t / "model.xml"), bin_path) if bin_path else core.read_model(str(t / "model.xml"))
+    wanted = [(f"{n.get_friendly_name()[len(PREFIX):]}:{ports[n.get_friendly_name()][o.get_index()]}", o)
+              for n in model.get_ordered_ops() if n.get_friendly_name() in ports and n.get_type_name() not in SKIP
+              for o in n.outputs()]
+    params = list(model.get_parameters())
+    out = []
+    if mode == "cpu":
+        model.add_outputs([o for _, o in wanted])
+        compiled = core.compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+        req = compiled.create_infer_request()
+        for i, p in enumerate(params):
+            req.set_input_tensor(i, _tensor(inputs[p.get_friendly_name()], p.get_element_type()))
+        req.infer()
+        index = {(o.get_node().get_friendly_name(), o.get_index()): i
+                 for i, o in enumerate(r.input_value(0) for r in model.get_results())}
+        for key, o in wanted:
+            tensor = req.get_output_tensor(index[(o.get_node().get_friendly_name(), o.get_index())])
+            out.append((dict(key=key), _array(tensor.element_type, lambda: tensor.data, lambda: tensor.str_data)))
+    else:
+        from openvino import passes
+        results = [(key, ov.op.Result(o)) for key, o in wanted]
+        model.add_results([r for _, r in results])
+        for p in params:
+            c = ov.op.Constant(_tensor(inputs[p.get_friendly_name()], p.get_element_type()))
+            p.output(0).replace(c.output(0))
+        model.validate_nodes_and_infer_types()
+        m = passes.Manager()
+        m.register_pass(passes.ConstantFolding())
+        m.run_passes(model)
+        for key, r in results:
+            src = r.input_value(0).get_node()
+            if src.get_type_name() != "Constant":
+                raise RuntimeError(f"the reference evaluator did not compute {src.get_type_name()} "
+                                   f"layer {key.split(':')[0]} (no kernel for its element types)")
+            out.append((dict(key=key), _array(src.get_element_type(), src.get_data,
+                                               lambda s=src: s.get_tensor_view().str_data)))
+    save_tensors(t / "out", out)
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ["CI"] = "true"
+    try:
+        sys.exit(_child(*sys.argv[1:4]))
+    except Exception as e:        # OpenVINO raises RuntimeError & co. with its check text
+        print(f"{type(e).__name__}: {e}", file=sys.stderr)
+        sys.exit(3)

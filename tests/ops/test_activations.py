@@ -1,0 +1,142 @@
+"""Activations: ReLU, Sigmoid, HSwish, HSigmoid, Mish (rows of the unary table) and Clamp-1, Elu-1,
+Swish-4, Gelu-2/7, PRelu-1 (irrun/ops/activations.py). OpenVINO's measured answers
+(expectations.py), the spec formulas evaluated with Python's math module, the integer and NaN
+behaviour measured on OpenVINO 2026.4.1, PRelu's slope layouts, and the error messages."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from expectations import cases, check
+from helpers import Param, infer_op, raises_for, run_op, shape_str
+from irrun import elements
+from irrun.errors import ShapeError
+
+TYPES = ["ReLU", "Sigmoid", "HSwish", "HSigmoid", "Mish", "Clamp", "Elu", "Swish", "Gelu", "PReLU"]
+BF16 = elements.TYPES["bf16"].dtype
+X = np.array([-6.0, -3.5, -1.0, -0.25, 0.0, 0.5, 2.0, 3.5, 7.0])
+
+
+@pytest.mark.parametrize("case", cases(*TYPES))
+def test_openvino_expectations(case):
+    check(case)
+
+
+def act(op, x, attrs=None, version="opset1", params=(0,), extra=()):
+    return run_op(op, [np.asarray(x), *extra], attrs, version=version, params=params)[0]
+
+
+def spec(fn, x=X):
+    return np.array([fn(v) for v in x])
+
+
+FORMULAS = [  # op, version, attrs, formula from the op's spec
+    ("ReLU", "opset1", None, lambda v: max(v, 0.0)),
+    ("Sigmoid", "opset1", None, lambda v: 1 / (1 + math.exp(-v))),
+    ("HSwish", "opset4", None, lambda v: v * min(max(v + 3, 0), 6) / 6),
+    ("HSigmoid", "opset5", None, lambda v: min(max(v + 3, 0), 6) / 6),
+    ("Mish", "opset4", None, lambda v: v * math.tanh(math.log1p(math.exp(v)))),
+    ("Elu", "opset1", {"alpha": "0.5"}, lambda v: v if v > 0 else 0.5 * (math.exp(v) - 1)),
+    ("Swish", "opset4", None, lambda v: v / (1 + math.exp(-v))),
+    ("Gelu", "opset2", None, lambda v: 0.5 * v * (1 + math.erf(v / math.sqrt(2)))),
+    ("Gelu", "opset7", {"approximation_mode": "tanh"},
+     lambda v: 0.5 * v * (1 + math.tanh(math.sqrt(2 / math.pi) * (v + 0.044715 * v ** 3)))),
+    ("Gelu", "opset7", {"approximation_mode": "ERF"}, lambda v: 0.5 * v * (1 + math.erf(v / math.sqrt(2)))),
+    ("Clamp", "opset1", {"min": "-1.5", "max": "2.5"}, lambda v: min(max(v, -1.5), 2.5)),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16, BF16], ids=["f64", "f32", "f16", "bf16"])
+@pytest.mark.parametrize("op, version, attrs, fn", FORMULAS, ids=[f"{f[0]}-{f[1]}" for f in FORMULAS])
+def test_spec_formulas(op, version, attrs, fn, dtype):
+    x = X.astype(dtype)
+    out = act(op, x, attrs, version)
+    assert out.dtype == np.dtype(dtype) and out.shape == x.shape
+    rtol = {np.float64: 1e-12, np.float32: 1e-6}.get(dtype, 2 ** -7)
+    np.testing.assert_allclose(out.astype(np.float64), spec(fn, x.astype(np.float64)), rtol=rtol, atol=rtol * 1e-2)
+
+
+def test_clamp_integers_ceil_min_floor_max():
+    out = act("Clamp", np.array([7, 0, 9, 2, 5, 1, -2, -5, -8], np.int32), {"min": "-1.5", "max": "6.7"})
+    np.testing.assert_array_equal(out, [6, 0, 6, 2, 5, 1, -1, -1, -1])
+    np.testing.assert_array_equal(act("Clamp", np.array([-3, 0, 3], np.int32), {"min": "0.2", "max": "0.8"}), [1, 1, 0])
+    np.testing.assert_array_equal(act("Clamp", np.array([0, 3, 200, 255], np.uint8), {"min": "-5", "max": "250.2"}),
+                                  [0, 3, 200, 250])
+    np.testing.assert_array_equal(act("Clamp", np.array([np.nan, np.inf, -np.inf], np.float32), {"min": "-1", "max": "1"}),
+                                  [np.nan, 1, -1])
+
+
+def test_clamp_errors():
+    raises_for("Clamp", ShapeError, "Attribute 'min' must be less or equal than 'max'. Got: 2 and 1",
+               act, "Clamp", np.ones(2, np.float32), {"min": "2", "max": "1"})
+    raises_for("Clamp", ShapeError, "Input element type must be numeric. Got: boolean",
+               act, "Clamp", np.array([True]), {"min": "0", "max": "1"})
+
+
+@pytest.mark.parametrize("params", [(0,), (0, 1)], ids=["const-beta", "param-beta"])
+def test_swish_beta(params):
+    x = X.astype(np.float32)
+    out = act("Swish", x, version="opset4", params=params, extra=[np.float32(0.75)])
+    np.testing.assert_allclose(out, spec(lambda v: v / (1 + math.exp(-0.75 * v))), rtol=1e-6, atol=1e-7)
+
+
+def test_swish_errors():
+    x = np.ones(3, np.float32)
+    raises_for("Swish", ShapeError, "Swish input with beta must be scalar but it has rank: 1", act, "Swish", x,
+               version="opset4", extra=[np.ones(1, np.float32)])
+    raises_for("Swish", ShapeError, "Swish inputs must have the same type but they are: f32 and f16", act, "Swish",
+               x, version="opset4", extra=[np.float16(1)])
+    raises_for("Swish", ShapeError, "Swish input tensor must be floating point type(i32).", act, "Swish",
+               np.ones(2, np.int32), version="opset4")
+    raises_for("Gelu", ShapeError, "Argument element type must be f16, bf16, f32, f64 or dynamic (got i32).",
+               act, "Gelu", np.ones(2, np.int32), version="opset7")
+
+
+def test_elu_integers_and_booleans():
+    np.testing.assert_array_equal(act("Elu", np.array([-8, -2, 0, 4], np.int32), {"alpha": "0.7"}), [-1, -1, 0, 4])
+    np.testing.assert_array_equal(act("Elu", np.array([True, False]), {"alpha": "1"}), [True, False])
+
+
+@pytest.mark.parametrize("params", [(0, 1), (0,)], ids=["param-slope", "const-slope"])
+@pytest.mark.parametrize("shape, slope_shape, layout", [
+    ((2, 3, 4), (3,), (1, 3, 1)),           # 1-D slope of the channel count: per channel (axis 1)
+    ((2, 3, 4), (4,), (1, 1, 4)),           # any other 1-D length: NumPy broadcasting
+    ((2, 3, 4, 5), (3, 1, 1), (1, 3, 1, 1)),  # the ONNX/PyTorch [C,1,1] layout
+    ((2, 3, 4), (1,), (1, 1, 1)), ((2, 3, 4), (), ()), ((2, 3, 4), (2, 3, 4), (2, 3, 4)),
+    ((2, 3, 4), (1, 2, 3, 4), (2, 3, 4)),   # extra leading 1s (measured: accepted)
+    ((5,), (5,), (5,)),                     # 1-D data: the channel axis is 0
+])
+def test_prelu_slope_layouts(shape, slope_shape, layout, params):
+    x = np.arange(-12, -12 + math.prod(shape), dtype=np.float32).reshape(shape)
+    s = (np.arange(math.prod(slope_shape), dtype=np.float32) + 1).reshape(slope_shape) / 8
+    out = act("PReLU", x, params=params, extra=[s])
+    np.testing.assert_array_equal(out, np.where(x < 0, x * s.reshape(layout), x))
+
+
+def test_prelu_slope_types():
+    out = act("PReLU", np.array([-4.0, 2.0], np.float32), params=(0, 1), extra=[np.array([0.5], np.float16)])
+    assert out.dtype == np.float32
+    np.testing.assert_array_equal(out, [-2.0, 2.0])
+    np.testing.assert_array_equal(act("PReLU", np.array([[-8, 3], [-1, -2]], np.int32), params=(0, 1),
+                                      extra=[np.array([2, 5], np.int32)]), [[-16, 3], [-2, -10]])
+
+
+@pytest.mark.parametrize("slope", [(2,), (3, 1, 1)], ids=["2", "3x1x1"])
+def test_prelu_refuses_slopes_that_do_not_broadcast(slope):
+    """OpenVINO accepts these and reads past the slope (measured: garbage values)."""
+    raises_for("PReLU", ShapeError, "does not broadcast to the data shape [2,3,4]", act, "PReLU",
+               np.ones((2, 3, 4), np.float32), params=(0, 1), extra=[np.ones(slope, np.float32)])
+
+
+def test_prelu_partial_shapes():
+    assert shape_str(infer_op("PReLU", [Param("f32", "2,?,4"), Param("f32", "3")])[0]) == "[2,?,4]"
+    assert shape_str(infer_op("PReLU", [Param("f32", "..."), Param("f32", "3")])[0]) == "[...]"
+    assert shape_str(infer_op("PReLU", [Param("f32", "2,3"), Param("f32", "?")])[0]) == "[2,3]"
+
+
+def test_partial_shapes_pass_through():
+    for op, version in [("ReLU", "opset1"), ("Gelu", "opset7"), ("Swish", "opset4")]:
+        (info,) = infer_op(op, [Param("f16", "1..4,?")], version=version)
+        assert shape_str(info) == "[1..4,?]" and info.etype.name == "f16"

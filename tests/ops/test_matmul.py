@@ -1,0 +1,87 @@
+"""MatMul-1: the matmul-1.rst rules (transposes, 1-D operands, batch broadcasting) with hand-computed
+values, and the OpenVINO measurements of tools/make_nn_expectations.py (nn_cases)."""
+from functools import partial
+
+import numpy as np
+import pytest
+
+from helpers import ALL_DTYPES, Param, infer_op, raises_for, run_op, shape_str
+from irrun import elements
+from irrun.errors import ShapeError, UnsupportedError
+from nn_cases import case_ids, replay
+
+rejects = partial(raises_for, "MatMul")
+NUMERIC = [d for d in ALL_DTYPES if np.dtype(d) not in (np.dtype(np.bool_), elements.STRING_DTYPE)]
+A = np.array([[1, 2, 3], [4, 5, 6]])               # 2x3
+B = np.array([[1, 0], [0, 1], [2, 1]])              # 3x2
+AB = np.array([[7, 5], [16, 11]])                   # A @ B, by hand
+
+
+def matmul(a, b, ta=False, tb=False, params=(0, 1)):
+    return run_op("MatMul", [a, b], {"transpose_a": ta, "transpose_b": tb}, params=params)[0]
+
+
+@pytest.mark.parametrize("case", case_ids("MatMul"))
+def test_openvino_case(case):
+    replay(case)
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+@pytest.mark.parametrize("params", [(0, 1), (1,), ()])
+def test_every_numeric_type(dtype, params):
+    out = matmul(A.astype(dtype), B.astype(dtype), params=params)
+    assert out.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(out.astype(np.int64), AB)
+
+
+@pytest.mark.parametrize("ta, tb, a, b", [(True, False, A.T, B), (False, True, A, B.T), (True, True, A.T, B.T)])
+def test_transposes_swap_the_two_innermost_dims(ta, tb, a, b):
+    np.testing.assert_array_equal(matmul(a.astype(np.float32), b.astype(np.float32), ta, tb), AB)
+
+
+def test_one_dimensional_operands():
+    v = np.array([1, 2, 3], np.float32)
+    out = matmul(v, np.array([4, 5, 6], np.float32))
+    assert out.shape == () and out == 32                             # 4 + 10 + 18
+    np.testing.assert_array_equal(matmul(v, B.astype(np.float32)), [7, 5])              # row vector
+    np.testing.assert_array_equal(matmul(A.astype(np.float32), v), [14, 32])            # column vector
+    np.testing.assert_array_equal(matmul(v, v, True, True), 14)                         # transposes ignored
+
+
+def test_batch_broadcasting():
+    a = np.stack([A, 2 * A]).astype(np.float32)[:, None]             # [2, 1, 2, 3]
+    b = np.stack([B, -B, B]).astype(np.float32)                      # [3, 3, 2]
+    out = matmul(a, b)
+    assert out.shape == (2, 3, 2, 2)
+    np.testing.assert_array_equal(out[1, 1], -2 * AB)
+    np.testing.assert_array_equal(out[0, 2], AB)
+
+
+def test_f16_and_int_wrap():
+    big = np.full((1, 64), 255, np.uint8)
+    np.testing.assert_array_equal(matmul(big, np.ones((64, 1), np.uint8)), [[(255 * 64) % 256]])
+    h = matmul(np.full((1, 3000), 1.0, np.float16), np.full((3000, 1), 1.0, np.float16))
+    assert h.dtype == np.float16 and h[0, 0] == 3000                 # accumulated in f32
+
+
+@pytest.mark.parametrize("a, b, ta, tb, want", [
+    ("?,2..5,3", "3,4", False, False, "[?,2..5,4]"),
+    ("4,1,2,3", "5,3,?", False, False, "[4,5,2,?]"),
+    ("1..3,2,3", "4,3,5", False, False, "[4,2,5]"),
+    ("3,2", "3", True, False, "[2]"),
+    ("...", "3,4", False, False, "[...]"),
+])
+def test_partial_shapes(a, b, ta, tb, want):
+    info = infer_op("MatMul", [Param("f32", a), Param("f32", b)], {"transpose_a": ta, "transpose_b": tb})[0]
+    assert shape_str(info) == want
+
+
+@pytest.mark.parametrize("etype", ["boolean", "string"])
+def test_non_numeric_types_are_refused(etype):
+    rejects(UnsupportedError, f"irrun does not run MatMul on {etype} data", infer_op, "MatMul",
+            [Param(etype, "2,3"), Param(etype, "3,2")])
+
+
+def test_scalar_operand_is_refused():
+    rejects(ShapeError, "Scalars are not supported as MatMul inputs.", infer_op, "MatMul",
+            [Param("f32", ""), Param("f32", "3")])

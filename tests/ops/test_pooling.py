@@ -1,0 +1,191 @@
+"""MaxPool-1/8/14, AvgPool-1/14/16, AdaptiveAvgPool-8: the worked examples of max-pool-8.rst,
+hand-computed averages, the rounding/auto_pad/divisor rules, and the OpenVINO measurements."""
+
+import numpy as np
+import pytest
+
+from helpers import ALL_DTYPES, Param, infer_op, raises_for, run_op, shape_str
+from irrun import elements
+from irrun.errors import ShapeError
+from nn_cases import case_ids, replay
+
+NUMERIC = [d for d in ALL_DTYPES if np.dtype(d) not in (np.dtype(np.bool_), elements.STRING_DTYPE)]
+#: both refuse; irrun's enum parser says it its own way
+MESSAGES = {"MaxPool8-shape-ceil_torch": 'rounding_type="ceil_torch" is not one of: floor, ceil'}
+SPEC_X = np.array([[[[-1, 2, 3], [4, 5, -6], [-7, 8, 9]]]], np.float32)
+
+
+@pytest.mark.parametrize("case", case_ids("MaxPool", "AvgPool", "AdaptiveAvgPool"))
+def test_openvino_case(case):
+    replay(case, messages=MESSAGES)
+
+
+def maxpool(x, kernel, strides, pads_begin=None, pads_end=None, version="opset8", **a):
+    n = len(kernel)
+    attrs = dict(kernel=kernel, strides=strides, pads_begin=pads_begin or [0] * n, pads_end=pads_end or [0] * n, **a)
+    if version != "opset1":
+        attrs.setdefault("dilations", [1] * n)
+    return run_op("MaxPool", [x], attrs, version, n_out=1 if version == "opset1" else 2)
+
+
+def avgpool(x, kernel, strides, pads_begin, pads_end, exclude, version="opset1", **a):
+    attrs = dict(kernel=kernel, strides=strides, pads_begin=pads_begin, pads_end=pads_end,
+                 **{"exclude-pad": exclude}, **a)
+    return run_op("AvgPool", [x], attrs, version)[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# MaxPool: max-pool-8.rst examples 1-7
+
+@pytest.mark.parametrize("x, kw, values, indices", [
+    # example 1 says -6 (index 5) at [1, 3], whose window holds 3 and -6: a typo in the spec;
+    # OpenVINO (CPU and reference, measured) gives 3 (index 2), as here
+    (SPEC_X, dict(kernel=[2, 2], strides=[1, 1], pads_begin=[1, 1], pads_end=[1, 1]),
+     [[-1, 2, 3, 3], [4, 5, 5, 3], [4, 8, 9, 9], [-7, 8, 9, 9]],
+     [[0, 1, 2, 2], [3, 4, 4, 2], [3, 7, 8, 8], [6, 7, 8, 8]]),
+    (np.array([[[-1, 2, 3, 5, -7, 9, 1]]], np.float32), dict(kernel=[3], strides=[1], auto_pad="valid"),
+     [3, 5, 5, 9, 9], [2, 3, 3, 5, 5]),
+    (SPEC_X, dict(kernel=[2, 2], strides=[1, 1], auto_pad="same_lower"),
+     [[-1, 2, 3], [4, 5, 5], [4, 8, 9]], [[0, 1, 2], [3, 4, 4], [3, 7, 8]]),
+    (SPEC_X, dict(kernel=[2, 2], strides=[2, 2], rounding_type="ceil", auto_pad="valid"),
+     [[5, 3], [8, 9]], [[4, 2], [7, 8]]),
+    (np.arange(1, 10, dtype=np.float32).reshape(1, 1, 3, 3),
+     dict(kernel=[2, 2], strides=[1, 1], pads_begin=[1, 1], pads_end=[1, 1], dilations=[2, 2]),
+     [[5, 6, 5], [8, 9, 8], [5, 6, 5]], [[4, 5, 4], [7, 8, 7], [4, 5, 4]]),
+])
+@pytest.mark.parametrize("version", ["opset8", "opset14"])
+def test_spec_examples(x, kw, values, indices, version):
+    vals, idx = maxpool(x, version=version, **kw)
+    np.testing.assert_array_equal(vals[0, 0], values)
+    np.testing.assert_array_equal(idx[0, 0], indices)
+    assert idx.dtype == np.int64
+    if "dilations" not in kw:
+        np.testing.assert_array_equal(maxpool(x, version="opset1", **kw)[0][0, 0], values)
+
+
+def test_spec_example_4_same_upper_two_channels():
+    x = np.concatenate([SPEC_X, np.array([[[[2, -1, 5], [6, -7, 1], [8, 2, -3]]]], np.float32)], axis=1)
+    vals, idx = maxpool(x, [2, 2], [1, 1], auto_pad="same_upper")
+    np.testing.assert_array_equal(vals[0], [[[5, 5, 3], [8, 9, 9], [8, 9, 9]], [[6, 5, 5], [8, 2, 1], [8, 2, -3]]])
+    np.testing.assert_array_equal(idx[0], [[[4, 4, 2], [7, 8, 8], [7, 8, 8]], [[12, 11, 11], [15, 16, 14], [15, 16, 17]]])
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_spec_example_7_axis_2_every_numeric_type(dtype):
+    x = np.arange(1, 19).reshape(1, 2, 3, 3).astype(dtype)
+    vals, idx = maxpool(x, [2, 2], [1, 1], axis=2, index_element_type="i32")
+    assert vals.dtype == np.dtype(dtype) and idx.dtype == np.int32
+    np.testing.assert_array_equal(vals.astype(np.int64)[0], [[[5, 6], [8, 9]], [[14, 15], [17, 18]]])
+    np.testing.assert_array_equal(idx[0], [[[4, 5], [7, 8]], [[4, 5], [7, 8]]])
+
+
+def test_window_entirely_in_padding():
+    # measured: the lowest value of the type (not -inf) and the index of the spatial origin
+    low = np.finfo(np.float32).min
+    vals, idx = maxpool(np.full((1, 2, 1, 1), 7, np.float32), [1, 1], [2, 2], [0, 0], [1, 1], rounding_type="ceil")
+    np.testing.assert_array_equal(vals[0, 1], [[7, low], [low, low]])
+    np.testing.assert_array_equal(idx[0, 1], [[1, 1], [1, 1]])          # channel 1 starts at index 1
+
+
+@pytest.mark.parametrize("rounding, size", [("floor", 2), ("ceil", 3), ("ceil_torch", 2)])
+def test_rounding_types(rounding, size):
+    # 5 + 1 + 1 - 2 = 5 over stride 3: floor 1 -> 2 windows, ceil 2 -> 3, and ceil_torch drops the
+    # third: it would start at 6 >= 5 + pads_begin (PyTorch's rule)
+    x = np.arange(25, dtype=np.float32).reshape(1, 1, 5, 5)
+    vals, _ = maxpool(x, [2, 2], [3, 3], [1, 1], [1, 1], version="opset14", rounding_type=rounding)
+    assert vals.shape == (1, 1, size, size)
+    assert shape_str(infer_op("MaxPool", [Param("f32", "1,1,5,5")], dict(kernel=[2, 2], strides=[3, 3], pads_begin=[1, 1],
+                     pads_end=[1, 1], dilations=[1, 1], rounding_type=rounding), "opset14", n_out=2)[0]) == f"[1,1,{size},{size}]"
+
+
+@pytest.mark.parametrize("version, rounding, x, want", [
+    ("opset8", "floor", "1,1,4..9,?", "[1,1,2..5,1..]"),
+    ("opset14", "ceil_torch", "1,1,4..5,?", "[1,1,3,1..]"),
+    ("opset8", "floor", "...", "[?,?,?,?]"),
+])
+def test_partial_shapes(version, rounding, x, want):
+    info = infer_op("MaxPool", [Param("f32", x)], dict(kernel=[3, 3] if rounding == "floor" else [1, 1],
+                    strides=[2, 2], pads_begin=[1, 1], pads_end=[1, 1], dilations=[1, 1], rounding_type=rounding),
+                    version, n_out=2)
+    assert [shape_str(i) for i in info] == [want, want]
+
+
+def test_bad_index_type():
+    raises_for("MaxPool", ShapeError, "index_element_type must be i32 or i64", maxpool,
+               SPEC_X, [2, 2], [1, 1], index_element_type="f32")
+
+
+# ---------------------------------------------------------------------------------------------
+# AvgPool
+
+X3 = np.arange(1, 10, dtype=np.float32).reshape(1, 1, 3, 3)      # 1 2 3 / 4 5 6 / 7 8 9
+
+
+@pytest.mark.parametrize("exclude, want", [
+    (True, [[3, 4.5], [7.5, 9]]),                   # means of 1 2 4 5, 3 6, 7 8, 9
+    (False, [[3, 9 / 4], [15 / 4, 9 / 4]]),         # pads count: whole 2x2 kernel
+])
+def test_exclude_pad(exclude, want):
+    np.testing.assert_array_equal(avgpool(X3, [2, 2], [2, 2], [0, 0], [1, 1], exclude)[0, 0], want)
+
+
+def test_include_pad_without_padding_counts_the_clipped_window():
+    # ceil mode, no pads: the last window holds 3 6 / 9 only; OpenVINO divides by what is inside
+    np.testing.assert_array_equal(avgpool(X3, [2, 2], [2, 2], [0, 0], [0, 0], False, rounding_type="ceil")[0, 0],
+                                  [[3, 4.5], [7.5, 9]])
+
+
+def test_include_pad_window_past_the_end_padding_divides_by_the_kernel():
+    # 1-D: 1 2 3 4, pads 1/1, k3 s2 ceil -> windows at -1, 1, 3 (the last covers 3, 4 and one
+    # element past the end padding): sums 3, 9, 4, all divided by 3
+    x = np.array([[[1, 2, 3, 4]]], np.float32)
+    np.testing.assert_allclose(avgpool(x, [3], [2], [1], [1], False, rounding_type="ceil")[0, 0], [1, 3, 4 / 3])
+
+
+def test_dilations_v16():
+    x = np.array([[[1, 2, 3, 4, 5]]], np.float32)
+    out = avgpool(x, [2], [1], [1], [1], True, version="opset16", dilations=[2])
+    np.testing.assert_array_equal(out[0, 0], [2, 2, 3, 4, 4])      # (2), (1+3), (2+4), (3+5), (4)
+
+
+def test_integers_round_to_nearest():
+    x = np.array([[[5, 1, 1, -5, -1, -1, 2, 0, 0]]], np.int32)
+    np.testing.assert_array_equal(avgpool(x, [3], [3], [0], [0], True)[0, 0], [2, -2, 1])   # 7/3 -7/3 2/3
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_avgpool_every_numeric_type(dtype):
+    x = np.array([[[2, 4, 6, 8]]]).astype(dtype)
+    out = avgpool(x, [2], [2], [0], [0], True)
+    assert out.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(out.astype(np.float64)[0, 0], [3, 7])
+
+
+def test_avgpool_pad_as_big_as_the_kernel_is_refused():
+    raises_for("AvgPool", ShapeError, "Kernel after dilation is sometimes entirely in the padding area", avgpool,
+               X3, [2, 2], [1, 1], [2, 0], [0, 0], True)
+
+
+# ---------------------------------------------------------------------------------------------
+# AdaptiveAvgPool
+
+@pytest.mark.parametrize("size, want", [(2, [2, 4]), (3, [1.5, 3, 4.5]), (1, [3]), (7, [1, 1.5, 2.5, 3, 3.5, 4.5, 5])])
+@pytest.mark.parametrize("params", [(0,), (0, 1)])
+def test_adaptive_bins(size, want, params):
+    # bin i covers [floor(i*5/n), ceil((i+1)*5/n))
+    out = run_op("AdaptiveAvgPool", [np.array([[[1, 2, 3, 4, 5]]], np.float32), np.array([size], np.int64)],
+                 version="opset8", params=params)[0]
+    np.testing.assert_allclose(out[0, 0], want)
+
+
+def test_adaptive_2d_and_runtime_sizes():
+    x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+    out = run_op("AdaptiveAvgPool", [x, np.array([2, 1], np.int32)], version="opset8")[0]
+    np.testing.assert_allclose(out[0, 0], [[3.5], [11.5]])
+    info = infer_op("AdaptiveAvgPool", [Param("f32", "2,3,?,8"), Param("i64", "2")], version="opset8", params=())[0]
+    assert shape_str(info) == "[2,3,?,?]"
+
+
+def test_adaptive_negative_size_is_refused():
+    raises_for("AdaptiveAvgPool", ShapeError, "has a negative size", run_op, "AdaptiveAvgPool",
+               [np.zeros((1, 1, 4), np.float32), np.array([-1], np.int64)], version="opset8")

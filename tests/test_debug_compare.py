@@ -1,0 +1,142 @@
+"""``irrun compare``: name the first layer whose inputs agree but whose output does not.
+
+A copy of the ShuffleNet-style fixture gets one Const's bytes changed (the Transpose order
+[0,1,3,2] becomes [0,1,2,3]); compared with a dump of the original, the Transpose must be named.
+Against OpenVINO, the unchanged fixtures agree port by port, and an irrun kernel made wrong on
+purpose is caught at its layer.
+"""
+from __future__ import annotations
+
+import importlib.util
+import re
+import shutil
+
+import numpy as np
+import pytest
+
+from irrun import ovref
+from irrun.cli import main
+from irrun.diff import compare_arrays
+from irrun.ops.registry import resolve
+from test_fixtures import FIXTURES
+
+BLOCK = FIXTURES / "shufflenet_block"
+needs_ov = pytest.mark.skipif(importlib.util.find_spec("openvino") is None,
+                              reason="openvino is not importable (the oracle)")
+
+
+def run_cli(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def edited(tmp_path):
+    """The fixture with the Transpose's order Const changed from [0,1,3,2] to [0,1,2,3]."""
+    d = tmp_path / "edited"
+    d.mkdir()
+    shutil.copy(BLOCK / "model.xml", d / "model.xml")
+    xml = (BLOCK / "model.xml").read_text(encoding="utf-8")
+    m = re.search(r'name="Constant_181" type="Const".*?offset="(\d+)" size="32"', xml, re.S)
+    assert m, "fixture layout changed"
+    blob = bytearray((BLOCK / "model.bin").read_bytes())
+    off = int(m[1])
+    assert np.frombuffer(bytes(blob[off:off + 32]), "<i8").tolist() == [0, 1, 3, 2]
+    blob[off:off + 32] = np.array([0, 1, 2, 3], "<i8").tobytes()
+    (d / "model.bin").write_bytes(bytes(blob))
+    return d / "model.xml"
+
+
+def test_names_the_layer_whose_const_was_changed(tmp_path, capsys, edited):
+    code, _, err = run_cli(capsys, BLOCK / "model.xml", "-i", BLOCK / "inputs.npz", "--dump", tmp_path / "good")
+    assert code == 0, err
+    code, out, err = run_cli(capsys, "compare", edited, "-i", BLOCK / "inputs.npz", "-r", tmp_path / "good")
+    assert code == 1, err
+    lines = out.splitlines()
+    # x = arange(128): Transpose gives 64+16c+4j+i where the edit gives 64+16c+4i+j: |diff| = 3|i-j|,
+    # non-zero off the diagonal (48 of 64 values), at most 9
+    assert lines[0] == f"irrun vs {tmp_path / 'good'}: 4 of 6 layers differ (rtol 1e-05, atol 1e-06)"
+    assert lines[1] == "first layer whose inputs agree but whose output does not:"
+    assert lines[2] == '  layer 5 "Transpose_182" (Transpose-1)'
+    assert lines[3].split() == ["inputs", "3:4", "agrees,", "4:0", "Const"]
+    assert lines[4].startswith("  output 2  float32[1,4,4,4]: 48 of 64 values differ, worst at [")
+    assert "max abs error 9," in lines[4]
+    assert lines[5] == 'differing after it: 6 "Concat_183", 7 "ShuffleChannels_184", 9 "Split_186"'
+
+
+def test_a_model_agrees_with_its_own_dump(tmp_path, capsys):
+    run_cli(capsys, BLOCK / "model.xml", "-i", BLOCK / "inputs.npz", "--dump", tmp_path / "d")
+    code, out, err = run_cli(capsys, "compare", BLOCK / "model.xml", "-i", BLOCK / "inputs.npz",
+                             "--reference", tmp_path / "d" / "tensors.npz")
+    assert (code, out.strip()) == (0, f"irrun vs {tmp_path / 'd' / 'tensors.npz'}: all 6 layers agree "
+                                      "(8 ports, rtol 1e-05, atol 1e-06)"), err
+
+
+def test_a_reference_with_none_of_the_keys_is_an_error(tmp_path, capsys):
+    np.savez(tmp_path / "r.npz", p=np.zeros(3))
+    code, out, err = run_cli(capsys, "compare", BLOCK / "model.xml", "-i", BLOCK / "inputs.npz", "-r", tmp_path / "r.npz")
+    assert code == 2
+    assert 'the reference holds none of irrun\'s tensors (keys are "<layer id>:<port id>", e.g. 0:0, 3:3, 3:4' in err
+
+
+def test_without_openvino_says_so(capsys, monkeypatch):
+    monkeypatch.setattr(ovref, "available", lambda: False)
+    code, out, err = run_cli(capsys, "compare", BLOCK / "model.xml", "-i", BLOCK / "inputs.npz")
+    assert code == 2 and "openvino is not installed" in err and "--reference REF.npz" in err
+
+
+@needs_ov
+@pytest.mark.parametrize("reference", ["openvino", "openvino-reference"])
+@pytest.mark.parametrize("case", ["shufflenet_block", "variadic_split_shapeof", "string_data", "ir_v10"])
+def test_fixtures_agree_with_openvino_port_by_port(capsys, case, reference):
+    d = FIXTURES / case
+    code, out, err = run_cli(capsys, "compare", d / "model.xml", "-i", d / "inputs.npz", "-r", reference,
+                             "--rtol", "0", "--atol", "0")
+    assert code == 0, out + err
+    assert re.fullmatch(r"irrun vs OpenVINO [^:]+: (all \d+ layers agree|1 layer agrees) \(\d+ ports?, rtol 0, atol 0\)\n", out)
+
+
+@needs_ov
+def test_openvino_catches_a_wrong_irrun_kernel(capsys, monkeypatch):
+    cls = resolve("Transpose", "opset1")
+    right = cls.run
+    monkeypatch.setattr(cls, "run", lambda self, *a: [right(self, *a)[0][..., ::-1]])   # mirror the last axis
+    code, out, err = run_cli(capsys, "compare", BLOCK / "model.xml", "-i", BLOCK / "inputs.npz")
+    assert code == 1, err
+    lines = out.splitlines()
+    assert lines[0] == "irrun vs OpenVINO CPU (f32): 4 of 5 layers differ (rtol 1e-05, atol 1e-06)"
+    assert lines[2:4] == ['  layer 5 "Transpose_182" (Transpose-1)', "  inputs    3:4 agrees, 4:0 Const"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The tolerance rule: |irrun - ref| <= atol + rtol * |ref|; NaN equals NaN; integers exactly
+
+
+@pytest.mark.parametrize("got,want,rtol,atol,bad", [
+    ([1.0, 2.0], [1.0, 2.0], 0, 0, 0),
+    ([1.0, 2.0], [1.0, 2.001], 1e-3, 0, 0),            # 0.001 <= 1e-3 * 2.001
+    ([1.0, 2.0], [1.0, 2.01], 1e-3, 0, 1),
+    ([0.0, 1e-7], [0.0, 0.0], 0, 1e-6, 0),
+    ([np.nan, np.inf, -np.inf], [np.nan, np.inf, -np.inf], 0, 0, 0),
+    ([np.nan, 1.0, np.inf], [1.0, np.nan, 5.0], 1, 1, 3),
+    ([np.inf], [-np.inf], 1, 1, 1),
+])
+def test_float_tolerance(got, want, rtol, atol, bad):
+    d = compare_arrays("k", np.array(got, np.float32), np.array(want, np.float32), rtol, atol)
+    assert (d.bad, d.equal) == (bad, bad == 0)
+
+
+def test_integers_compare_exactly_and_report_the_worst_value():
+    d = compare_arrays("k", np.array([[5, 7], [1, 2]], np.int64), np.array([[5, 9], [1, -2]], np.int32), 1, 10)
+    assert (d.bad, d.where, int(d.got), int(d.want), d.max_abs) == (2, (1, 1), 2, -2, 4.0)
+    assert d.max_rel == 2.0 and d.dtypes == ("int64", "int32")
+
+
+def test_shapes_and_strings():
+    d = compare_arrays("k", np.zeros((2, 3)), np.zeros((3, 2)), 0, 0)
+    assert not d.equal and d.note == "shape [2,3] here, [3,2] in the reference"
+    s = np.array(["a", "bc", ""], dtype=np.dtypes.StringDType())
+    assert compare_arrays("k", s, np.array(["a", "bc", ""]), 0, 0).equal
+    d = compare_arrays("k", s, np.array(["a", "b", ""]), 1, 1)
+    assert (d.bad, d.where, d.got, d.want) == (1, (1,), "bc", "b")

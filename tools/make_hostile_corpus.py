@@ -1,0 +1,495 @@
+"""Build ``tests/hostile/``: one bad input per kind listed in issue 5, and how irrun must answer.
+
+    python3 tools/make_hostile_corpus.py        # rewrites tests/hostile/corpus/ and cases.json
+
+Each case is a directory ``corpus/<name>/`` (model.xml, maybe model.bin and input files) and an
+entry in ``cases.json``: the command line (``{dir}`` = the case directory), the exit code, and
+fragments the one-paragraph error must contain (the layer, the file, the offending value).
+Files too big to check in (a 12 MB attribute) are described by ``"make"``: the name of a function
+here that tests/hostile/test_hostile.py calls to write them into a temporary copy.
+Models are written with :class:`irrun.irwriter.IRWriter` and then broken by editing the XML.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import struct
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+from lxml import etree
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from irrun.irwriter import IRWriter  # noqa: E402
+
+OUT = ROOT / "tests" / "hostile"
+CASES: list[dict] = []
+XML_HEAD = b'<?xml version="1.0"?>\n'
+FIXED_TIME = (2026, 1, 1, 0, 0, 0)
+
+
+# -- models ---------------------------------------------------------------------------------
+
+def concat_model() -> IRWriter:
+    """x f32[1,4] ++ const f32[1,4] (axis 0) -> y f32[2,4]: layers 0 x, 1 Const, 2 Concat, 3 y."""
+    b = IRWriter("concat")
+    x = b.parameter("x", "f32", [1, 4])
+    c = b.const(np.arange(4, dtype=np.float32).reshape(1, 4))
+    b.result(b.layer("Concat", [x, c], {"axis": 0}, out_dims=[[2, 4]], name="cat"), "y")
+    return b
+
+
+def xml_of(b: IRWriter) -> bytes:
+    return b.to_xml()
+
+
+def edit(b: IRWriter, fn) -> bytes:
+    """Apply ``fn(root)`` to the model's XML tree; returns the edited bytes."""
+    root = etree.fromstring(b.to_xml())
+    fn(root)
+    return etree.tostring(root, xml_declaration=True, encoding="utf-8")
+
+
+def layer(root, lid) -> etree._Element:
+    return root.find(f"layers/layer[@id='{lid}']")
+
+
+def data_of(root, lid) -> etree._Element:
+    return layer(root, lid).find("data")
+
+
+def add_case(name: str, files: dict[str, bytes | None], argv: list[str], code: int,
+             fragments: list[str], what: str, make: str | None = None) -> None:
+    CASES.append(dict(name=name, what=what, argv=argv, exit=code, fragments=fragments,
+                      files=sorted(files), **({"make": make} if make else {})))
+    d = OUT / "corpus" / name
+    d.mkdir(parents=True)
+    for fname, content in files.items():
+        if content is None:                       # a directory standing where a file should be
+            (d / fname).mkdir()
+            (d / fname / "README").write_text("a directory named like an IR file\n")
+        else:
+            (d / fname).write_bytes(content)
+
+
+def model_case(name: str, what: str, xml: bytes, bin_: bytes | None, code: int,
+               fragments: list[str], inputs: dict[str, bytes] | None = None,
+               args: list[str] | None = None, cmd: str = "run") -> None:
+    files = {"model.xml": xml, **({"model.bin": bin_} if bin_ is not None else {}), **(inputs or {})}
+    if args is None:
+        args = [a for f in (inputs or {}) for a in ("--input", "{dir}/" + f)]
+    argv = (["check"] if cmd == "check" else []) + ["{dir}/model.xml"] + args
+    add_case(name, files, argv, code, fragments, what)
+
+
+def npy(arr: np.ndarray) -> bytes:
+    import io
+    f = io.BytesIO()
+    np.save(f, arr, allow_pickle=arr.dtype.hasobject)
+    return f.getvalue()
+
+
+def npz(**arrays) -> bytes:
+    """Like np.savez, but with fixed timestamps so that the corpus is reproducible."""
+    import io
+    f = io.BytesIO()
+    with zipfile.ZipFile(f, "w") as zf:
+        for k, v in arrays.items():
+            zf.writestr(zipfile.ZipInfo(f"{k}.npy", FIXED_TIME), npy(v))
+    return f.getvalue()
+
+
+X = {"x.npy": npy(np.ones((1, 4), np.float32))}
+
+
+# -- XML ------------------------------------------------------------------------------------
+
+def xml_cases() -> None:
+    good = xml_of(concat_model())
+    body = good.split(b"?>", 1)[1]
+    dt = "DOCTYPE"
+    for name, what, doctype in [
+        ("xml_external_entity_file", "external entity reading a local file",
+         b'<!DOCTYPE net [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'),
+        ("xml_external_entity_url", "external entity fetching a URL",
+         b'<!DOCTYPE net [<!ENTITY xxe SYSTEM "http://127.0.0.1:9/secret">]>'),
+        ("xml_external_dtd", "external DTD subset", b'<!DOCTYPE net SYSTEM "file:///etc/passwd">'),
+        ("xml_parameter_entity", "external parameter entity",
+         b'<!DOCTYPE net [<!ENTITY % pe SYSTEM "file:///etc/passwd"> %pe;]>'),
+        ("xml_billion_laughs", "billion laughs (nested entity expansion)",
+         b"<!DOCTYPE net [<!ENTITY a0 \"lol\">" + b"".join(
+             b'<!ENTITY a%d "%s">' % (i, b"".join(b"&a%d;" % (i - 1) for _ in range(10)))
+             for i in range(1, 10)) + b"]>"),
+        ("xml_quadratic_blowup", "quadratic blow-up (one big entity used many times)",
+         b'<!DOCTYPE net [<!ENTITY big "' + b"x" * 20000 + b'">]>'),
+        ("xml_doctype", "any DOCTYPE at all", b"<!DOCTYPE net>"),
+    ]:
+        text = body
+        if b"xxe" in doctype:
+            text = text.replace(b"<dim>4</dim>", b"<dim>&xxe;</dim>", 1)
+        if b"a9" in doctype:
+            text = text.replace(b'name="cat"', b'name="&a9;"')
+        if b"big" in doctype:
+            text = text.replace(b'name="cat"', b'name="' + b"&big;" * 2000 + b'"')
+        model_case(name, what, XML_HEAD + doctype + text, concat_model().blob, 2, [dt, "model.xml"],
+                   X)
+    add_case("xml_huge_attribute", {"README": b"written at test time by huge_attribute()\n"},
+             ["{dir}/model.xml", "--input", "{dir}/x.npy"], 2,
+             ["not a well-formed XML file", "model.xml"], "a 12 MB attribute value (written at test "
+             "time; libxml2 refuses values over 10 MB)", make="huge_attribute")
+    model_case("xml_deep_nesting", "10000 nested elements", good.replace(
+        b"<rt_info/>", b"<rt_info>" + b"<a>" * 10000 + b"</a>" * 10000 + b"</rt_info>"), None, 2,
+        ["Excessive depth", "model.xml"], X)
+    model_case("xml_nested_bodies", "sub-graph bodies nested 40 deep", nested_bodies(40), None, 2,
+               ["nested more than 32 deep", "model.xml"], X)
+    model_case("xml_truncated", "the file cut in the middle", good[: len(good) // 2],
+               concat_model().blob, 2, ["not a well-formed XML file", "model.xml"], X)
+    model_case("xml_invalid_utf8", "invalid UTF-8 in a name",
+               good.replace(b'name="cat"', b'name="c\xff\xfet"'),
+               concat_model().blob, 2, ["not a well-formed XML file", "model.xml"], X)
+    model_case("xml_unknown_encoding", "an encoding libxml2 does not know",
+               good.replace(b"encoding='utf-8'", b"encoding='x-no-such'"),
+               concat_model().blob, 2, ["not a well-formed XML file", "model.xml"], X)
+    model_case("xml_not_xml", "not XML at all (a .npy file)", npy(np.ones(3)), None, 2,
+               ["not a well-formed XML file", "model.xml"], X)
+    model_case("xml_empty", "an empty file", b"", None, 2, ["not a well-formed XML file", "model.xml"], X)
+    model_case("xml_wrong_root", "a well-formed file whose root is not <net>",
+               XML_HEAD + b"<html><body>hello</body></html>", None, 2, ["<html>", "not <net>"], X)
+    model_case("xml_ir_version", "IR version 7", good.replace(b'version="11"', b'version="7"', 1),
+               concat_model().blob, 2, ['IR version "7" is not supported'], X)
+    add_case("model_is_directory", {"model.xml": None}, ["{dir}/model.xml", "--input", "x.npy"], 2,
+             ["is a directory", "model.xml"], "the model path is a directory")
+    add_case("model_is_device", {"README": b"the model path is /dev/zero\n"},
+             ["/dev/zero", "--input", "x.npy"], 2,
+             ["/dev/zero", "not a regular file"], "the model path is a device that never ends")
+    add_case("model_missing", {"README": b"the model path points to a file that does not exist\n"},
+             ["{dir}/model.xml", "--input", "x.npy"], 2, ["no such file", "model.xml"],
+             "the model path does not exist")
+
+
+def nested_bodies(depth: int) -> bytes:
+    """A TensorIterator whose body holds a TensorIterator... ``depth`` deep."""
+    inner = (b'<layers><layer id="0" name="p" type="Parameter" version="opset1">'
+             b'<data shape="1" element_type="f32"/><output><port id="0" precision="FP32"><dim>1</dim>'
+             b"</port></output></layer></layers><edges/>")
+    for i in range(depth):
+        inner = (b'<layers><layer id="0" name="ti%d" type="TensorIterator" version="opset1"><body>' % i
+                 + inner + b"</body></layer></layers><edges/>")
+    return XML_HEAD + b'<net name="deep" version="11">' + inner + b"</net>"
+
+
+def huge_attribute(d: Path) -> None:
+    """Written at test time: a valid model whose layer name is 12 MB long."""
+    good = xml_of(concat_model())
+    (d / "model.xml").write_bytes(good.replace(b'name="cat"', b'name="' + b"A" * (12 << 20) + b'"'))
+    (d / "model.bin").write_bytes(bytes(concat_model().blob))
+    (d / "x.npy").write_bytes(X["x.npy"])
+
+
+# -- weights --------------------------------------------------------------------------------
+
+def const_case(name: str, what: str, attrs: dict[str, str], fragments: list[str], bin_=None,
+               code: int = 2) -> None:
+    b = concat_model()
+    xml = edit(b, lambda r: data_of(r, 1).attrib.update(attrs))
+    model_case(name, what, xml, bytes(b.blob) if bin_ is None else bin_, code,
+               ['layer 1 "Const_1" (Const-opset1)', *fragments], X)
+
+
+def weight_cases() -> None:
+    b = concat_model()
+    model_case("bin_missing", "no .bin although a Const needs it", xml_of(b), None, 2,
+               ['layer 1 "Const_1"', "model.bin is missing"], X)
+    model_case("bin_short", ".bin shorter than offset + size", xml_of(b), bytes(b.blob[:10]), 2,
+               ['layer 1 "Const_1"', "model.bin", "lie outside the weights file (10 bytes)"], X)
+    const_case("const_negative_offset", "negative offset", {"offset": "-8"}, ["offset=-8"])
+    const_case("const_negative_size", "negative size", {"size": "-16"}, ["size=-16"])
+    const_case("const_offset_wraps_u64", "offset + size wraps around 2**64",
+               {"offset": str(2**64 - 8), "size": "16"}, ["lie outside the weights file"])
+    const_case("const_offset_over_u64", "offset beyond 64 bits", {"offset": "9" * 25},
+               ["lie outside the weights file"])
+    const_case("const_empty_huge_dim", "an empty Const with a dim beyond 64 bits",
+               {"shape": "0," + "9" * 25, "size": "0"}, ["is too large for any array"])
+    const_case("const_non_numeric", "non-numeric size", {"size": "0x10"}, ['size="0x10"'])
+    const_case("const_size_mismatch", "size smaller than shape x element size", {"size": "12"},
+               ["needs 16 bytes but size=12"])
+    const_case("const_unknown_type", "unknown element type", {"element_type": "f33"}, ["'f33'"])
+    const_case("const_packed_short", "u4 Const with 3 elements in 1 byte (needs 2)",
+               {"element_type": "u4", "shape": "3", "size": "1"}, ["needs 2 bytes but size=1"])
+    # valid packed Consts with odd element counts must run (values from ir-format.md §6)
+    for name, etype, shape, raw, values in [
+        ("const_u4_odd_valid", "u4", [3], b"\x21\x03", "[1, 2, 3]"),        # low nibble first
+        ("const_i4_odd_valid", "i4", [3], b"\xf7\x08", "[7, -1, -8]"),
+        ("const_u1_odd_valid", "u1", [5], b"\xb0", "[1, 0, 1, 1, 0]"),       # MSB first
+    ]:
+        w = IRWriter(name)
+        w.result(w.const(None, etype, raw=raw, shape=shape), "c")
+        model_case(name, f"valid {etype} Const of {shape[0]} elements (must run)", w.to_xml(),
+                   bytes(w.blob), 0, [values], {})
+
+
+# -- shapes and memory ----------------------------------------------------------------------
+
+def big_model(kind: str, runtime: bool) -> tuple[bytes, bytes, dict[str, bytes]]:
+    """x f32[1] -> Broadcast/Tile/Pad to 100000^3, the sizes from a Const or from an input."""
+    b = IRWriter(f"{kind}_huge")
+    big = [100000, 100000, 100000]
+    if kind == "Pad":
+        x = b.parameter("x", "f32", [1, 1, 1])
+        pads = np.array([99999, 99999, 99999], np.int64)
+        p = b.parameter("pads", "i64", [3]) if runtime else b.const(pads)
+        out = b.layer("Pad", [x, p, b.const(np.zeros(3, np.int64))], {"pad_mode": "edge"},
+                      version="opset12", out_dims=[big], name="grow")
+        inputs = {"x": np.ones((1, 1, 1), np.float32), "pads": pads}
+    else:
+        x = b.parameter("x", "f32", [1])
+        t = np.array(big, np.int64)
+        tp = b.parameter("t", "i64", [3]) if runtime else b.const(t)
+        out = b.layer(kind, [x, tp], version="opset3" if kind == "Broadcast" else "opset1",
+                      out_dims=[big], name="grow")
+        inputs = {"x": np.ones(1, np.float32), "t": t}
+    b.result(out, "y")
+    if not runtime:
+        inputs = {"x": inputs["x"]}
+    return b.to_xml(), bytes(b.blob), {"in.npz": npz(**inputs)}
+
+
+def shape_cases() -> None:
+    b = concat_model()
+    model_case("param_negative_dim", "Parameter shape with a negative dim",
+               edit(b, lambda r: data_of(r, 0).set("shape", "-5,4")), bytes(b.blob), 2,
+               ['layer 0 "x" (Parameter-opset1)', 'shape="-5,4"'], X)
+    model_case("port_negative_dim", "a port dim below -1",
+               xml_of(b).replace(b"<dim>4</dim>", b"<dim>-5</dim>", 1), bytes(b.blob), 2,
+               ['layer 0 "x"', "output port 0", "dimension -5 must be >= -1"], X)
+    w = IRWriter("param_huge")
+    w.result(w.parameter("x", "f32", [100000, 100000, 100000]), "y")
+    model_case("param_huge", "a Parameter of 100000x100000x100000 f32 (refused before inputs are read)",
+               w.to_xml(), b"", 2, ['layer 0 "x" (Parameter-opset1)', "4.0 PB (4000000000000000 bytes)",
+                                    "memory budget"], X)
+    model_case("const_huge", "a Const of 100000x100000x100000 f32",
+               edit(b, lambda r: data_of(r, 1).attrib.update({"shape": "100000,100000,100000",
+                                                               "size": str(4 * 10**15)})), bytes(b.blob), 2,
+               ['layer 1 "Const_1"', "[0, 4000000000000000)", "lie outside the weights file"], X)
+    for kind in ("Broadcast", "Tile", "Pad"):
+        for runtime in (False, True):
+            xml, bin_, inputs = big_model(kind, runtime)
+            src = "an input" if runtime else "a Const"
+            model_case(f"{kind.lower()}_huge_{'input' if runtime else 'const'}",
+                       f"{kind} to 100000x100000x100000 f32, the sizes from {src}", xml, bin_, 2,
+                       [f'"grow" ({kind}-opset', "4.0 PB (4000000000000000 bytes)", "memory budget"],
+                       inputs)
+    xml, bin_, _ = big_model("Broadcast", False)
+    model_case("broadcast_huge_check", "`irrun check` on the 4 PB Broadcast: allocates nothing",
+               xml, bin_, 0, [], cmd="check")
+    for runtime in (False, True):    # NumPy arrays have at most 64 dims
+        w = IRWriter("rank70")
+        x = w.parameter("x", "f32", [1])
+        axes = np.arange(1, 70, dtype=np.int64)
+        a = w.parameter("a", "i64", [69]) if runtime else w.const(axes)
+        w.result(w.layer("Unsqueeze", [x, a], name="lift"), "y")
+        model_case(f"rank_over_64_{'input' if runtime else 'const'}",
+                   f"Unsqueeze to rank 70, the axes from {'an input' if runtime else 'a Const'}",
+                   w.to_xml(), bytes(w.blob), 3, ['"lift" (Unsqueeze-opset1)', "at most 64 dims"],
+                   {"in.npz": npz(x=np.ones(1, np.float32), **({"a": axes} if runtime else {}))})
+    # Concat whose inputs fit a 1 MB budget but whose output does not (sizes known at run time)
+    w = IRWriter("concat_budget")
+    x = w.parameter("x", "f32", [1])
+    t = w.parameter("t", "i64", [1])
+    a = w.layer("Broadcast", [x, t], version="opset3", out_dims=[[-1]])
+    c = w.layer("Broadcast", [x, t], version="opset3", out_dims=[[-1]])
+    w.result(w.layer("Concat", [a, c], {"axis": 0}, out_dims=[[-1]], name="join"), "y")
+    model_case("concat_over_budget", "Concat of two 600 kB run-time Broadcasts, --max-memory 1M",
+               w.to_xml(), bytes(w.blob), 2,
+               ['"join" (Concat-opset1)', "1.2 MB (1200000 bytes)", "1.0 MB (1000000 bytes)"],
+               {"in.npz": npz(x=np.ones(1, np.float32), t=np.array([150000], np.int64))},
+               ["--input", "{dir}/in.npz", "--max-memory", "1M"])
+
+
+# -- graph ----------------------------------------------------------------------------------
+
+def set_edge(root, i: int, **kv) -> None:
+    e = root.findall("edges/edge")[i]
+    for k, v in kv.items():
+        e.set(k.replace("_", "-"), str(v))
+
+
+def graph_cases() -> None:
+    b = concat_model()
+    bin_ = bytes(b.blob)
+
+    def g(name, what, fn, fragments, code=2):
+        model_case(name, what, edit(b, fn), bin_, code, fragments, X)
+
+    g("edge_missing_layer", "an edge from a layer that does not exist",
+      lambda r: set_edge(r, 0, from_layer=77), ["edge 77:0 -> 2:0 names layer 77, which does not exist"])
+    g("edge_missing_port", "an edge to a port that does not exist",
+      lambda r: set_edge(r, 1, to_port=9), ['layer 2 "cat"', "has no input port with id 9"])
+    g("duplicate_ids", "two layers with the same id",
+      lambda r: layer(r, 1).set("id", "0"), ["duplicate layer id 0"])
+
+    def cycle(r):
+        set_edge(r, 0, from_layer=2, from_port=2)         # cat's output feeds cat's input 0
+    g("self_loop", "a layer feeding itself", cycle, ["cycle through layers 2 -> 2"])
+
+    def loop2(r):   # x -> cat, and cat -> a Convert -> cat: a two-layer cycle
+        layers = r.find("layers")
+        conv = etree.SubElement(layers, "layer", id="9", name="conv", type="Convert", version="opset1")
+        etree.SubElement(conv, "data", destination_type="f32")
+        inp = etree.SubElement(conv, "input")
+        etree.SubElement(inp, "port", id="0", precision="FP32")
+        out = etree.SubElement(conv, "output")
+        etree.SubElement(out, "port", id="1", precision="FP32")
+        set_edge(r, 1, from_layer=9, from_port=1)
+        etree.SubElement(r.find("edges"), "edge", {"from-layer": "2", "from-port": "2",
+                                                    "to-layer": "9", "to-port": "0"})
+    g("cycle", "two layers feeding each other", loop2, ["cycle through layers"])
+    g("result_no_input", "a Result with no incoming edge",
+      lambda r: r.find("edges").remove(r.findall("edges/edge")[2]),
+      ['layer 3 "y" (Result-opset1)', "input port 0", "not connected"])
+    g("port_fed_twice", "one input port fed by two edges",
+      lambda r: etree.SubElement(r.find("edges"), "edge", {"from-layer": "1", "from-port": "0",
+                                                           "to-layer": "2", "to-port": "0"}),
+      ['layer 2 "cat"', "fed by more than one edge"])
+    g("unknown_type", "a layer type no opset has, in a standard opset (OpenVINO refuses it)",
+      lambda r: layer(r, 2).set("type", "FrobnicateND"), ['layer 2 "cat"', "FrobnicateND"])
+    g("custom_op", "an extension op irrun does not know",
+      lambda r: layer(r, 2).attrib.update({"type": "MyOp", "version": "my_extension"}),
+      ['layer 2 "cat" (MyOp-my_extension)', "unsupported op MyOp"], code=3)
+    g("unknown_opset", "an opset version that does not exist",
+      lambda r: layer(r, 2).set("version", "opset99"), ['layer 2 "cat"', 'version="opset99"'], code=3)
+    g("op_not_in_opset", "an op asked for in an opset that lacks it",
+      lambda r: layer(r, 2).attrib.update({"type": "Slice", "version": "opset1"}),
+      ['layer 2 "cat"', "opset opset1 does not contain an op of type Slice"])
+    g("no_result", "no Result layer", lambda r: (r.find("layers").remove(layer(r, 3)),
+                                                 r.find("edges").remove(r.findall("edges/edge")[2])),
+      ["no Result layer"])
+
+
+# -- op rules -------------------------------------------------------------------------------
+
+def op_model(type_, data, consts, attrs=None, version="opset1", n_out=1, name="op"):
+    b = IRWriter(type_)
+    x = b.parameter("x", "f32", list(data.shape))
+    outs = b.layer(type_, [x] + [b.const(c) for c in consts], attrs, version=version, n_out=n_out,
+                   name=name)
+    for i, o in enumerate([outs] if n_out == 1 else outs):
+        b.result(o, f"out{i}")
+    return b.to_xml(), bytes(b.blob), {"x.npy": npy(data)}
+
+
+def op_cases() -> None:
+    f = np.zeros((2, 6), np.float32)
+    for name, what, model, fragments in [
+        ("variadic_split_sum", "VariadicSplit lengths summing past the axis",
+         op_model("VariadicSplit", f, [np.int64(1), np.array([2, 5])], n_out=2),
+         ["(VariadicSplit-opset1)", "Total length of splits: 7"]),
+        ("variadic_split_two_minus1", "VariadicSplit with two -1 lengths",
+         op_model("VariadicSplit", f, [np.int64(1), np.array([-1, -1])], n_out=2),
+         ["(VariadicSplit-opset1)", "multiple -1"]),
+        ("variadic_split_axis", "VariadicSplit axis out of range",
+         op_model("VariadicSplit", f, [np.int64(5), np.array([1, 1])], n_out=2),
+         ["(VariadicSplit-opset1)", "out of the tensor rank range"]),
+        ("split_divisibility", "Split of 6 into 4",
+         op_model("Split", f, [np.int64(1)], {"num_splits": 4}, n_out=4),
+         ["(Split-opset1)", "must be evenly divisible"]),
+        ("slice_step_zero", "Slice with step 0",
+         op_model("Slice", f, [np.array([0]), np.array([2]), np.array([0]), np.array([1])],
+                  version="opset8"), ["(Slice-opset8)", "Step must be non-zero"]),
+        ("strided_slice_masks", "StridedSlice masks of different lengths",
+         op_model("StridedSlice", f, [np.array([0, 0]), np.array([1, 1]), np.array([1, 1])],
+                  {"begin_mask": "0,0", "end_mask": "0,0,0"}),
+         ["(StridedSlice-opset1)", "same size"]),
+        ("shuffle_channels_group", "ShuffleChannels group 4 on 6 channels",
+         op_model("ShuffleChannels", f, [], {"axis": 1, "group": 4}),
+         ["(ShuffleChannels-opset1)", "multiple of the groups"]),
+        ("concat_dims", "Concat of [2,6] and [3,5]",
+         op_model("Concat", f, [np.zeros((3, 5), np.float32)], {"axis": 0}),
+         ["(Concat-opset1)", "Argument shapes are inconsistent"]),
+        ("reshape_count", "Reshape of 12 elements to 5",
+         op_model("Reshape", f, [np.array([5])], {"special_zero": "false"}),
+         ["(Reshape-opset1)", "is incompatible with input shape"]),
+    ]:
+        xml, bin_, inputs = model
+        model_case(name, what, xml, bin_, 2, ['"op"', *fragments], inputs)
+
+
+# -- inputs ---------------------------------------------------------------------------------
+
+def input_cases() -> None:
+    b = concat_model()
+    xml, bin_ = xml_of(b), bytes(b.blob)
+    two = IRWriter("two")
+    x = two.parameter("x", "f32", [1, 4])
+    z = two.parameter("z", "f32", "?")
+    two.result(x, "xo")
+    two.result(z, "zo")
+
+    def inp(name, what, files, fragments, args=None, model=(xml, bin_)):
+        model_case(name, what, model[0], model[1], 2, fragments, files, args)
+
+    inp("input_wrong_dtype", ".npy of float64 for an f32 input", {"x.npy": npy(np.ones((1, 4)))},
+        ["x.npy", 'input "x" has dtype float64', "f32"])
+    inp("input_wrong_shape", ".npy of shape [4,1] for [1,4]", {"x.npy": npy(np.ones((4, 1), np.float32))},
+        ["x.npy", 'input "x" has shape [4,1]'])
+    inp("input_pickled", "an object array (pickled), never unpickled",
+        {"x.npy": npy(np.array([1, "two", None], dtype=object))}, ["x.npy", "never unpickles"])
+    good = npy(np.ones((1, 4), np.float32))
+    hlen = struct.unpack("<H", good[8:10])[0]
+    broken = b"{'descr': '<f4', 'fortran_order': False, 'shape': (1, 4".ljust(hlen - 1) + b"\n"
+    inp("input_corrupt_header", "a header that is not a Python dict literal",
+        {"x.npy": good[:10] + broken + good[10 + hlen:]}, ["x.npy", "corrupted .npy header"])
+    inp("input_oversized_header", "a v2 header claiming 4 GB",
+        {"x.npy": b"\x93NUMPY\x02\x00" + struct.pack("<I", 0xFFFFFFF0) + b"{}"},
+        ["x.npy", "header of 4294967280 bytes is too large"])
+    inp("input_truncated_data", "a header promising more data than the file holds",
+        {"x.npy": good[:-4]}, ["x.npy", "promises 16 bytes"])
+    inp("input_not_npy", "a text file given as .npy", {"x.npy": b"1 2 3 4\n"},
+        ["x.npy", "not a .npy file"])
+    inp("input_npz_not_zip", "an .npz that is no zip file", {"in.npz": b"PK\x03\x04 not really"},
+        ["in.npz", "not a valid .npz"])
+    inp("input_npz_missing_key", "an .npz without one of the model's two inputs",
+        {"in.npz": npz(x=np.ones((1, 4), np.float32))}, ["missing input(s): z"],
+        model=(two.to_xml(), bytes(two.blob)))
+    inp("input_npz_extra_key", "an .npz with an extra array besides the input",
+        {"in.npz": npz(x=np.ones((1, 4), np.float32), extra=np.ones(2))},
+        ["in.npz[extra.npy]", 'no input named "extra"'])
+    # a deflate bomb: 200 MB of zeros in a ~200 kB member, refused before inflating
+    bomb = OUT / "_bomb.npz"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        info = zipfile.ZipInfo("z.npy", FIXED_TIME)
+        info.compress_type = zipfile.ZIP_DEFLATED
+        with zf.open(info, "w", force_zip64=True) as f:
+            np.lib.format.write_array_header_1_0(f, {"descr": "<f4", "fortran_order": False,
+                                                     "shape": (50_000_000,)})
+            chunk = bytes(1 << 20)
+            for _ in range(200_000_000 // len(chunk)):
+                f.write(chunk)
+            f.write(bytes(200_000_000 % len(chunk)))
+        zf.writestr(zipfile.ZipInfo("x.npy", FIXED_TIME), npy(np.ones((1, 4), np.float32)))
+    data = bomb.read_bytes()
+    bomb.unlink()
+    inp("input_npz_zip_bomb", "an .npz member inflating to 200 MB, --max-memory 64M",
+        {"in.npz": data}, ["in.npz[z.npy]", "200.0 MB", "memory budget"],
+        ["--input", "{dir}/in.npz", "--max-memory", "64M"], model=(two.to_xml(), bytes(two.blob)))
+    inp("input_one_for_two", "one unnamed array for a two-input model", {"x.npy": good},
+        ["x.npy", "the model has 2 inputs (x, z)"], model=(two.to_xml(), bytes(two.blob)))
+    inp("input_missing_path", "an input path that does not exist", {},
+        ["nope.npy", "no such file"], ["--input", "{dir}/nope.npy"])
+
+
+def main() -> None:
+    shutil.rmtree(OUT / "corpus", ignore_errors=True)
+    (OUT / "corpus").mkdir(parents=True)
+    for group in (xml_cases, weight_cases, shape_cases, graph_cases, op_cases, input_cases):
+        group()
+    (OUT / "cases.json").write_text(json.dumps(CASES, indent=1) + "\n")
+    print(f"wrote {len(CASES)} cases to {OUT / 'corpus'}")
+
+
+if __name__ == "__main__":
+    main()
