@@ -46,8 +46,10 @@ def _arrays() -> dict[str, np.ndarray]:
 
 
 def case_ids(*types: str, kind: str | None = None, status: str | None = None) -> list[str]:
-    """Ids of the cases whose op type is one of ``types`` (optionally of one kind/status)."""
-    return [i for i, c in _index().items() if c["type"] in types
+    """Ids of the cases whose op type is one of ``types`` (optionally of one kind/status).
+    Cases where OpenVINO gave no answer (no reference kernel, CPU failed) hold nothing to compare
+    with and are left out at collection rather than skipped."""
+    return [i for i, c in _index().items() if c["type"] in types and c["status"] in ("ok", "error")
             and (kind is None or c["kind"] == kind) and (status is None or c["status"] == status)]
 
 
@@ -115,8 +117,7 @@ def check_case(case: str, message: str | None = None) -> None:
             f"irrun: {err.value.message!r}\nOpenVINO: {e['message']!r}"
         assert err.value.layer is not None and err.value.layer.type == e["type"]
         return
-    if e["status"] != "ok":
-        pytest.skip(f"OpenVINO gives no answer: {e.get('message')}")
+    assert e["status"] == "ok", e       # case_ids() leaves out cases without an answer
     if e["kind"] == "shape":
         got = infer_case(case, n_out=len(e["outputs"]))
         for j, (g, want) in enumerate(zip(got, e["outputs"])):
