@@ -95,6 +95,19 @@ class Dim:
 DYN = Dim(0, None)
 
 
+def broadcast_merge(a: Dim, b: Dim) -> Dim | None:
+    """OpenVINO's ``Dimension::broadcast_merge``: a dim that may be 1 yields to the other; two
+    dims that may both be 1 give the hull; otherwise the intersection (None when empty)."""
+    a1, b1 = a.contains(1), b.contains(1)
+    if a1 and b1:
+        return Dim(min(a.lo, b.lo), None if a.hi is None or b.hi is None else max(a.hi, b.hi))
+    if a1:
+        return b
+    if b1:
+        return a
+    return a.intersect(b)
+
+
 class PartialShape:
     """A shape whose rank and dims may be unknown. ``PartialShape(None)`` has a dynamic rank."""
 

@@ -31,7 +31,7 @@ import numpy as np
 from ..budget import check_alloc
 from ..elements import TYPES, ElementType
 from ..errors import OpError
-from ..shapes import Dim, PartialShape
+from ..shapes import Dim, PartialShape, broadcast_merge
 from .base import Attr, Op, TensorInfo
 from .registry import register
 
@@ -58,25 +58,12 @@ AUTO_BROADCAST = Attr("enum", "numpy", choices=("numpy", "none", "explicit", "pd
 # ---------------------------------------------------------------------------------------------
 # The one broadcasting rule
 
-def broadcast_dim(a: Dim, b: Dim) -> Dim | None:
-    """OpenVINO's ``Dimension::broadcast_merge``: when both intervals contain 1 the result spans
-    both; when one does, the other wins; otherwise they must intersect (None: they cannot)."""
-    a1, b1 = a.contains(1), b.contains(1)
-    if a1 and b1:
-        return Dim(min(a.lo, b.lo), None if a.hi is None or b.hi is None else max(a.hi, b.hi))
-    if a1:
-        return b
-    if b1:
-        return a
-    return a.intersect(b)
-
-
 def broadcast_shapes(a: PartialShape, b: PartialShape, mode: str,
                      message: str = "Argument shapes are inconsistent.") -> PartialShape:
     """The output shape of an element-wise op on shapes ``a`` and ``b`` (OpenVINO's
     ``broadcast_merge_into(a, b)``), raising ``message`` when they do not broadcast.
 
-    * numpy: right-aligned, per dim :func:`broadcast_dim`; a dynamic rank gives a dynamic rank.
+    * numpy: right-aligned, per dim :func:`~irrun.shapes.broadcast_merge`; a dynamic rank gives a dynamic rank.
     * none (explicit): same rank, dims intersect.
     * pdpd: ``b`` aligned at axis 0 of ``a`` (what OpenVINO's IR reader builds: the attribute has
       no axis), missing trailing dims are 1; ``b`` must not be bigger than ``a``; the output is
@@ -92,7 +79,7 @@ def broadcast_shapes(a: PartialShape, b: PartialShape, mode: str,
         n = max(a.rank, b.rank)
         ad = [ONE] * (n - a.rank) + list(a)
         bd = [ONE] * (n - b.rank) + list(b)
-        dims = [broadcast_dim(x, y) for x, y in zip(ad, bd)]
+        dims = [broadcast_merge(x, y) for x, y in zip(ad, bd)]
     else:
         if a.rank is None or b.rank is None:
             return PartialShape(None)
@@ -101,7 +88,7 @@ def broadcast_shapes(a: PartialShape, b: PartialShape, mode: str,
         dims = list(a)
         for i, y in enumerate(b):
             x = a[i]
-            dims[i] = None if x.is_static and y.is_static and y.lo > x.lo else broadcast_dim(x, y)
+            dims[i] = None if x.is_static and y.is_static and y.lo > x.lo else broadcast_merge(x, y)
     if any(d is None for d in dims):
         raise OpError(message)
     return PartialShape(dims)

@@ -7,7 +7,7 @@ import ml_dtypes
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..shapes import DYN, Dim, PartialShape, broadcast_merge
 from .base import Attr, Op, TensorInfo
 from .registry import register
 
@@ -37,19 +37,6 @@ def same_etype(a: TensorInfo, b: TensorInfo, message: str, port: str = "input 1"
     """OpenVINO's element-type merge of two inputs (a dynamic type matches anything)."""
     if not (a.etype.is_dynamic or b.etype.is_dynamic) and a.etype != b.etype:
         raise OpError(message, port=port)
-
-
-def broadcast_merge(a: Dim, b: Dim) -> Dim | None:
-    """OpenVINO's ``Dimension::broadcast_merge``: a dim that may be 1 yields to the other; two
-    dims that may both be 1 give the hull; otherwise the intersection (None when empty)."""
-    a1, b1 = a.contains(1), b.contains(1)
-    if a1 and b1:
-        return Dim(min(a.lo, b.lo), None if a.hi is None or b.hi is None else max(a.hi, b.hi))
-    if a1:
-        return b
-    if b1:
-        return a
-    return a.intersect(b)
 
 
 def matmul_shape(a: PartialShape, b: PartialShape, ta: bool, tb: bool) -> PartialShape:
