@@ -8,6 +8,8 @@ the edge key is the destination port.
 """
 from __future__ import annotations
 
+import weakref
+
 import networkx as nx
 
 from .errors import GraphError
@@ -96,5 +98,17 @@ def live_order(g: nx.MultiDiGraph) -> list:
 
 
 def inputs_of(g: nx.MultiDiGraph, n) -> list[tuple]:
-    """``[(producer, src_port)]`` ordered by the consumer's input port index."""
-    return [(u, d["src_port"]) for u, _, k, d in sorted(g.in_edges(n, keys=True, data=True), key=lambda e: e[2])]
+    """``[(producer, src_port)]`` ordered by the consumer's input port index.
+
+    Asked for every layer by inference, planning and the checker, so the answer for the whole
+    graph is computed once per graph object (a model's graph is not changed after build_graph)."""
+    table = _INPUTS_OF.get(g)
+    if table is None:
+        ins: dict = {v: [] for v in g}
+        for u, v, k, d in g.edges(keys=True, data=True):
+            ins[v].append((k, u, d["src_port"]))
+        table = _INPUTS_OF[g] = {v: [(u, sp) for _, u, sp in sorted(es)] for v, es in ins.items()}
+    return list(table.get(n, ()))
+
+
+_INPUTS_OF: "weakref.WeakKeyDictionary[nx.MultiDiGraph, tuple]" = weakref.WeakKeyDictionary()
