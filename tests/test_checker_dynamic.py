@@ -9,7 +9,6 @@ the spec: ``?`` dynamic, ``a..b`` interval, ``a..`` unbounded above, ``[...]`` d
 """
 from __future__ import annotations
 
-import importlib.util
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from helpers import needs_openvino
 import irrun
 from irrun.irwriter import IRWriter
 from irrun.ops import registry
@@ -170,7 +170,7 @@ def test_every_data_movement_op_has_a_case():
     assert COVERED <= implemented
 
 
-@pytest.mark.skipif(importlib.util.find_spec("openvino") is None, reason="needs openvino (the oracle)")
+@needs_openvino
 def test_cases_agree_with_openvino(tmp_path):
     from ovoracle import Oracle
 

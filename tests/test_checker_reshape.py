@@ -4,7 +4,6 @@ the original model for the same inputs. The OpenVINO side runs in a worker proce
 (tools/ovoracle.py) with its reference evaluator."""
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from helpers import needs_openvino
 import irrun
 from irrun.checker import check_model
 from irrun.cli import main
@@ -20,8 +20,6 @@ from irrun.irwriter import IRWriter
 
 FIXTURES = Path(__file__).parent / "fixtures"
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-needs_openvino = pytest.mark.skipif(importlib.util.find_spec("openvino") is None,
-                                    reason="needs openvino (the oracle)")
 
 
 def run_cli(capsys, *args):

@@ -7,13 +7,13 @@ purpose is caught at its layer.
 """
 from __future__ import annotations
 
-import importlib.util
 import re
 import shutil
 
 import numpy as np
 import pytest
 
+from helpers import needs_openvino
 from irrun import ovref
 from irrun.cli import main
 from irrun.diff import compare_arrays
@@ -21,8 +21,6 @@ from irrun.ops.registry import resolve
 from test_fixtures import FIXTURES
 
 BLOCK = FIXTURES / "shufflenet_block"
-needs_ov = pytest.mark.skipif(importlib.util.find_spec("openvino") is None,
-                              reason="openvino is not importable (the oracle)")
 
 
 def run_cli(capsys, *args):
@@ -86,7 +84,7 @@ def test_without_openvino_says_so(capsys, monkeypatch):
     assert code == 2 and "openvino is not installed" in err and "--reference REF.npz" in err
 
 
-@needs_ov
+@needs_openvino
 @pytest.mark.parametrize("reference", ["openvino", "openvino-reference"])
 @pytest.mark.parametrize("case", ["shufflenet_block", "variadic_split_shapeof", "string_data", "ir_v10"])
 def test_fixtures_agree_with_openvino_port_by_port(capsys, case, reference):
@@ -97,7 +95,7 @@ def test_fixtures_agree_with_openvino_port_by_port(capsys, case, reference):
     assert re.fullmatch(r"irrun vs OpenVINO [^:]+: (all \d+ layers agree|1 layer agrees) \(\d+ ports?, rtol 0, atol 0\)\n", out)
 
 
-@needs_ov
+@needs_openvino
 def test_openvino_catches_a_wrong_irrun_kernel(capsys, monkeypatch):
     cls = resolve("Transpose", "opset1")
     right = cls.run

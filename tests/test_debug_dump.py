@@ -6,7 +6,6 @@ output index — written here independently of ``irrun.ovref`` — on every fixt
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -15,6 +14,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
+from helpers import needs_openvino
 import irrun
 from irrun import debug
 from irrun.cli import main
@@ -23,8 +23,6 @@ from irrun.irwriter import IRWriter
 from test_fixtures import CASES, FIXTURES, assert_same, load_arrays, meta_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-HAVE_OV = importlib.util.find_spec("openvino") is not None
-needs_ov = pytest.mark.skipif(not HAVE_OV, reason="openvino is not importable (the oracle)")
 
 BLOCK = FIXTURES / "shufflenet_block"     # x[1,8,4,4] -> VariadicSplit(3) -> Transpose(5) ... -> p, q
 
@@ -74,7 +72,7 @@ def oracle():
         yield o
 
 
-@needs_ov
+@needs_openvino
 @pytest.mark.parametrize("case", CASES)
 def test_dump_matches_openvino_intermediate_outputs(case, oracle, tmp_path):
     d = FIXTURES / case

@@ -7,13 +7,13 @@ saved in ``outputs.npz``.
 """
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from helpers import needs_openvino
 import irrun
 from irrun import debug
 from irrun.cli import main
@@ -22,8 +22,6 @@ from irrun.extract import extract_layer
 from test_fixtures import CASES, FIXTURES, assert_same, load_arrays, meta_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-needs_ov = pytest.mark.skipif(importlib.util.find_spec("openvino") is None,
-                              reason="openvino is not importable (the oracle)")
 SPECIAL = ("parameter", "const", "result")
 
 
@@ -47,7 +45,7 @@ def npz(path: Path) -> dict[str, np.ndarray]:
     return tensors
 
 
-@needs_ov
+@needs_openvino
 @pytest.mark.parametrize("case,layer", LAYERS, ids=[f"{c}-{n}" for c, n in LAYERS])
 def test_openvino_computes_the_extracted_layer_identically(case, layer, oracle, tmp_path):
     d = FIXTURES / case

@@ -35,7 +35,6 @@ cases and prints where it disagrees with the reference evaluator.
 """
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 import tempfile
@@ -44,6 +43,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from helpers import needs_openvino
 import irrun
 from irrun import elements
 from irrun.errors import InternalError, IrrunError
@@ -54,10 +54,7 @@ from ovoracle import Oracle, _ov_tensor, short_message  # noqa: E402
 N_CASES = int(os.environ.get("IRRUN_DIFF_CASES", "60"))    # more: IRRUN_DIFF_CASES=3000
 BASE_SEED = int(os.environ.get("IRRUN_DIFF_SEED", "7000"))
 
-pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("openvino") is None,
-    reason="openvino is not importable; the differential tests use it as the oracle "
-           "(pip install openvino)")
+pytestmark = needs_openvino
 
 FLOATS = ["f64", "f32", "f16", "bf16"]
 SIGNED = ["i64", "i32", "i16", "i8"]

@@ -10,8 +10,7 @@ with its inputs, and what OpenVINO 2026.4.1 did with it:
   irrun must match the CPU, except where :data:`CPU_DEVIATIONS` says why irrun follows the
   reference rule instead;
 * ``error``: OpenVINO refused it (stage read/infer: the graph, eval: the values) -> irrun must
-  refuse it too (ShapeError / ExecutionError), with OpenVINO's message unless
-  :data:`OWN_MESSAGE` says why not;
+  refuse it too (ShapeError / ExecutionError), with OpenVINO's message;
 * ``crash``: OpenVINO's process died -> irrun must refuse it;
 * :data:`IRRUN_REFUSES`: OpenVINO returned garbage (undefined behaviour) -> irrun refuses.
 """
@@ -83,14 +82,6 @@ IRRUN_REFUSES: dict[str, str] = {
                     "rounds an integer softmax)",
 }
 
-#: Refusals where irrun's message differs from OpenVINO's (OpenVINO's is not helpful there).
-OWN_MESSAGE: dict[str, str] = {
-}
-
-#: Known failures of code outside these modules (strict xfail: they alert when fixed).
-KNOWN_FAILURES: dict[str, str] = {}
-
-
 @cache
 def _index() -> tuple[dict, ...]:
     return tuple(json.loads(FIXTURE.with_suffix(".json").read_text(encoding="utf-8"))["cases"])
@@ -116,9 +107,7 @@ def _array(case: dict, key: str) -> np.ndarray:
 def cases(*types: str) -> list:
     """pytest params (id = case id) of the cases for these IR layer types (all when none given)."""
     wanted = {t.lower() for t in types}
-    return [pytest.param(e, id=e["id"], marks=[pytest.mark.xfail(strict=True, reason=KNOWN_FAILURES[e["id"]]),
-                                                pytest.mark.filterwarnings("ignore::RuntimeWarning")]
-                         if e["id"] in KNOWN_FAILURES else [])
+    return [pytest.param(e, id=e["id"])
             for e in _index() if _answered(e) and (not wanted or e["type"].lower() in wanted)]
 
 
@@ -161,7 +150,7 @@ def check(case: dict) -> None:
             run_case(case)
         err = e.value
         assert err.layer is not None and err.layer.type.lower() == case["type"].lower(), err
-        if status == "error" and cid not in OWN_MESSAGE and cid not in IRRUN_REFUSES:
+        if status == "error" and cid not in IRRUN_REFUSES:
             assert isinstance(err, ExecutionError if case["stage"] == "eval" else ShapeError), err
             assert case["message"] in err.message, f"irrun: {err.message!r}\nOpenVINO: {case['message']!r}"
         return
