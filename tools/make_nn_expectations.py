@@ -32,7 +32,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 os.environ["CI"] = "true"
 
@@ -685,12 +685,17 @@ def measure(case: Case, ov: Oracle, tmp: Path, store: Store) -> dict:
     return entry
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=ROOT / "tests/fixtures/nn_expectations")
+def main(argv: list[str] | None = None, cases_of: Callable[[], list[Case]] | None = None,
+         out: str = "nn_expectations", doc: str | None = None) -> int:
+    """Measure ``cases_of()`` (default: this file's cases) into tests/fixtures/<out>.{json,npz}.
+    Other generators (tools/make_<family>_expectations.py) define their cases and call this."""
+    ap = argparse.ArgumentParser(description=(doc or __doc__).splitlines()[0])
+    ap.add_argument("--out", type=Path, default=ROOT / "tests/fixtures" / out)
     ap.add_argument("-k", default="", help="only cases whose id contains this (prints, writes nothing)")
     args = ap.parse_args(argv)
-    cases = [c for c in all_cases() if args.k in c.id]
+    cases = [c for c in (cases_of or all_cases)() if args.k in c.id]
+    ids = [c.id for c in cases]
+    assert len(set(ids)) == len(ids), "duplicate case ids"
     index, store = [], Store()
     with Oracle() as ov, tempfile.TemporaryDirectory() as tmp:
         for case in cases:

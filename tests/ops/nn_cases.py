@@ -1,6 +1,7 @@
-"""The OpenVINO measurements of tools/make_nn_expectations.py, replayed through irrun.
+"""The OpenVINO measurements of tools/make_nn_expectations.py (and of the generators built on it,
+tools/make_<family>_expectations.py), replayed through irrun.
 
-``tests/fixtures/nn_expectations.json`` lists one case per line: the layer exactly as OpenVINO
+``tests/fixtures/<family>_expectations.json`` lists one case per line: the layer exactly as OpenVINO
 serialised it (type, version, attributes), its inputs (arrays in the .npz, or a Parameter's
 partial shape) and what OpenVINO said — output values (``run`` cases, from the CPU plugin at f32
 or, where it fails, the reference evaluator), output partial shapes (``shape`` cases) or its error
@@ -28,20 +29,27 @@ from irrun.shapes import Dim, PartialShape
 
 from helpers import Param, infer_op, run_op
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "nn_expectations"
+#: every ``tests/fixtures/<name>_expectations.{json,npz}`` pair in the format of
+#: tools/make_nn_expectations.py (the math fixture has its own format and reader, expectations.py)
+FIXTURES = sorted(p.with_suffix("") for p in (Path(__file__).resolve().parents[1] / "fixtures").glob("*_expectations.json")
+                  if p.name != "math_expectations.json")
 #: float tolerances: f32/f64 as the issue asks; f16/bf16 results round differently per evaluator
 TOL = {"f32": (1e-4, 1e-5), "f64": (1e-4, 1e-5), "f16": (1e-2, 1e-2), "bf16": (2e-2, 2e-2)}
 
 
 @cache
 def _index() -> dict[str, dict]:
-    cases = json.loads(FIXTURE.with_suffix(".json").read_text(encoding="utf-8"))["cases"]
-    return {c["id"]: c for c in cases}
+    index = {}
+    for fixture in FIXTURES:
+        for c in json.loads(fixture.with_suffix(".json").read_text(encoding="utf-8"))["cases"]:
+            assert c["id"] not in index, f"case {c['id']} is in two fixtures"
+            index[c["id"]] = dict(c, fixture=fixture.name)
+    return index
 
 
 @cache
-def _arrays() -> dict[str, np.ndarray]:
-    with np.load(FIXTURE.with_suffix(".npz")) as f:
+def _arrays(fixture: str) -> dict[str, np.ndarray]:
+    with np.load(FIXTURES[0].with_name(fixture + ".npz")) as f:
         return {k: f[k] for k in f.files}
 
 
@@ -57,8 +65,8 @@ def entry(case: str) -> dict:
     return _index()[case]
 
 
-def array(key: str, etype: str) -> np.ndarray:
-    a = _arrays()[key]
+def array(key: str, etype: str, fixture: str = "nn_expectations") -> np.ndarray:
+    a = _arrays(fixture)[key]
     return a.view(elements.TYPES["bf16"].dtype) if etype == "bf16" else a
 
 
@@ -68,7 +76,7 @@ def inputs_of(case: str) -> tuple[list, tuple[int, ...]]:
     ins, params = [], []
     for i, spec in enumerate(e["inputs"]):
         if "array" in spec:
-            ins.append(array(spec["array"], spec["etype"]))
+            ins.append(array(spec["array"], spec["etype"], e["fixture"]))
             if spec["param"]:
                 params.append(i)
         else:
@@ -126,7 +134,7 @@ def check_case(case: str, message: str | None = None) -> None:
         return
     got = run_case(case)
     for j, (g, want) in enumerate(zip(got, e["outputs"])):
-        assert_close(g, array(want["array"], want["etype"]), want["etype"], f"{case} output {j}")
+        assert_close(g, array(want["array"], want["etype"], e["fixture"]), want["etype"], f"{case} output {j}")
 
 
 def rejects(case: str, fragment: str, exc: type[IrrunError] = IrrunError) -> IrrunError:
