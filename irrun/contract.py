@@ -30,15 +30,17 @@ def _bug(e: Exception, file: str | None, ref: LayerRef) -> InternalError:
 
 
 def run_checked(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo | None],
-                ref: LayerRef, file: str | None = None, folding: bool = False) -> list[np.ndarray]:
+                ref: LayerRef, file: str | None = None, folding: bool = False,
+                ctx: object = None) -> list[np.ndarray]:
     try:
-        outs = op.run(*args)
+        outs = op.run(*args, ctx=ctx) if op.uses_context else op.run(*args)
     except OverBudget as e:
         raise MemoryBudgetError(e.message, file=file, layer=ref, port=e.port) from None
     except OpError as e:
         kind = "while folding constants: " if folding else ""
-        raise ExecutionError(kind + e.message, file=file, layer=ref, port=e.port,
-                             openvino_loads=e.openvino_loads) from None
+        cls = UnsupportedError if e.unsupported else ExecutionError
+        raise cls(kind + e.message, file=file, layer=ref, port=e.port,
+                  openvino_loads=e.openvino_loads) from None
     except MemoryError as e:     # NumPy could not allocate: the input's fault, not irrun's
         raise MemoryBudgetError(f"out of memory: {e}", file=file, layer=ref) from None
     except IrrunError:

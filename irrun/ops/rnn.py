@@ -1,0 +1,482 @@
+"""Recurrent cells and sequences: LSTMCell-1/4, GRUCell-3, RNNCell (IR "opset1"), LSTMSequence-5,
+GRUSequence-5, RNNSequence-5 — one gate kernel for all of them.
+
+Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/
+(lstm-cell-1, lstm-sequence-5, gru-cell-3, gru-sequence-5, rnn-cell-3, rnn-sequence-5).
+
+Semantics (measured on OpenVINO 2026.4.1, CPU plugin at f32 — its reference evaluator has no kernel
+for these ops; tests/fixtures/rnn_expectations):
+
+* Gate order: LSTM W/R/B rows are ``f, i, c, o`` (the ONNX and PyTorch front ends reorder
+  ONNX's ``i, o, f, c`` / torch's ``i, f, g, o``); GRU ``z, r, h``. B is the sum of the input and
+  recurrence biases; GRU with ``linear_before_reset`` (what torch's GRU converts to) has a 4th
+  block, the recurrence bias of ``h``, applied inside ``r * (H R_h^T + Rb_h)``.
+* ``clip`` (> 0) clamps every gate's pre-activation to [-clip, clip], never the cell state.
+  Activations: sigmoid, tanh, relu (case-insensitive; extra ones are ignored);
+  ``activations_alpha/beta`` are ignored. A sequence layer without ``activations`` has none
+  (OpenVINO reads it so and cannot compile it); a cell uses the defaults.
+* Sequences run each direction of ``direction``; ``reverse`` reads each batch row backwards from
+  its own length. With ``sequence_lengths`` below the sequence length the outputs past a row's
+  length are zero and Ho/Co are the state at that length — zero for a length of 0 (or negative,
+  or above the sequence length: forward only; OpenVINO rejects those in a reverse direction).
+  Lengths compare in their own type (f32 2.5 runs 2 steps and leaves Ho/Co zero), as
+  OpenVINO's conversion to a TensorIterator does.
+* ``hidden_size`` must match the tensors (OpenVINO's shape rule ignores it, except LSTMCell's
+  when the hidden size is unknown; its CPU plugin refuses a mismatch), as must X's and W's input
+  sizes; irrun refuses both, and an empty sequence.
+* LSTMCell-1 runs as LSTMCell-4 (the CPU plugin ignores its ``weights_format``, peepholes and
+  ``input_forget``; see :class:`LSTMCell1`).
+
+Kernel: one batched matmul projects the input of every time step and direction at once; then a
+Python loop over time steps (directions and batch rows vectorised) applies the recurrence.
+f16/bf16 compute in f32, f64 in f64.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from ..elements import ElementType
+from ..errors import OpError
+from ..shapes import DYN, Dim, PartialShape
+from .base import Attr, Op, TensorInfo
+from .matmul import compute_dtype
+from .registry import register
+
+SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/"
+_FLOATS = ("f64", "f32", "f16", "bf16")
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 0.5 * (1.0 + np.tanh(0.5 * x))       # = 1 / (1 + exp(-x)), without overflow
+
+
+ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "sigmoid": _sigmoid, "tanh": np.tanh, "relu": lambda x: np.maximum(x, 0)}
+
+
+@dataclass(frozen=True)
+class Family:
+    """What distinguishes LSTM, GRU and RNN: gate count, state count (H, C), activation count."""
+
+    name: str
+    gates: int
+    states: int
+    activations: tuple[str, ...]      # the defaults, one per activation slot
+
+    @property
+    def state_names(self) -> str:
+        return "initial_hidden_state, initial_cell_state" if self.states == 2 else "initial_hidden_state"
+
+
+LSTM = Family("LSTM", 4, 2, ("sigmoid", "tanh", "tanh"))
+GRU = Family("GRU", 3, 1, ("sigmoid", "tanh"))
+RNN = Family("RNN", 1, 1, ("tanh",))
+
+
+# ---------------------------------------------------------------------------------------------
+# Shape rules (OpenVINO's rnn::cell_base_shape_infer / seq_base_shape_infer, measured)
+
+def _merge(a: Dim, b: Dim, what: str) -> Dim:
+    m = a.intersect(b)
+    if m is None:
+        raise OpError(f"Dimension `{what}` is not matched between inputs.")
+    return m
+
+
+def _div(d: Dim, n: int) -> Dim | None:
+    """OpenVINO's ``Dimension / n``: the interval of whole quotients (None when there is none)."""
+    lo, hi = -(-d.lo // n), None if d.hi is None else d.hi // n
+    return None if hi is not None and hi < lo else Dim(lo, hi)
+
+
+def _check_ranks(shapes: Sequence[PartialShape], ranks: Sequence[int]) -> None:
+    for i, (s, r) in enumerate(zip(shapes, ranks)):
+        if s.rank is not None and s.rank != r:
+            raise OpError(f"Shape rank of input at {i} is incompatible. Expected rank: {r}, actual shape: {s}.",
+                          port=f"input {i}")
+
+
+def _dim(s: PartialShape, i: int) -> Dim:
+    return DYN if s.rank is None else s[i]
+
+
+def _weights_hidden(hidden: Dim, gates: int, w: PartialShape, r: PartialShape, b: PartialShape,
+                    axis: int, ordinal: str, lbr: bool) -> Dim:
+    """The W/R/B checks shared by cells (``axis`` 0, "First") and sequences (1, "Second"): with a
+    static hidden size the gate dims must agree; otherwise W and R (when their leading dim is
+    static — OpenVINO's condition, also for sequences) narrow the hidden size to ``dim / gates``."""
+    if hidden.is_static:
+        h = hidden.value
+        r_ordinal = "Fisrt" if ordinal == "First" else ordinal        # (sic) OpenVINO's message
+        for name, s, n in (("W", w, gates * h), ("R", r, gates * h), ("B", b, (gates + lbr) * h)):
+            if s.rank is not None and not s[axis].contains(n):
+                raise OpError(f"{r_ordinal if name == 'R' else ordinal} dimension of {name} input shape is "
+                              f"required to be compatible with {n}. Got shape: {s[axis]}.")
+        return hidden
+    for s in (w, r):
+        if s.rank is not None and s[0].is_static:
+            q = _div(s[axis], gates)            # (W/R dims that no hidden size divides: a mismatch)
+            hidden = _merge(hidden, Dim(1, 0) if q is None else q, "hidden_size")
+    return hidden
+
+
+def cell_shape(fam: Family, shapes: Sequence[PartialShape], lbr: bool = False) -> tuple[Dim, Dim]:
+    """(batch, hidden) of a cell from its input shapes X, H[, C], W, R, B."""
+    s = fam.states
+    _check_ranks(shapes, [2] * (1 + s) + [2, 2, 1])
+    x, h, w, r, b = shapes[0], shapes[1], shapes[1 + s], shapes[2 + s], shapes[3 + s]
+    batch = _dim(x, 0)
+    for i in range(1, 1 + s):
+        batch = _merge(batch, _dim(shapes[i], 0), "batch_size")
+    hidden = _dim(h, 1)
+    for i in range(2, 1 + s):
+        if shapes[i].rank is not None:
+            hidden = _merge(hidden, shapes[i][1], "hidden_size")
+    if r.rank is not None:
+        hidden = _merge(hidden, r[1], "hidden_size")
+    return batch, _weights_hidden(hidden, fam.gates, w, r, b, 0, "First", lbr)
+
+
+def sequence_shape(fam: Family, shapes: Sequence[PartialShape], ndir: int, lbr: bool = False) -> tuple[Dim, Dim, Dim, Dim]:
+    """(batch, num_directions, seq_length, hidden) from X, H[, C], sequence_lengths, W, R, B."""
+    s = fam.states
+    _check_ranks(shapes, [3] * (1 + s) + [1, 3, 3, 2])
+    x, h, w, r, b = shapes[0], shapes[1], shapes[2 + s], shapes[3 + s], shapes[4 + s]
+    batch = _dim(x, 0)
+    for i in range(1, 2 + s):                   # H, C and sequence_lengths
+        if shapes[i].rank is not None:
+            batch = _merge(batch, shapes[i][0], "batch_size")
+    hidden = _dim(h, 2)
+    for i in range(2, 1 + s):
+        if shapes[i].rank is not None:
+            hidden = _merge(hidden, shapes[i][2], "hidden_size")
+    if r.rank is not None:
+        hidden = _merge(hidden, r[2], "hidden_size")
+    dirs: Dim | None = Dim(ndir, ndir)
+    for i, axis in [(i, 1) for i in range(1, 1 + s)] + [(i, 0) for i in range(2 + s, 5 + s)]:
+        dirs = dirs and dirs.intersect(_dim(shapes[i], axis))
+    if dirs is None:
+        raise OpError("Dimension `num_directions` doesn't match to other inputs or `direction` attribute.")
+    hidden = _weights_hidden(hidden, fam.gates, w, r, b, 1, "Second", lbr)
+    return batch, dirs, _dim(x, 1), hidden
+
+
+def merge_types(infos: Sequence[TensorInfo], message: str) -> ElementType:
+    """The one element type of the data inputs (a dynamic type matches any)."""
+    known = [t.etype for t in infos if not t.etype.is_dynamic]
+    if any(t != known[0] for t in known):
+        raise OpError(message)
+    return known[0] if known else infos[0].etype
+
+
+# ---------------------------------------------------------------------------------------------
+# The kernel
+
+def _clip(x: np.ndarray, clip: float) -> np.ndarray:
+    return np.clip(x, -clip, clip) if clip > 0 else x
+
+
+def recurrence(fam: Family, acts: Sequence[Callable], clip: float, x: np.ndarray, states: Sequence[np.ndarray],
+               lengths: np.ndarray, w: np.ndarray, r: np.ndarray, b: np.ndarray, reverse: Sequence[bool],
+               lbr: bool = False) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Run every direction ``d`` (``reverse[d]``) over ``x`` [batch, T, input].
+
+    ``states`` are [D, batch, hidden], ``w``/``r``/``b`` [D, gates*hidden, ...] in the canonical gate
+    order, ``lengths`` [batch] float64 (compared as OpenVINO's TensorIterator conversion does:
+    a step ``s`` is live while ``s + 1 <= length``, the final state is taken at ``s + 1 == length``;
+    reverse rows need whole lengths in 0..T). Returns Y [D, batch, T, hidden] and the final states,
+    all in the compute type."""
+    D, (B, T, _), H = len(reverse), x.shape, r.shape[-1]
+    G = fam.gates * H
+    # input projection of every step and direction, with the biases of W (and R, summed)
+    xp = np.matmul(x[None], np.swapaxes(w, 1, 2)[:, None]) + b[:, None, None, :G]   # [D, B, T, G]
+    rt = np.swapaxes(r, 1, 2)                                                         # [D, H, G]
+    rbh = b[:, None, G:] if lbr else None
+    f, g = acts[0], acts[1] if len(acts) > 1 else None
+    h, c = states[0], states[1] if fam.states == 2 else None
+    y = np.zeros((D, B, T, H), x.dtype)
+    finals = [np.zeros_like(s) for s in states]
+    rows, dd = np.arange(B), np.arange(D)[:, None]
+    rev, whole = np.array(reverse)[:, None], lengths.astype(np.int64)
+    for step in range(T):
+        # reverse rows read x[len-1-step] (ReverseSequence by length), padding steps keep their place
+        t = np.where(rev & (step < whole), whole - 1 - step, step)                         # [D, B]
+        gx = xp[dd, rows, t]                                                             # [D, B, G]
+        if fam is LSTM:
+            gates = _clip(gx + np.matmul(h, rt), clip)
+            gf, gi, gc, go = (gates[..., k * H:(k + 1) * H] for k in range(4))
+            c_new = f(gf) * c + f(gi) * g(gc)
+            h_new = f(go) * acts[2](c_new)
+        elif fam is GRU:
+            hr = np.matmul(h, rt[..., :2 * H] if not lbr else rt)
+            z = f(_clip(gx[..., :H] + hr[..., :H], clip))
+            rg = f(_clip(gx[..., H:2 * H] + hr[..., H:2 * H], clip))
+            if lbr:
+                cand = gx[..., 2 * H:] + rg * (hr[..., 2 * H:] + rbh)
+            else:
+                cand = gx[..., 2 * H:] + np.matmul(rg * h, rt[..., 2 * H:])
+            h_new = (1 - z) * g(_clip(cand, clip)) + z * h
+        else:
+            h_new = f(_clip(gx + np.matmul(h, rt), clip))
+        live = (step + 1 <= lengths)[None, :, None]
+        at_end = (step + 1 == lengths)[None, :, None]
+        h = np.where(live, h_new, 0)
+        y[dd, rows, t] = h
+        finals[0] = np.where(at_end, h_new, finals[0])
+        if c is not None:
+            c = np.where(live, c_new, 0)
+            finals[1] = np.where(at_end, c_new, finals[1])
+    return y, finals
+
+
+def sequence_lengths(value: np.ndarray, T: int, reverse: bool, port: str) -> np.ndarray:
+    """``sequence_lengths`` as float64 (OpenVINO compares them in their own type, so 2.5 masks
+    step 3 and never marks a final state). Forward, any value works (negative = 0: zero outputs
+    and states); a reverse direction needs lengths in [0, T], as OpenVINO's ReverseSequence."""
+    lens = value.astype(np.float64).reshape(-1)
+    if reverse and lens.size and (lens.min() < 0 or lens.max() >= T + 1):
+        raise OpError(f"sequence_lengths {value.tolist()} must lie in [0, {T}] for a reverse direction "
+                      "(OpenVINO: \"Incorrect input 'seq_lengths' values!\")", port=port, openvino_loads=True)
+    return lens
+
+
+# ---------------------------------------------------------------------------------------------
+# Ops
+
+class _Recurrent(Op):
+    family: ClassVar[Family]
+    attrs = {"hidden_size": Attr("int", 0, required=True), "activations": Attr("str", None),
+             "activations_alpha": Attr("floats", []), "activations_beta": Attr("floats", []),
+             "clip": Attr("float", 0.0)}
+    restrictions = "f64/f32/f16/bf16 data; activations sigmoid, tanh, relu (no hardsigmoid: OpenVINO's CPU plugin has none)"
+    sequence: ClassVar[bool] = False
+
+    @property
+    def lbr(self) -> bool:
+        return bool(getattr(self, "linear_before_reset", False))
+
+    def activation_functions(self) -> list[Callable]:
+        """The activations, validated (the IR's list; a cell without the attribute uses the
+        defaults, a sequence none: OpenVINO reads it so and then cannot compile it)."""
+        text = self.activations
+        names = list(self.family.activations if text is None and not self.sequence else
+                     [a.strip().lower() for a in (text or "").split(",") if a.strip()])
+        need = len(self.family.activations)
+        if len(names) < need:
+            raise OpError(f"{self.type} needs {need} activation functions, the layer has {len(names)} "
+                          f"(activations=\"{text or ''}\"); OpenVINO cannot compile it", openvino_loads=True)
+        for n in names[:need]:
+            if n == "hardsigmoid":
+                raise OpError("activation function hardsigmoid is not supported (OpenVINO's CPU plugin: "
+                              "\"Unsupported activation function\")", openvino_loads=True, unsupported=True)
+            if n not in ACTIVATIONS:
+                raise OpError(f"Unknown activation function: {n}", openvino_loads=True)
+        return [ACTIVATIONS[n] for n in names[:need]]
+
+    def data_type(self, infos: Sequence[TensorInfo]) -> ElementType:
+        fam = self.family
+        extra = "" if self.type == "LSTMCell" else " inputs"
+        et = merge_types(infos, f"Element types for X, {fam.state_names}, W, R and B{extra} do not match.")
+        if not et.is_dynamic and et.name not in _FLOATS:
+            raise OpError(f"irrun runs {self.type} on f64/f32/f16/bf16 data, not {et}", unsupported=True)
+        return et
+
+    def check_runnable(self, hidden: Dim, x_size: Dim, w_size: Dim, seq_len: Dim = Dim(1, 1)) -> None:
+        """What OpenVINO's shape rule lets through but its CPU plugin refuses ("incorrect
+        input/output shapes"): a hidden size other than ``hidden_size``, an input size other than
+        W's, an empty sequence."""
+        if hidden.is_static and hidden.value != self.hidden_size:
+            raise OpError(f"the inputs have hidden size {hidden.value} but hidden_size={self.hidden_size} "
+                          "(OpenVINO's CPU plugin refuses it: incorrect input/output shapes)", openvino_loads=True)
+        if x_size.is_static and w_size.is_static and x_size != w_size:
+            raise OpError(f"X has input size {x_size} but W has {w_size} (OpenVINO's CPU plugin refuses it: "
+                          "incorrect input/output shapes)", port="input 0", openvino_loads=True)
+        if seq_len == Dim(0, 0):
+            raise OpError("the sequence is empty (X dim 1 is 0); OpenVINO's CPU plugin cannot run it",
+                          port="input 0", openvino_loads=True)
+
+
+class _Cell(_Recurrent):
+    """A cell: one step of the recurrence; outputs H (and C)."""
+
+    def shape(self, shapes: Sequence[PartialShape]) -> tuple[Dim, Dim]:
+        """(batch, hidden) — the one rule of ``infer`` and ``run`` (with the arrays' shapes)."""
+        batch, hidden = cell_shape(self.family, shapes, self.lbr)
+        hidden = self.hidden_of(shapes, hidden)
+        self.check_runnable(hidden, _dim(shapes[0], 1), _dim(shapes[1 + self.family.states], 1))
+        return batch, hidden
+
+    def hidden_of(self, shapes: Sequence[PartialShape], hidden: Dim) -> Dim:
+        return hidden
+
+    def infer(self, inputs):
+        et = self.data_type(inputs[:4 + self.family.states])
+        batch, hidden = self.shape([t.shape for t in inputs])
+        self.activation_functions()
+        return [TensorInfo(et, PartialShape([batch, hidden]))] * self.family.states
+
+    def run(self, *args):
+        s = self.family.states
+        self.shape([PartialShape(a.shape) for a in args])
+        dt, cd = args[0].dtype, compute_dtype(args[0].dtype)
+        x, *states, w, r, b = (a.astype(cd, copy=False)[None] for a in args[:4 + s])   # one direction
+        _, finals = recurrence(self.family, self.activation_functions(), self.clip, np.swapaxes(x, 0, 1), states,
+                               np.ones(x.shape[1]), w, r, b, reverse=[False], lbr=self.lbr)
+        return [f[0].astype(dt) for f in finals]
+
+
+@register
+class LSTMCell4(_Cell):
+    """LSTMCell-4: X, H, C, W, R, B -> H, C. Gate order f, i, c, o; without a known hidden size
+    OpenVINO's shape rule takes the ``hidden_size`` attribute."""
+
+    type, version, family = "LSTMCell", "opset4", LSTM
+    spec = SPECS + "lstm-cell-1.html"
+    num_inputs = (6, 6)
+
+    def hidden_of(self, shapes, hidden):
+        return hidden if hidden.is_static else Dim(self.hidden_size, self.hidden_size)
+
+
+@register
+class LSTMCell1(LSTMCell4):
+    """LSTMCell-1 (v0): X, H, C, W, R[, B[, P]] -> H, C, computed as LSTMCell-4 — what OpenVINO's CPU
+    plugin does (measured): it ignores ``weights_format`` (the gate order is f, i, c, o whatever the
+    attribute says; ``ifco`` is what OpenVINO reads when it is missing), the peepholes P and
+    ``input_forget``. Its reference implementation applies P and ``input_forget`` instead, so irrun
+    refuses a non-zero P and ``input_forget="true"`` rather than pick one answer. B and P default to
+    zeros; OpenVINO's shape rule checks P's first dim against ``3 * hidden``."""
+
+    version = "opset1"
+    attrs = {**_Recurrent.attrs, "weights_format": Attr("enum", "ifco", choices=("fico", "icof", "ifco", "ifoc", "iofc")),
+             "input_forget": Attr("bool", False)}
+    num_inputs = (5, 7)
+    restrictions = "LSTMCell-1: no non-zero peepholes P, no input_forget"
+
+    def hidden_of(self, shapes, hidden):
+        hidden = super().hidden_of(shapes, hidden)
+        if len(shapes) == 7:
+            p = shapes[6]
+            if p.rank in (None, 0):
+                raise OpError("Accessing out-of-range dimension", port="input 6")
+            if p[0].is_static and not p[0].contains(3 * hidden.value):
+                raise OpError(f"Parameter hidden_size mismatched in P input. Current value is: {p[0]}, "
+                              f"expected: {3 * hidden.value}.", port="input 6")
+        if self.input_forget:
+            raise OpError(_DISAGREE.format("input_forget=\"true\""), openvino_loads=True, unsupported=True)
+        return hidden
+
+    @staticmethod
+    def check_peepholes(p: np.ndarray | None) -> None:
+        if p is not None and np.any(p != 0):
+            raise OpError(_DISAGREE.format("non-zero peepholes P"), port="input 6", openvino_loads=True,
+                          unsupported=True)
+
+    def infer(self, inputs):
+        self.check_peepholes(inputs[6].value if len(inputs) > 6 else None)
+        if len(inputs) < 6:                     # B (zeros) is an input of OpenVINO's op all the same
+            inputs = list(inputs) + [TensorInfo(inputs[0].etype, PartialShape([DYN]))]
+        return super().infer(inputs)
+
+    def run(self, *args):
+        self.check_peepholes(args[6] if len(args) > 6 else None)
+        if len(args) < 6:
+            args = (*args, np.zeros(4 * args[2].shape[-1], args[0].dtype))
+        return super().run(*args)
+
+
+_DISAGREE = ("irrun does not run LSTMCell-1 with {}: OpenVINO's CPU plugin ignores it, its reference "
+             "implementation applies it")
+
+
+@register
+class GRUCell3(_Cell):
+    """GRUCell-3: X, H, W, R, B -> H. Gate order z, r, h; ``linear_before_reset`` applies the reset
+    gate after the recurrence matmul and takes B = [b_z, b_r, Wb_h, Rb_h]."""
+
+    type, version, family = "GRUCell", "opset3", GRU
+    spec = SPECS + "gru-cell-3.html"
+    attrs = {**_Recurrent.attrs, "linear_before_reset": Attr("bool", False)}
+    num_inputs = (5, 5)
+
+
+@register
+class RNNCell1(_Cell):
+    """RNNCell (spec RNNCell-3, IR "opset1"): X, H, W, R, B -> H = f(X W^T + H R^T + B)."""
+
+    type, version, family = "RNNCell", "opset1", RNN
+    spec = SPECS + "rnn-cell-3.html"
+    num_inputs = (5, 5)
+
+
+class _Sequence(_Recurrent):
+    """A sequence: X [batch, T, input], H (C), sequence_lengths, W, R, B -> Y [batch, D, T, hidden],
+    Ho (Co) [batch, D, hidden]."""
+
+    sequence = True
+    attrs = {**_Recurrent.attrs, "direction": Attr("enum", "forward", required=True,
+                                                  choices=("forward", "reverse", "bidirectional"))}
+
+    @property
+    def ndir(self) -> int:
+        return 2 if self.direction == "bidirectional" else 1
+
+    def shape(self, shapes: Sequence[PartialShape]) -> tuple[Dim, Dim, Dim, Dim]:
+        s = self.family.states
+        dims = sequence_shape(self.family, shapes, self.ndir, self.lbr)
+        self.check_runnable(dims[3], _dim(shapes[0], 2), _dim(shapes[2 + s], 2), dims[2])
+        return dims
+
+    def infer(self, inputs):
+        s = self.family.states
+        et = self.data_type([*inputs[:1 + s], *inputs[2 + s:]])
+        batch, d, t, hidden = self.shape([i.shape for i in inputs])
+        self.activation_functions()
+        return [TensorInfo(et, PartialShape([batch, d, t, hidden]))] + \
+            [TensorInfo(et, PartialShape([batch, d, hidden]))] * s
+
+    def run(self, *args):
+        fam, s = self.family, self.family.states
+        self.shape([PartialShape(a.shape) for a in args])
+        acts = self.activation_functions()
+        x, states, lengths, (w, r, b) = args[0], args[1:1 + s], args[1 + s], args[2 + s:]
+        dt, cd = x.dtype, compute_dtype(x.dtype)
+        reverse = {"forward": [False], "reverse": [True], "bidirectional": [False, True]}[self.direction]
+        y, finals = recurrence(fam, acts, self.clip, x.astype(cd, copy=False),
+                               [np.swapaxes(a.astype(cd), 0, 1) for a in states],
+                               sequence_lengths(lengths, x.shape[1], any(reverse), f"input {1 + s}"),
+                               w.astype(cd, copy=False), r.astype(cd, copy=False), b.astype(cd, copy=False),
+                               reverse, lbr=self.lbr)
+        return [np.swapaxes(y, 0, 1).astype(dt)] + [np.swapaxes(f, 0, 1).astype(dt) for f in finals]
+
+
+@register
+class LSTMSequence5(_Sequence):
+    """LSTMSequence-5 (the spec's LSTMSequence-1, IR "opset5"): LSTM cells of LSTMCell-4 over time."""
+
+    type, version, family = "LSTMSequence", "opset5", LSTM
+    spec = SPECS + "lstm-sequence-5.html"
+    num_inputs = (7, 7)
+
+
+@register
+class GRUSequence5(_Sequence):
+    """GRUSequence-5: GRU cells of GRUCell-3 over time (``linear_before_reset`` as there)."""
+
+    type, version, family = "GRUSequence", "opset5", GRU
+    spec = SPECS + "gru-sequence-5.html"
+    attrs = {**_Sequence.attrs, "linear_before_reset": Attr("bool", False)}
+    num_inputs = (6, 6)
+
+
+@register
+class RNNSequence5(_Sequence):
+    """RNNSequence-5: RNN cells over time."""
+
+    type, version, family = "RNNSequence", "opset5", RNN
+    spec = SPECS + "rnn-sequence-5.html"
+    num_inputs = (6, 6)
