@@ -125,6 +125,10 @@ class Op:
     attrs: ClassVar[dict[str, Attr]] = {}
     num_inputs: ClassVar[tuple[int, int | None]] = (1, 1)  # allowed input count (min, max; None = any)
     restrictions: ClassVar[str] = ""       # what irrun does not support of this op, if anything
+    #: True for ops whose result depends on more than their inputs (ReadValue/Assign, and a
+    #: sub-graph op whose body holds them): ``run`` is then called as ``run(*inputs, ctx=ctx)``
+    #: with the run's :class:`irrun.executor.RunContext`, and the op is never folded.
+    uses_context: ClassVar[bool] = False
 
     def __init__(self, **attrs: Any):
         self.warnings: list[str] = []
@@ -151,6 +155,13 @@ class Op:
         op = cls(**parsed)
         op.warnings = warnings
         return op
+
+    @classmethod
+    def from_ir(cls, layer: Any, build: Any) -> "Op":
+        """Build the op from its whole IR layer record (:class:`irrun.reader.Layer`). Ops that
+        need more than ``<data>`` override it: sub-graph ops build their bodies and ReadValue/
+        Assign find their variable through ``build`` (:class:`irrun.subgraph.Build`)."""
+        return cls.from_layer(layer.data, layer.const_value)
 
     def infer(self, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         raise NotImplementedError
