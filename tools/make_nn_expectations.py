@@ -47,8 +47,9 @@ from ovoracle import Oracle, short_message  # noqa: E402
 BF16 = np.dtype(ml_dtypes.bfloat16)
 F32, F16, F64 = np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.float64)
 ETYPE = {F64: "f64", F32: "f32", F16: "f16", BF16: "bf16", np.dtype(np.int64): "i64",
-         np.dtype(np.int32): "i32", np.dtype(np.int8): "i8", np.dtype(np.uint8): "u8",
-         np.dtype(np.bool_): "boolean"}
+         np.dtype(np.int32): "i32", np.dtype(np.int16): "i16", np.dtype(np.int8): "i8",
+         np.dtype(np.uint64): "u64", np.dtype(np.uint32): "u32", np.dtype(np.uint16): "u16",
+         np.dtype(np.uint8): "u8", np.dtype(np.bool_): "boolean"}
 
 
 class Dyn(NamedTuple):

@@ -31,9 +31,6 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from make_nn_expectations import BF16, ETYPE, Case, Dyn, f32, i64, main  # noqa: E402
 
-# the element types this fixture carries beyond make_nn_expectations' table
-ETYPE.update({np.dtype(t): n for t, n in [(np.int16, "i16"), (np.uint16, "u16"), (np.uint32, "u32"),
-                                          (np.uint64, "u64")]})
 F16, F64 = np.dtype(np.float16), np.dtype(np.float64)
 INTS = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
 CASES: list[Case] = []
