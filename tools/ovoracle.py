@@ -238,6 +238,12 @@ def load(xml, timeout=None) -> OracleResult:
 # Worker side (imports OpenVINO; never imported by the parent)
 
 
+# OpenVINO element types whose tensors hold raw bytes in Python -> the ml_dtypes type of the values
+_RAW_NAMES = {"f8e4m3": "float8_e4m3fn", "f8e5m2": "float8_e5m2", "f8e8m0": "float8_e8m0fnu",
+              "f4e2m1": "float4_e2m1fn", "u4": "uint4", "i4": "int4"}
+_NIBBLE_TYPES = frozenset({"f4e2m1", "u4", "i4"})
+
+
 def _ov_tensor(arr: np.ndarray, ov_type=None):
     import ml_dtypes
     import openvino as ov
@@ -246,12 +252,20 @@ def _ov_tensor(arr: np.ndarray, ov_type=None):
         arr = arr.copy()                    # (not ascontiguousarray: it turns 0-d into [1])
     if arr.dtype == ml_dtypes.bfloat16:
         return ov.Tensor(arr.view(np.uint16), list(arr.shape), ov.Type.bf16)
+    raw = {v: k for k, v in _RAW_NAMES.items()}.get(arr.dtype.name)   # f8 / 4-bit: OpenVINO takes bytes
+    if raw is not None:
+        codes = arr.view(np.uint8).reshape(-1)
+        if raw in _NIBBLE_TYPES:                  # two per byte, low nibble first
+            codes = codes & 0xF
+            codes = np.concatenate([codes, np.zeros(len(codes) % 2, np.uint8)])
+            codes = codes[0::2] | (codes[1::2] << 4)
+        return ov.Tensor(np.ascontiguousarray(codes), list(arr.shape), getattr(ov.Type, raw))
     if arr.dtype.kind in "TUSO":                          # strings (StringDType, <U, bytes)
         return ov.Tensor(arr.astype(object).astype(str))
     return ov.Tensor(arr)
 
 
-def _to_numpy(etype, get_array, get_strings) -> np.ndarray:
+def _to_numpy(etype, get_array, get_strings, shape: Sequence[int] = ()) -> np.ndarray:
     """An OpenVINO buffer as a NumPy array of irrun's dtype for that element type."""
     import ml_dtypes
     name = etype.get_type_name()
@@ -261,6 +275,15 @@ def _to_numpy(etype, get_array, get_strings) -> np.ndarray:
     arr = np.array(get_array(), copy=True)
     if name == "bf16":                                    # OpenVINO hands out the bits as f16
         arr = arr.view(np.uint16).view(ml_dtypes.bfloat16)
+    elif name in _RAW_NAMES:                              # ... and f8 / 4-bit types as raw bytes
+        dt = np.dtype(getattr(ml_dtypes, _RAW_NAMES[name]))
+        if name not in _NIBBLE_TYPES:
+            return arr.view(dt)
+        b = arr.reshape(-1)
+        codes = np.stack([b & 0xF, b >> 4], -1).reshape(-1)[: int(np.prod(shape, dtype=np.int64))]
+        if name == "i4":                                  # sign-extend the nibble
+            return ((codes.astype(np.int8) ^ 8) - 8).astype(dt).reshape(shape)
+        return codes.view(dt).reshape(shape)
     return arr
 
 
@@ -269,6 +292,8 @@ def _np_type(ov_type) -> np.dtype | None:
     name = ov_type.get_type_name()
     if name == "bf16":
         return np.dtype(ml_dtypes.bfloat16)
+    if name in _RAW_NAMES:
+        return np.dtype(getattr(ml_dtypes, _RAW_NAMES[name]))
     if name in ("string", "dynamic", "undefined"):
         return None
     return np.dtype(ov_type.to_dtype())
@@ -327,7 +352,8 @@ def _run_reference(core, xml, inputs) -> OracleResult:
                                     "kernel for these element types; no answer, not a rejection)")
             outs.append(Output(tuple(sorted(r.output(0).get_names())), src.get_element_type().get_type_name(),
                                _to_numpy(src.get_element_type(), src.get_data,
-                                         lambda s=src: s.get_tensor_view().str_data)))
+                                         lambda s=src: s.get_tensor_view().str_data,
+                                         list(src.get_output_shape(0)))))
         return OracleResult("ok", outputs=outs)
     except Exception as e:  # OpenVINO raises RuntimeError/TypeError/... with its check text
         return OracleResult("error", stage, str(e))
@@ -351,7 +377,8 @@ def _run_cpu(core, xml, inputs) -> OracleResult:
         for i, port in enumerate(compiled.outputs):
             t = req.get_output_tensor(i)
             outs.append(Output(tuple(sorted(port.get_names())), t.element_type.get_type_name(),
-                               _to_numpy(t.element_type, lambda t=t: t.data, lambda t=t: t.str_data)))
+                               _to_numpy(t.element_type, lambda t=t: t.data, lambda t=t: t.str_data,
+                                         list(t.shape))))
         return OracleResult("ok", outputs=outs)
     except Exception as e:
         return OracleResult("error", stage, str(e))

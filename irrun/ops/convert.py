@@ -1,6 +1,7 @@
 """Convert-1: element-wise type conversion. Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/type/convert-1.html"""
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from ..elements import NF4_TABLE
@@ -16,7 +17,9 @@ class Convert(Op):
     """Floats to integers truncate toward zero, then wrap modulo 2^N like integers do (measured
     on OpenVINO 2026.4.1: f32 -300.2 -> u8 212, -> i8 -44); negative integers wrap into unsigned
     types (C++ rules, as the spec says); out-of-range floats to i32/i64 are undefined in the spec; anything to boolean is ``x != 0``; nf4 codes decode through
-    the NF4 table (the weight-decompression pattern Const(nf4) -> Convert -> Multiply)."""
+    the NF4 table (the weight-decompression pattern Const(nf4) -> Convert -> Multiply).
+    Low float targets, measured (CPU and reference agree): f32/f64 -> f8e4m3/f8e5m2 round twice,
+    through f16; f4e2m1 turns NaN into +-6; f8e8m0 has its own rule (:func:`_to_f8e8m0`)."""
 
     type, version = "Convert", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/type/convert-1.html"
@@ -47,4 +50,27 @@ class Convert(Op):
                 x = t.astype(np.int32) if dst.dtype.itemsize == 4 else t.astype(np.int64)
         elif dst.name == "f16" and x.dtype.kind in "iu":
             x = np.clip(x, -65504, 65504)        # OpenVINO saturates integers to f16's range
+        elif dst.name in ("f8e4m3", "f8e5m2") and x.dtype.kind not in "iub":
+            x = x.astype(np.float16)             # OpenVINO rounds twice: to f16, then to f8
+        elif dst.name == "f8e8m0":
+            return [_to_f8e8m0(x)]
+        elif dst.name == "f4e2m1" and x.dtype.kind not in "iub":   # NaN saturates, sign kept
+            with np.errstate(invalid="ignore"):
+                return [np.where(np.isnan(x), np.copysign(6.0, x), x).astype(dst.dtype)]
         return [x.astype(dst.dtype)]
+
+
+def _to_f8e8m0(x: np.ndarray) -> np.ndarray:
+    """OpenVINO's rounding to f8e8m0 (a bare power of two, code = biased exponent), measured on
+    2026.4.1 for f32/f16 inputs (CPU and reference agree; other sources have no OpenVINO kernel
+    and go through f32 here): the f32 bits round to the nearest code, ties to the even code
+    (1.5 -> 2, 3 -> 2); anything with the sign bit set (-0, negatives, -inf, -NaN) -> code 0
+    (2^-127); +inf and overflow saturate to code 254 (2^127); NaN -> code 255. f32 subnormals
+    give code 1 above 1.5 * 2^-127, else 0. (ml_dtypes' cast differs: NaN for <= 0, ties up.)"""
+    bits = np.asarray(x, np.float32).view(np.uint32)
+    exp, mant = (bits >> 23) & 0xFF, bits & 0x7FFFFF
+    up = (mant > 0x400000) | ((mant == 0x400000) & ((exp & 1) == 1))
+    code = np.minimum(np.where(exp == 0, mant > 0x600000, exp + up), 254)
+    code = np.where(exp == 255, np.where(mant != 0, 255, 254), code)
+    code = np.where(bits >> 31 != 0, 0, code)
+    return code.astype(np.uint8).view(ml_dtypes.float8_e8m0fnu)
