@@ -4,8 +4,14 @@ from .errors import IrrunError
 from .model import Model, PortSpec, read_model
 from .shapes import Dim, PartialShape
 
-__all__ = ["read_model", "Model", "PortSpec", "IrrunError", "Dim", "PartialShape", "check"]
+__all__ = ["read_model", "Model", "PortSpec", "IrrunError", "Dim", "PartialShape", "check", "set_threads"]
 __version__ = "0.1.0"
+
+
+def set_threads(n: int) -> None:
+    """Use ``n`` BLAS threads (MatMul, convolutions) from now on: see :mod:`irrun.threads`."""
+    from .threads import set_threads as _set
+    _set(n)
 
 
 def check(path, shapes=None):

@@ -11,6 +11,11 @@ the XML: ``out 3``, ``in 0``), with the declared and the inferred value. Severit
   unpack within the memory budget): named, never silently trusted, and the layers it feeds are
   not checked either (their count is in the message).
 
+The bodies of TensorIterator/Loop/If layers are checked like the model, with the types the layer
+gives their Parameters (a sliced input's part, back edges settled; when the layer's inputs are
+unknown or the layer itself rejects them, with the Parameters' own attributes); their findings
+name the layer with its path: ``3/5`` is layer 5 in the body of layer 3.
+
 Codes: ``graph`` (edges to missing layers/ports, duplicate ids, input ports fed twice or never,
 cycles, no Result), ``dead-layer`` / ``unused-input`` (warnings), ``const`` (bytes that do not fit
 the .bin or the shape; ``const-size`` warns of spare bytes), ``attribute`` (invalid value,
@@ -30,12 +35,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 import networkx as nx
 
 from . import elements
-from .errors import IrrunError, ModelFileError, UnsupportedError
+from .errors import GraphError, IrrunError, ModelFileError, UnsupportedError
 from .graph import SINK_TYPES, build_graph, inputs_of
 from .infer import infer_types
 from .irsave import as_pshape
@@ -50,6 +55,20 @@ SUBGRAPH_OPS = ("tensoriterator", "loop", "if")
 #: Phrases by which the ops' messages say that OpenVINO accepts a graph it cannot run (see
 #: data-movement-ops.md §0). Until OpError carries a flag for it, the checker reads them here.
 LOADS_BUT_FAILS = "OpenVINO loads this file but fails at inference"
+
+
+@dataclass
+class _Scope:
+    """The model's graph or one sub-graph body, as the checker walks it."""
+
+    g: nx.MultiDiGraph
+    order: list
+    ops: dict
+    op_errors: dict
+    live: set
+    path: tuple[str, ...] = ()         # ids of the enclosing sub-graph layers
+    types: dict | None = None
+    failed: set = field(default_factory=set)   # layers whose own rule rejected their inputs
 
 
 @dataclass
@@ -119,7 +138,8 @@ class _Check:
         sinks = [n for n, d in self.g.nodes(data=True) if d["layer"].type.lower() in SINK_TYPES]
         self.live = set(self.g.nodes) if not sinks else \
             set(sinks).union(*(nx.ancestors(self.g, s) for s in sinks))
-        self.types: dict = {}
+        self.top = _Scope(self.g, self.model.order, self.model.ops, self.model.op_errors, self.live)
+        self.bad_body_consts: set[tuple[tuple[str, ...], int]] = set()
 
     def add(self, severity, code, layer: Layer | None, port, declared, inferred, message) -> None:
         lid = "/".join(layer.path + (str(layer.id),)) if layer else None
@@ -160,8 +180,11 @@ class _Check:
         for p in self.ir.problems:      # a Const too big to unpack is no fault of the file
             self.findings.append(Finding.from_error(
                 p, "const", "error" if isinstance(p, ModelFileError) else "unchecked"))
-            if p.layer is not None and not p.layer.path:
-                bad.add(int(p.layer.id))
+            if p.layer is not None and p.layer.id.isdigit():
+                if p.layer.path:
+                    self.bad_body_consts.add((p.layer.path, int(p.layer.id)))
+                else:
+                    bad.add(int(p.layer.id))
         for n, d in self.g.nodes(data=True):
             layer = d["layer"]
             v = layer.const_value
@@ -175,22 +198,29 @@ class _Check:
                          "(OpenVINO ignores the rest)")
         return bad
 
-    def ops(self, bad_consts: set) -> None:
-        for n, err in self.model.op_errors.items():
-            if n in bad_consts or n not in self.live:
-                continue
-            layer = self.g.nodes[n]["layer"]
+    def ops(self, sc: _Scope, bad_consts: set) -> None:
+        for n, err in sc.op_errors.items():
+            if n in bad_consts or n not in sc.live or isinstance(err, GraphError):
+                continue                 # a body's graph errors: structure() lists them
+            layer = sc.g.nodes[n]["layer"]
             if isinstance(err, UnsupportedError):
                 msg = err.message
                 if layer.type.lower() in SUBGRAPH_OPS:
-                    msg += "; its body is not checked (sub-graph ops are not implemented yet)"
-                self.add("unchecked", "unsupported", layer, None, None, None, msg)
+                    msg += "; its body is not checked"
+                if err.layer is not None and err.layer != layer.ref:
+                    self.findings.append(Finding.from_error(err, "unsupported", "unchecked"))
+                else:
+                    self.add("unchecked", "unsupported", layer, None, None, None, msg)
             else:
-                self.findings.append(Finding.from_error(err, "attribute", layer=layer))
-        for n, op in self.model.ops.items():
-            if n not in self.live or n in bad_consts:
+                code = "loads-but-fails" if err.openvino_loads else "attribute"
+                f = Finding.from_error(err, code, layer=layer)
+                if err.openvino_loads:
+                    f.message = f"{LOADS_BUT_FAILS}: {err.message}"
+                self.findings.append(f)
+        for n, op in sc.ops.items():
+            if n not in sc.live or n in bad_consts:
                 continue
-            layer = self.g.nodes[n]["layer"]
+            layer = sc.g.nodes[n]["layer"]
             notes = list(op.warnings)
             for k, v in layer.data.items():
                 decl = op.attrs.get(k)
@@ -202,35 +232,42 @@ class _Check:
             for m in notes:
                 self.add("warning", "attribute", layer, None, None, None, m)
 
-    def dead(self) -> None:
-        if self.live == set(self.g.nodes):
+    def dead(self, sc: _Scope) -> None:
+        if sc.live == set(sc.g.nodes):
             return
-        for n, d in self.g.nodes(data=True):
-            if n in self.live:
+        for n, d in sc.g.nodes(data=True):
+            if n in sc.live:
                 continue
             L = d["layer"]
             if L.type.lower() == "parameter":
-                self.add("warning", "unused-input", L, None, None, None,
-                         "the model input feeds no Result (OpenVINO keeps it as an input)")
+                if not sc.path:          # a body Parameter is part of its layer's interface
+                    self.add("warning", "unused-input", L, None, None, None,
+                             "the model input feeds no Result (OpenVINO keeps it as an input)")
             else:
                 self.add("warning", "dead-layer", L, None, None, None,
                          "the layer feeds no Result; OpenVINO drops it (it is not checked)")
 
     # -- inference and comparisons ---------------------------------------------------------------
-    def infer(self, skip: set) -> None:
-        model = self.model
-        if not model.order:
-            return
-        ops = {n: op for n, op in model.ops.items() if n not in skip}
-        overrides = {}
+    def overrides(self) -> dict:
+        model, overrides = self.model, {}
         for name, shape in (self.shapes or {}).items():
             n = model._find_input(name)
             op = model.ops.get(n)
             if op is not None:
                 overrides[n] = TensorInfo(op.element_type, as_pshape(shape))
+        return overrides
+
+    def infer(self, sc: _Scope, skip: set, overrides: dict) -> None:
+        sc.types = {}
+        if not sc.order:
+            return
+        ops = {n: op for n, op in sc.ops.items() if n not in skip}
 
         def on_error(n, err: IrrunError) -> None:
-            layer = self.g.nodes[n]["layer"]
+            if err.layer is not None and len(err.layer.path) > len(sc.path):
+                return                   # inside a body: checking the body reports it
+            sc.failed.add(n)
+            layer = sc.g.nodes[n]["layer"]
             if _loads_in_openvino(err):
                 f = Finding.from_error(err, "loads-but-fails", layer=layer)
                 f.message = f"{LOADS_BUT_FAILS}: {err.message}"
@@ -238,15 +275,36 @@ class _Check:
                 f = Finding.from_error(err, "shape-rule", layer=layer)
             self.findings.append(f)
 
-        self.types = infer_types(self.g, model.order, ops, model.path, overrides, on_error)
+        sc.types = infer_types(sc.g, sc.order, ops, self.model.path, overrides, on_error)
 
-    def compare(self) -> None:
+    def bodies_of(self, sc: _Scope, skip: set) -> None:
+        """Check the body of every live sub-graph layer of ``sc`` (recursively)."""
+        for n in sc.order:
+            op = sc.ops.get(n)
+            if n in skip or not hasattr(op, "body_inputs"):
+                continue
+            ins = [sc.types.get(p) for p in inputs_of(sc.g, n)]
+            known = all(i is not None for i in ins) and n not in sc.failed
+            pairs = op.body_inputs(ins) if known else [(b, {}) for b in op.bodies.values()]
+            path = sc.path + (str(n),)
+            for body, params in pairs:
+                self.scope(_Scope(body.g, body.order, body.ops, body.op_errors, set(body.order), path),
+                           {i for p, i in self.bad_body_consts if p == path}, params)
+
+    def scope(self, sc: _Scope, skip: set, overrides: dict, bad_consts: set | None = None) -> None:
+        self.ops(sc, skip if bad_consts is None else bad_consts)
+        self.dead(sc)
+        self.infer(sc, skip, overrides)
+        self.compare(sc)
+        self.bodies_of(sc, skip)
+
+    def compare(self, sc: _Scope) -> None:
         dims = not self.shapes      # new input shapes make the declared dims stale by design
-        g = self.g
-        for n in self.model.order:
+        g = sc.g
+        for n in sc.order:
             layer = g.nodes[n]["layer"]
             for i, decl in enumerate(layer.outputs):
-                info = self.types.get((n, i))
+                info = sc.types.get((n, i))
                 if info is not None:
                     self.port(layer, f"out {decl.id}", decl, info.shape if dims else None,
                               info.etype, "", "what the layer produces")
@@ -254,7 +312,7 @@ class _Check:
                 decl, sp = layer.inputs[k], d["src_port"]
                 prod = g.nodes[u]["layer"]
                 pdecl = prod.outputs[sp]
-                info = self.types.get((u, sp))
+                info = sc.types.get((u, sp))
                 src = f'layer {u} "{prod.name}" ({prod.type}) makes on port out {pdecl.id}'
                 if info is not None:
                     if decl.dims == pdecl.dims and decl.etype == pdecl.etype:
@@ -283,14 +341,14 @@ class _Check:
         """Say, on each layer that stopped inference, how many layers after it went unchecked."""
         if not self.model.order:
             return
-        g = self.g
+        g, types = self.g, self.top.types
         blind = {n for n in self.model.order
-                 if any(self.types.get(p) is None for p in inputs_of(g, n))}
+                 if any(types.get(p) is None for p in inputs_of(g, n))}
         for f in self.findings:
             if f.severity == "warning" or f.layer_id is None or not f.layer_id.isdigit():
                 continue
             n = int(f.layer_id)
-            if n in self.live and n in g and any(self.types.get((n, i)) is None
+            if n in self.live and n in g and any(types.get((n, i)) is None
                                                   for i in range(len(g.nodes[n]["layer"].outputs))):
                 k = len(nx.descendants(g, n) & blind)
                 if k:
@@ -299,10 +357,13 @@ class _Check:
     def run(self) -> list[Finding]:
         broken = self.structure()
         bad_consts = self.consts()
-        self.ops(bad_consts)
-        self.dead()
-        self.infer(broken | bad_consts)
-        self.compare()
+        overrides = self.overrides()
+        if self.model.order:
+            self.scope(self.top, broken | bad_consts, overrides, bad_consts)
+        else:                           # a cycle: nothing can be inferred
+            self.ops(self.top, bad_consts)
+            self.dead(self.top)
+            self.top.types = {}
         self.downstream_notes()
         pos = {str(L.id): L.position for L in reversed(self.ir.graph.layers)}
         order = {s: i for i, s in enumerate(SEVERITIES)}

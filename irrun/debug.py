@@ -130,6 +130,11 @@ class Trace:
     layers: list[LayerRun] = field(default_factory=list)
     outputs: dict[str, np.ndarray] = field(default_factory=dict)
 
+    @property
+    def keeps_arrays(self) -> bool:
+        """Kept arrays must not change afterwards: the executor writes nothing in place then."""
+        return self.arrays
+
     def __call__(self, step, args: list, outs: list, seconds: float) -> None:
         layer = self.model.graph.nodes[step.node]["layer"]
         if step.kind == "result" or layer.type.lower() in ("const", "constant"):

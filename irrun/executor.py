@@ -5,18 +5,22 @@ ports it reads, its op, and which of its inputs it is the last reader of. ``run`
 arrays between an environment dict and the kernels, checks each result against the inferred port
 (:func:`irrun.contract.run_checked`), uses values already folded by shape inference, and drops
 every intermediate after its last consumer.
+
+The plan also decides two savings the ops opt into (:class:`irrun.ops.base.Op`): which outputs
+nobody reads (``skip``, for ops with ``lazy_outputs``) and which input buffer a layer may write its
+result into (``inplace``, see :func:`_inplace`).
 """
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from time import perf_counter
 
 import networkx as nx
 import numpy as np
 
-from . import budget
+from . import budget, heap
 from .contract import run_checked
 from .errors import UnsupportedError
 from .graph import inputs_of
@@ -34,6 +38,27 @@ class Step:
     ref: object
     keep: list[int] | None = None  # output ports somebody reads (others are dropped at once)
     need: tuple = (0, 0, ())       # (bytes, output port, dims) of its largest output's least size
+    skip: frozenset = frozenset()  # lazy output ports nobody reads (``run(..., skip=)``)
+    inplace: tuple | None = None   # the input port whose buffer the output may take (``out=``)
+    expect: tuple | None = None    # ((dtype, shape), ...) when every output is static: O(1) checks
+
+
+@dataclass
+class RunContext:
+    """What one run shares beyond the arrays, handed to the ops with ``uses_context``: the
+    values the model's variables hold (ReadValue reads them) and this run's writes (Assign), which
+    the model keeps only when the whole run succeeds — like OpenVINO, a ReadValue sees the value
+    of the previous run even when an Assign of the same variable ran before it."""
+
+    values: dict[str, np.ndarray] = field(default_factory=dict)
+    writes: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def read(self, variable_id: str) -> np.ndarray | None:
+        """The variable's value, or None when it is unset (never written, or reset)."""
+        return self.values.get(variable_id)
+
+    def write(self, variable_id: str, value: np.ndarray) -> None:
+        self.writes[variable_id] = value
 
 
 def plan(g: nx.MultiDiGraph, order: list, ops: dict, types: dict) -> list[Step]:
@@ -51,13 +76,69 @@ def plan(g: nx.MultiDiGraph, order: list, ops: dict, types: dict) -> list[Step]:
                           need=_least_shape(infos) if kind != "const" else (0, 0, ())))
     for step in steps:
         step.keep = [i for i in range(len(step.infos)) if (step.node, i) in readers]
+        if step.kind == "op":
+            step.skip = frozenset(i for i in step.op.lazy_outputs if i not in step.keep)
+            if all(i is not None and i.etype.dtype is not None and i.shape.is_static for i in step.infos):
+                step.expect = tuple((i.etype.dtype, i.shape.to_tuple()) for i in step.infos)
     seen: set = set()
     for step in reversed(steps):           # the last reader of a port frees it
         for r in step.reads:
             if r not in seen:
                 seen.add(r)
                 step.frees.append(r)
+    _inplace(steps, types)
     return steps
+
+
+def _inplace(steps: list[Step], types: dict) -> None:
+    """Choose, for each layer whose op lists ``inplace`` inputs, one input buffer its output may
+    be written into. Input port T qualifies only if overwriting it cannot be seen:
+
+    * T is a fresh kernel output (its op has ``fresh_outputs``): not a Parameter (the caller's
+      array), a Const (the mapped .bin) or a folded value (shared by every run);
+    * this layer reads T once and is its last reader, and no tensor that may be a view of T (an
+      output of a non-fresh op downstream of T: Reshape, Transpose, slices...) is read later;
+    * neither T nor such a view is kept beyond the run: read by a Result (a model output) or by
+      an op with ``uses_context`` (an Assign stores its input as the variable's next value);
+    * T has the output's element type and (partial) shape; kernels also check the concrete
+      array (:func:`irrun.ops.elementwise.fits`) before writing.
+    """
+    last: dict[tuple, int] = {}
+    kept: set = set()
+    for k, s in enumerate(steps):
+        for r in s.reads:
+            last[r] = k
+            if s.kind == "result" or (s.kind == "op" and s.op.uses_context):
+                kept.add(r)
+    fresh: set = set()
+    views: dict[tuple, set] = {}           # fresh tensor -> tensors that may share its buffer
+    roots: dict[tuple, frozenset] = {}     # tensor -> fresh tensors whose buffer it may share
+    for s in steps:
+        for i in range(len(s.infos)):
+            t = (s.node, i)
+            if s.kind == "op" and s.op.fresh_outputs:
+                fresh.add(t)
+                roots[t] = frozenset((t,))
+            elif s.kind == "op":
+                roots[t] = frozenset().union(*(roots.get(r, ()) for r in s.reads))
+            else:
+                roots[t] = frozenset()
+            for root in roots[t]:
+                views.setdefault(root, set()).add(t)
+    for k, s in enumerate(steps):
+        if s.kind != "op" or not s.op.inplace or not s.infos or s.infos[0] is None:
+            continue
+        want = s.infos[0]
+        for idx in s.op.inplace:
+            if idx >= len(s.reads):
+                continue
+            t = s.reads[idx]
+            info = types.get(t)
+            if t in fresh and s.reads.count(t) == 1 and last.get(t) == k and info is not None \
+                    and info.etype == want.etype and info.shape.dims == want.shape.dims \
+                    and not any(v in kept or (v != t and last.get(v, -1) >= k) for v in views[t]):
+                s.inplace = t
+                break
 
 
 def _least_shape(infos: list[TensorInfo | None]) -> tuple[int, int, tuple[int, ...]]:
@@ -96,10 +177,16 @@ Observer = Callable[[Step, list, list, float], None]
 
 
 def execute(steps: list[Step], feeds: dict, file: str | None = None,
-            observe: Observer | None = None) -> dict:
-    """Run the plan; ``feeds`` maps Parameter node -> array. Returns Result node -> array."""
+            observe: Observer | None = None, ctx: RunContext | None = None) -> dict:
+    """Run the plan; ``feeds`` maps Parameter node -> array. Returns Result node -> array.
+    ``ctx`` reaches the ops that use it (variables; sub-graph bodies run with the same one).
+    Layers write in place (``Step.inplace``) unless an observer keeps the arrays it is shown
+    (its ``keeps_arrays`` attribute, true when absent): a kept array must not change later."""
+    heap.keep()
     env: dict[tuple, np.ndarray] = {}
+    constant: set[tuple] = set()     # ports holding constant-derived arrays (irrun/widen.py)
     results = {}
+    inplace = observe is None or not getattr(observe, "keeps_arrays", True)
     for s in steps:
         t0 = perf_counter() if observe is not None else 0.0
         args = [env[r] for r in s.reads]
@@ -110,8 +197,16 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
             outs = []
         elif s.kind == "const":
             outs = [i.value for i in s.infos]
+            constant.update((s.node, i) for i in s.keep)
         else:
-            outs = run_checked(s.op, args, s.infos, s.ref, file)
+            kw = {"skip": s.skip} if s.skip else {}
+            if s.inplace is not None and inplace:
+                kw["out"] = env[s.inplace]
+            const = bool(s.reads) and all(r in constant for r in s.reads)
+            outs = run_checked(s.op, args, s.infos, s.ref, file, ctx=ctx, kwargs=kw, expect=s.expect,
+                               constant=const)
+            if const:
+                constant.update((s.node, i) for i in s.keep)
         if observe is not None:
             observe(s, args, outs, perf_counter() - t0)
         for i in s.keep:

@@ -54,6 +54,9 @@ def build_graph(irg: IRGraph, file: str) -> tuple[nx.MultiDiGraph, list[GraphErr
         if dp is None:
             problem(f"{desc}: layer {dst.id} has no input port with id {e.to_port}", dst)
             continue
+        if src.type.lower() == "result":
+            problem(f"{desc} reads a Result layer, which has no outputs", src)
+            continue
         if (e.to_layer, dp) in fed_ports:
             problem(f"input port {e.to_port} is fed by more than one edge ({desc} is another)",
                     dst, f"input port {e.to_port}")

@@ -5,7 +5,8 @@ every input of a layer has a known value (Consts, ShapeOf of a static shape, and
 and the outputs are small, the layer's own kernel computes the value — one implementation of the
 math, so a VariadicSplit whose lengths come from ShapeOf -> Gather resolves its ``-1`` here.
 When a value is only known at run time, the op's rule gives dynamic dims and the kernel checks
-the values when it runs.
+the values when it runs; small integer tensors computed from partially known shapes carry value
+bounds instead (irrun/bounds.py), which the ops that read sizes turn into interval dims.
 """
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from collections.abc import Callable
 
 import networkx as nx
 
+from .bounds import propagate
 from .contract import run_checked
-from .errors import ExecutionError, InternalError, IrrunError, OpError, ShapeError, UnsupportedError
+from .errors import InternalError, IrrunError, OpError, ShapeError, UnsupportedError
 from .graph import inputs_of
 from .ops.base import Op, TensorInfo
 from .ops.parameter import Parameter
@@ -42,11 +44,17 @@ def infer_layer(op: Op, ins: list[TensorInfo], layer, file: str | None) -> list[
     if layer.type.lower() != "result" and len(outs) != len(layer.outputs):
         raise OpError(f"the layer declares {len(layer.outputs)} output ports but {layer.type} "
                       f"produces {len(outs)}")
-    if ins and all(t.value is not None for t in ins):
+    if ins and all(t.value is not None for t in ins) and not op.uses_context:
         sizes = [o.shape.max_numel() for o in outs]
         if all(s is not None and s <= FOLD_LIMIT for s in sizes):
             values = run_checked(op, [t.value for t in ins], outs, layer.ref, file, folding=True)
             outs = [TensorInfo(o.etype, PartialShape(v.shape), v) for o, v in zip(outs, values)]
+    elif any(t.lower is not None for t in ins):      # value bounds (irrun/bounds.py)
+        try:
+            outs = propagate(op, ins, outs)
+        except Exception as e:
+            raise InternalError(f"value bounds failed: {type(e).__name__}: {e}", file=file,
+                                layer=layer.ref) from e
     return outs
 
 
@@ -79,7 +87,7 @@ def infer_types(g: nx.MultiDiGraph, order: list, ops: dict, file: str | None = N
                 if on_error is None:
                     raise err from None
                 on_error(n, err)
-            except ExecutionError as e:
+            except IrrunError as e:    # run-time errors while folding; errors inside a body
                 if on_error is None:
                     raise
                 on_error(n, e)

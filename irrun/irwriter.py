@@ -66,7 +66,8 @@ class IRWriter:
               out_dims=None, out_precision: str = "FP32", name: str | None = None):
         """Add a layer; returns its output port (n_out == 1) or a list of them."""
         dims = out_dims if out_dims is not None else [None] * n_out
-        attrs = {k: (", ".join(str(int(x)) for x in v) if isinstance(v, (list, tuple)) else
+        attrs = {k: (", ".join(str(x) if isinstance(x, float) else str(int(x)) for x in v)
+                     if isinstance(v, (list, tuple)) else
                      str(v).lower() if isinstance(v, bool) else str(v)) for k, v in (attrs or {}).items()}
         lid = self._add(type_, version, list(inputs), attrs,
                         [(out_precision, d, None) for d in dims], name=name)

@@ -10,14 +10,15 @@ import numpy as np
 
 from . import budget, elements
 from .elements import ElementType
-from .errors import InputError, InternalError, IrrunError, OpError, ShapeError, UnsupportedError
-from .executor import Observer, Step, check_memory, execute, plan
+from .errors import InputError, IrrunError
+from .executor import Observer, RunContext, Step, check_memory, execute, plan
 from .graph import build_graph, inputs_of, live_order
 from .infer import Types, infer_types
-from .ops import registry
 from .ops.base import Op, TensorInfo
 from .reader import IRModel, read_ir
 from .shapes import PartialShape
+from .state import State, Variable
+from .subgraph import Build
 
 _PLAN_CACHE = 8
 _FEEDABLE = frozenset(t.dtype for t in elements.TYPES.values()
@@ -40,7 +41,8 @@ class PortSpec:
 
 class Model:
     """An OpenVINO IR model: ``graph`` (networkx MultiDiGraph), ``inputs``, ``outputs``,
-    :meth:`infer_shapes` and :meth:`run`. Made by :func:`read_model`."""
+    :meth:`infer_shapes` and :meth:`run`; ``state`` holds its variables' values (stateful models)
+    across runs, :meth:`reset_state` resets them. Made by :func:`read_model`."""
 
     def __init__(self, ir: IRModel, strict: bool = True):
         self.ir = ir
@@ -50,24 +52,12 @@ class Model:
         self.graph, self.problems = build_graph(ir.graph, self.path)
         if strict and self.problems:
             raise self.problems[0]
-        self.ops: dict[int, Op] = {}
-        self.op_errors: dict[int, IrrunError] = {}
-        for n, data in self.graph.nodes(data=True):
-            layer = data["layer"]
-            try:
-                cls = registry.resolve(layer.type, layer.version)
-                self.ops[n] = cls.from_layer(layer.data, layer.const_value)
-            except OpError as e:
-                self.op_errors[n] = (UnsupportedError if e.unsupported else ShapeError)(
-                    e.message, file=self.path, layer=layer.ref, port=e.port)
-            except UnsupportedError as e:
-                e.file, e.layer = self.path, layer.ref
-                self.op_errors[n] = e
-            except Exception as e:     # an op constructor that crashes on odd attributes: a bug
-                err = InternalError(f"building the op failed: {type(e).__name__}: {e}",
-                                    file=self.path, layer=layer.ref)
-                err.__cause__ = e
-                self.op_errors[n] = err
+        build = Build(self.path)
+        self.ops: dict[int, Op]
+        self.op_errors: dict[int, IrrunError]
+        self.ops, self.op_errors = build.ops(self.graph)    # bodies of sub-graph ops included
+        self.variables: dict[str, Variable] = build.variables
+        self.state = State(self.variables, self._variable_type)
         self.order = live_order(self.graph) if not any(
             "cycle" in p.message for p in self.problems) else []
         self._params = self._sorted_nodes("parameter")
@@ -180,6 +170,29 @@ class Model:
         from .irsave import save
         save(self, xml_path)
 
+    # -- state ------------------------------------------------------------------------------
+    def reset_state(self) -> None:
+        """Reset every variable (ReadValue/Assign): the next run starts from the initial values,
+        like OpenVINO's ``InferRequest.reset_state``."""
+        self.state.reset()
+
+    def _variable_type(self, var: Variable) -> tuple[ElementType, PartialShape]:
+        """A variable's type and shape as its ReadValue gives them: declared (ReadValue-6), else
+        inferred from the initial value (ReadValue-3)."""
+        if var.etype.dtype is not None and var.shape.rank is not None:
+            return var.etype, var.shape
+        for n in self.order:
+            layer = self.graph.nodes[n]["layer"]
+            if layer.type.lower() == "readvalue" and self.ops.get(n) is not None \
+                    and self.ops[n].variable is var:
+                try:
+                    info = self.types().get((n, 0))
+                except IrrunError:
+                    break
+                if info is not None:
+                    return info.etype, info.shape
+        return var.etype, var.shape
+
     # -- running ----------------------------------------------------------------------------
     def _feeds(self, inputs) -> dict[int, np.ndarray]:
         if isinstance(inputs, np.ndarray):
@@ -275,7 +288,9 @@ class Model:
         check_memory(steps, budget.current(), self.path)
         if target is not None:
             return self._run_to(target, steps, feeds, observe)
-        results = execute(steps, feeds, self.path, observe)
+        ctx = RunContext(self.state.values)
+        results = execute(steps, feeds, self.path, observe, ctx)
+        self.state.commit(ctx.writes)       # only a run that succeeded changes the state
         return {self._output_names(n)[0]: results[n] for n in self._results}
 
     def _stop_target(self, spec: int | str) -> int:
@@ -298,7 +313,7 @@ class Model:
                     [(port_name(self, target, i), a) for i, a in enumerate(outs)]
             if observe is not None:
                 observe(step, args, outs, seconds)
-        execute(steps, feeds, self.path, grab)
+        execute(steps, feeds, self.path, grab, RunContext(self.state.values))   # state unchanged
         return dict(got)
 
 

@@ -347,18 +347,15 @@ TI_XML = """<?xml version="1.0"?>
 """
 
 
-def test_subgraph_ops_are_unchecked_but_their_bodies_are_read(tmp_path):
+def test_problems_in_a_body_are_named_with_their_path(tmp_path):
     p = tmp_path / "ti.xml"
     p.write_text(TI_XML)
     p.with_suffix(".bin").write_bytes(bytes(12))
     fs = check_model(p)
     assert [(f.severity, f.code, f.layer_id, f.layer_name) for f in fs] == [
-        ("error", "graph", "1/2", "br"), ("error", "const", "1/1", "bc"),
-        ("unchecked", "unsupported", "1", "loop")]
+        ("error", "graph", "1/2", "br"), ("error", "const", "1/1", "bc")]
     assert "edge 7:0 -> 2:0 names layer 7, which does not exist" in fs[0].message
     assert "lie outside the weights file (12 bytes)" in fs[1].message
-    assert fs[2].message.endswith("its body is not checked (sub-graph ops are not implemented "
-                                  "yet); the 1 layer after it is not checked")
 
 
 # --- --shape -----------------------------------------------------------------------------------

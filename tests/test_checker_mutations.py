@@ -4,12 +4,11 @@ one declared dim or rank or precision changed, one edge moved, one Const offset 
 
 The mutation kinds are defined so that each mutant is wrong whenever the original is right (see
 the tool's docstring: no -1 dims, no UNSPECIFIED precisions, no edge moved to an identically
-declared port). One more thing can hide a mutant: a dim OpenVINO knows statically but irrun only
-as an interval. OpenVINO propagates *value bounds* through ShapeOf sub-graphs (ShapeOf of
-``[?,3,4]`` -> Gather -> Concat -> Reshape gives ``[?,12]``); irrun folds only fully known values,
-so it infers ``[?,?]`` there and cannot tell a declared 12 from a 2. Those ports are listed by
-:func:`precision_gaps`, pinned in ``KNOWN_GAPS`` (the list may shrink, never grow), and mutants
-that rely on them are not drawn.
+declared port). One more thing could hide a mutant: a dim OpenVINO knows statically but irrun only
+as an interval (before irrun/bounds.py, ShapeOf of ``[?,3,4]`` -> Gather -> Concat -> Reshape gave
+``[?,?]`` where OpenVINO says ``[?,12]``, so a declared 12 could not be told from a 2). Such ports
+are listed by :func:`precision_gaps`, pinned in ``KNOWN_GAPS`` (empty now; it may never grow), and
+mutants that rely on them are not drawn.
 """
 from __future__ import annotations
 
@@ -32,17 +31,10 @@ FIXTURES = Path(__file__).parent / "fixtures"
 IRS = sorted(FIXTURES.rglob("*.xml"))
 
 #: (fixture, layer id, output port id) that OpenVINO declares more exactly than irrun infers.
-KNOWN_GAPS = {("shapeof_reshape_dynamic_batch", "7", "2"),    # Reshape to Concat(Gather(ShapeOf), 12)
-              ("shapeof_reshape_dynamic_batch", "9", "2"),    # ... and what it feeds
-              ("shapeof_reshape_dynamic_batch", "11", "2")}
-# The converted zoo models (tests/test_zoo.py), same cause: BERT's attention Reshape to
-# ShapeOf([?,?,32]) and the LSTM/GRU zero states Broadcast to Concat(2, Gather(ShapeOf), 16).
-KNOWN_GAPS |= {("zoo/bert_fp32", i, "2") for i in ("57", "94")} | {("zoo/bert_fp16", i, "2") for i in ("64", "109")}
-KNOWN_GAPS |= {("zoo/lstm_gru_fp32", i, "2") for i in ("9", "11", "13", "27", "37", "39")} | \
-    {("zoo/lstm_gru_fp16", i, "2") for i in ("10", "12", "14", "31", "45", "47")} | \
-    {("zoo/lstm_gru_fp32", "11", "3"), ("zoo/lstm_gru_fp16", "12", "3")}
-KNOWN_GAPS |= {("rnn_models/lstm", "9", "2"), ("rnn_models/lstm", "11", "2"), ("rnn_models/lstm", "11", "3"),
-               ("rnn_models/lstm", "13", "2"), ("rnn_models/lstm", "28", "2")}   # the same zero states
+#: Value bounds (irrun/bounds.py) closed the last ones: the Reshape to Concat(Gather(ShapeOf), 12)
+#: of shapeof_reshape_dynamic_batch, BERT's attention Reshape to ShapeOf([?,?,32]) and the LSTM/GRU
+#: zero states Broadcast to Concat(2, Gather(ShapeOf), 16) of the zoo and rnn_models.
+KNOWN_GAPS: set[tuple[str, str, str]] = set()
 
 
 @cache

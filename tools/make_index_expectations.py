@@ -4,7 +4,7 @@ GatherND-5/8, ScatterUpdate-3, ScatterNDUpdate-4/15, ScatterElementsUpdate-3/12.
     python tools/make_index_expectations.py [--out tests/fixtures/index_expectations] [-k substring]
 
 Writes tests/fixtures/index_expectations.{json,npz} in the format of tools/make_nn_expectations.py
-(whose Case/Dyn/main it reuses; see its docstring for what is measured and how), read by
+(whose Case/Dyn/Rnd/main it reuses; see its docstring for what is measured and how), read by
 tests/ops/nn_cases.py. ``run`` cases record the CPU plugin's values (f32 inference precision) and,
 where the reference evaluator differs, its values too (``reference_arrays``); the reference
 evaluator has no GatherElements/GatherND kernel at all and no ScatterNDUpdate/
@@ -20,30 +20,18 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_nn_expectations import BF16, Case, Dyn, F16, f32, i64, main  # noqa: E402
+from make_nn_expectations import BF16, F16, Case, Cases, Dyn, Rnd, f32, i64, main  # noqa: E402
 
-_RNG = np.random.default_rng(20263)
-CASES: list[Case] = []
+CASES = Cases()
+add = CASES.add
+rnd = Rnd(20263, ints=(-20, 19))    # integers in [-20, 19] ([0, 19] unsigned) unless told
 P2, P3, P4 = (0, 1), (0, 1, 2), (0, 1, 2, 3)
 I32, I8, U8, BOOL = np.dtype(np.int32), np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.bool_)
 
 
-def add(*cases: Case) -> None:
-    CASES.extend(cases)
-
-
-def rnd(*shape, dtype=np.float32) -> np.ndarray:
-    dtype = np.dtype(dtype)
-    if dtype == BOOL:
-        return _RNG.integers(0, 2, shape).astype(bool)
-    if dtype.kind in "iu":
-        return _RNG.integers(0 if dtype.kind == "u" else -20, 20, shape).astype(dtype)
-    return _RNG.uniform(-3, 3, shape).astype(np.float32).astype(dtype)
-
-
 def ints(lo: int, hi: int, *shape, dtype=np.int64) -> np.ndarray:
     """Seeded indices in [lo, hi)."""
-    return _RNG.integers(lo, hi, shape).astype(dtype)
+    return rnd.rng.integers(lo, hi, shape).astype(dtype)
 
 
 def gather_elements_cases() -> None:
@@ -318,14 +306,8 @@ def scatter_elements_cases() -> None:
     S("string-sum", "2,3", "2,3", "2,3", de="string", ue="string", r="sum", versions=("12",))
 
 
-def all_cases() -> list[Case]:
-    if not CASES:
-        gather_elements_cases()
-        gather_nd_cases()
-        scatter_update_cases()
-        scatter_nd_cases()
-        scatter_elements_cases()
-    return CASES
+all_cases = CASES.built_by(gather_elements_cases, gather_nd_cases, scatter_update_cases, scatter_nd_cases,
+                           scatter_elements_cases)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,14 @@ tests replay exactly that layer through irrun. Two kinds of case:
   the output element types and partial shapes OpenVINO infers (``[[lo, hi], ...]``, hi null =
   unbounded; null = dynamic rank) — or, for both kinds, OpenVINO's error message when building
   the node fails (``status: "error"``).
+
+The other generators of this format (tools/make_{index,rnn,select,misc,more,detection}_expectations.py)
+hold only their cases and call :func:`main` (``cases_of``, ``out``, ``doc`` and, where they adjust
+the measurement, ``measure_case``); the helpers they share live here: ``Case``/``Dyn``, ``Cases``
+(a generator's case list: ``add``, ``built_by``), ``Rnd`` (seeded input values, one stream per
+generator), the element-type tables (``ETYPE``/``etype``, ``INTS``, ``F16``...), ``build_case``,
+``measure``. tools/make_math_expectations.py (its own packed format) shares them too, as well as
+``parse_args``/``select``/``write_fixture``.
 """
 from __future__ import annotations
 
@@ -31,6 +39,7 @@ import json
 import os
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Callable, NamedTuple
 
@@ -50,6 +59,13 @@ ETYPE = {F64: "f64", F32: "f32", F16: "f16", BF16: "bf16", np.dtype(np.int64): "
          np.dtype(np.int32): "i32", np.dtype(np.int16): "i16", np.dtype(np.int8): "i8",
          np.dtype(np.uint64): "u64", np.dtype(np.uint32): "u32", np.dtype(np.uint16): "u16",
          np.dtype(np.uint8): "u8", np.dtype(np.bool_): "boolean"}
+INTS = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
+NAN, INF = float("nan"), float("inf")
+
+
+def etype(dtype) -> str:
+    """OpenVINO's name of a NumPy element type ("f32", "bf16", "boolean", ...)."""
+    return ETYPE[np.dtype(dtype)]
 
 
 class Dyn(NamedTuple):
@@ -68,19 +84,47 @@ class Case(NamedTuple):   # (not a dataclass: the oracle worker imports this fil
     note: str = ""
 
 
-CASES: list[Case] = []
-_RNG = np.random.default_rng(20261)
+class Cases(list):
+    """One generator's cases in the order they are built: ``add(*cases)`` appends, and
+    ``built_by(*builders)`` is the ``cases_of`` for :func:`main` (it runs the builders, once)."""
+
+    def add(self, *cases) -> None:
+        self.extend(cases)
+
+    def built_by(self, *builders: Callable[[], None]) -> Callable[[], list]:
+        def cases_of() -> list:
+            if not self:
+                for build in builders:
+                    build()
+            return self
+        return cases_of
 
 
-def add(*cases: Case) -> None:
-    CASES.extend(cases)
+class Rnd:
+    """Seeded input values, one stream per generator (``Rnd(seed)``; ``.rng`` for other draws).
+    Cases draw in the order they are built and ``-k`` builds them all before filtering, so
+    neither selecting cases nor adding cases to another generator changes a case's values."""
+
+    def __init__(self, seed: int, ints: tuple[int, int] = (-3, 3)):
+        self.rng = np.random.default_rng(seed)
+        self.ints = ints            # the default range of integer values
+
+    def __call__(self, *shape: int, dtype=np.float32, lo: float | None = None, hi: float | None = None) -> np.ndarray:
+        """Floats uniform in [lo, hi) (default [-3, 3), drawn in f32 then cast); integers in
+        [lo, hi] (default ``ints``), lo raised to the type's minimum; booleans 0/1."""
+        dtype = np.dtype(dtype)
+        if dtype == np.bool_:
+            return self.rng.integers(0, 2, shape).astype(bool)
+        if dtype.kind in "iu":
+            lo = max(self.ints[0] if lo is None else lo, np.iinfo(dtype).min)
+            hi = self.ints[1] if hi is None else hi
+            return self.rng.integers(int(np.floor(lo)), int(np.ceil(hi)), shape, endpoint=True).astype(dtype)
+        return self.rng.uniform(-3.0 if lo is None else lo, 3.0 if hi is None else hi, shape).astype(np.float32).astype(dtype)
 
 
-def rnd(*shape, dtype=np.float32, lo=-3.0, hi=3.0) -> np.ndarray:
-    dtype = np.dtype(dtype)
-    if dtype.kind in "iu":
-        return _RNG.integers(int(lo), int(hi), shape, endpoint=True).astype(dtype)
-    return _RNG.uniform(lo, hi, shape).astype(np.float32).astype(dtype)
+CASES = Cases()
+add = CASES.add
+rnd = Rnd(20261)
 
 
 def i64(*v) -> np.ndarray:
@@ -109,8 +153,8 @@ def matmul_cases() -> None:
     for dt in (F16, BF16, F64):
         add(Case(f"MatMul-{ETYPE[dt]}", "MatMul", "opset1", [rnd(2, 3, 16, dtype=dt), rnd(16, 4, dtype=dt)], params=(0, 1)))
     for dt in (np.int32, np.int64):
-        add(Case(f"MatMul-{ETYPE[np.dtype(dt)]}", "MatMul", "opset1", [rnd(2, 3, dtype=dt, lo=-9, hi=9),
-                                                                      rnd(3, 4, dtype=dt, lo=-9, hi=9)], params=(0, 1)))
+        add(Case(f"MatMul-{etype(dt)}", "MatMul", "opset1", [rnd(2, 3, dtype=dt, lo=-9, hi=9),
+                                                            rnd(3, 4, dtype=dt, lo=-9, hi=9)], params=(0, 1)))
     # shapes
     for tag, a, b, ta, tb in [
             ("dyn", "?,3", "?,4", 0, 0), ("interval", "2..5,3", "3,?", 0, 0), ("rank-dyn", "...", "3,4", 0, 0),
@@ -128,6 +172,26 @@ def matmul_cases() -> None:
 def conv_attrs(strides, pb, pe, dil, auto_pad="explicit", **extra) -> dict:
     return dict(strides=list(strides), pads_begin=list(pb), pads_end=list(pe), dilations=list(dil),
                 auto_pad=auto_pad, **extra)
+
+
+#: transposed-convolution geometries of 2-D data, tag -> (the output_shape input if any, attributes);
+#: ConvolutionBackpropData runs them all, GroupConvolutionBackpropData (make_misc) most
+BACKPROP = {
+    "basic": ((), conv_attrs((1, 1), (0, 0), (0, 0), (1, 1))),
+    "stride2": ((), conv_attrs((2, 2), (0, 0), (0, 0), (1, 1))),
+    "stride2-pads": ((), conv_attrs((2, 2), (1, 1), (1, 1), (1, 1))),
+    "stride2-outpad": ((), conv_attrs((2, 2), (1, 1), (1, 1), (1, 1), output_padding=[1, 1])),
+    "stride3-asym": ((), conv_attrs((3, 2), (2, 0), (0, 1), (1, 1), output_padding=[2, 1])),
+    "dilation": ((), conv_attrs((2, 1), (1, 0), (0, 2), (2, 2))),
+    "valid": ((), conv_attrs((2, 2), (1, 1), (1, 1), (1, 1), "valid")),
+    "same_upper-no-outshape": ((), conv_attrs((2, 2), (0, 0), (0, 0), (1, 1), "same_upper")),
+    "outshape-explicit": ((i64(8, 9),), conv_attrs((2, 2), (1, 0), (0, 1), (1, 1))),
+    "outshape-explicit-small": ((i64(5, 6),), conv_attrs((2, 2), (1, 1), (1, 1), (1, 1))),
+    "outshape-same_upper": ((i64(8, 10),), conv_attrs((2, 2), (0, 0), (0, 0), (1, 1), "same_upper")),
+    "outshape-same_lower": ((i64(8, 10),), conv_attrs((2, 2), (0, 0), (0, 0), (1, 1), "same_lower")),
+    "outshape-same_upper-odd": ((i64(7, 9),), conv_attrs((2, 2), (0, 0), (0, 0), (1, 1), "same_upper")),
+    "outshape-same_lower-odd": ((i64(7, 9),), conv_attrs((2, 2), (0, 0), (0, 0), (1, 1), "same_lower")),
+}
 
 
 def convolution_cases() -> None:
@@ -173,22 +237,10 @@ def convolution_cases() -> None:
              conv_attrs((1, 1), (1, 1), (1, 1), (1, 1))))
     # transposed convolution
     xb, wb = rnd(1, 3, 4, 5), rnd(3, 2, 3, 3)
-    bp = lambda *a, **k: conv_attrs(*a, **k)  # noqa: E731
+    for tag, (out_shape, a) in BACKPROP.items():
+        add(Case(f"ConvolutionBackpropData-{tag}", "ConvolutionBackpropData", "opset1", [xb, wb, *out_shape], a))
+    bp = conv_attrs
     for tag, ins, a in [
-            ("basic", [xb, wb], bp((1, 1), (0, 0), (0, 0), (1, 1))),
-            ("stride2", [xb, wb], bp((2, 2), (0, 0), (0, 0), (1, 1))),
-            ("stride2-pads", [xb, wb], bp((2, 2), (1, 1), (1, 1), (1, 1))),
-            ("stride2-outpad", [xb, wb], bp((2, 2), (1, 1), (1, 1), (1, 1), output_padding=[1, 1])),
-            ("stride3-asym", [xb, wb], bp((3, 2), (2, 0), (0, 1), (1, 1), output_padding=[2, 1])),
-            ("dilation", [xb, wb], bp((2, 1), (1, 0), (0, 2), (2, 2))),
-            ("valid", [xb, wb], bp((2, 2), (1, 1), (1, 1), (1, 1), "valid")),
-            ("same_upper-no-outshape", [xb, wb], bp((2, 2), (0, 0), (0, 0), (1, 1), "same_upper")),
-            ("outshape-explicit", [xb, wb, i64(8, 9)], bp((2, 2), (1, 0), (0, 1), (1, 1))),
-            ("outshape-explicit-small", [xb, wb, i64(5, 6)], bp((2, 2), (1, 1), (1, 1), (1, 1))),
-            ("outshape-same_upper", [xb, wb, i64(8, 10)], bp((2, 2), (0, 0), (0, 0), (1, 1), "same_upper")),
-            ("outshape-same_lower", [xb, wb, i64(8, 10)], bp((2, 2), (0, 0), (0, 0), (1, 1), "same_lower")),
-            ("outshape-same_upper-odd", [xb, wb, i64(7, 9)], bp((2, 2), (0, 0), (0, 0), (1, 1), "same_upper")),
-            ("outshape-same_lower-odd", [xb, wb, i64(7, 9)], bp((2, 2), (0, 0), (0, 0), (1, 1), "same_lower")),
             ("1d", [rnd(2, 2, 5), rnd(2, 3, 4)], bp((2,), (1,), (0,), (1,))),
             ("3d", [rnd(1, 2, 3, 2, 3), rnd(2, 2, 2, 3, 2)], bp((2, 1, 2), (0, 1, 1), (1, 0, 0), (1, 1, 1))),
             ("4to8", [rnd(1, 4, 3, 3), rnd(4, 8, 4, 4)], bp((2, 2), (1, 1), (1, 1), (1, 1)))]:
@@ -318,10 +370,10 @@ def pooling_cases() -> None:
     xi = (np.arange(50, dtype=np.int32).reshape(1, 2, 5, 5) * 7 % 23) - 11
     for dt in (np.int32, np.int8, np.uint8):
         v = (xi + 11).astype(dt) if dt == np.uint8 else xi.astype(dt)
-        add(Case(f"MaxPool8-{ETYPE[np.dtype(dt)]}", "MaxPool", "opset8", [v], pool_attrs((1, 1), (1, 1), (1, 1), (2, 2), dilations=[1, 1],
-                                                                                         axis=0, index_element_type="i64")))
-        add(Case(f"AvgPool1-{ETYPE[np.dtype(dt)]}", "AvgPool", "opset1", [v], pool_attrs((1, 1), (0, 0), (0, 0), (2, 2), **{"exclude-pad": True})))
-        add(Case(f"AvgPool1-{ETYPE[np.dtype(dt)]}-k3", "AvgPool", "opset1", [v], pool_attrs((1, 1), (1, 1), (1, 1), (3, 3), **{"exclude-pad": False})))
+        add(Case(f"MaxPool8-{etype(dt)}", "MaxPool", "opset8", [v], pool_attrs((1, 1), (1, 1), (1, 1), (2, 2), dilations=[1, 1],
+                                                                               axis=0, index_element_type="i64")))
+        add(Case(f"AvgPool1-{etype(dt)}", "AvgPool", "opset1", [v], pool_attrs((1, 1), (0, 0), (0, 0), (2, 2), **{"exclude-pad": True})))
+        add(Case(f"AvgPool1-{etype(dt)}-k3", "AvgPool", "opset1", [v], pool_attrs((1, 1), (1, 1), (1, 1), (3, 3), **{"exclude-pad": False})))
     # adaptive
     for tag, xs, os_ in [("2d", (2, 3, 7, 9), (3, 4)), ("2d-up", (1, 2, 3, 4), (5, 7)), ("1d", (2, 3, 10), (4,)),
                          ("3d", (1, 2, 5, 6, 7), (2, 3, 4)), ("identity", (1, 2, 4, 4), (4, 4)), ("global", (1, 3, 5, 6), (1, 1))]:
@@ -542,17 +594,7 @@ def interpolate_cases() -> None:
         add(Case(f"Interpolate1-shape-{tag}", "Interpolate", "opset1", [Dyn("f32", xs), t], a, params=()))
 
 
-def all_cases() -> list[Case]:
-    if not CASES:
-        matmul_cases()
-        convolution_cases()
-        pooling_cases()
-        normalization_cases()
-        interpolate_cases()
-        ids = [c.id for c in CASES]
-        dup = {i for i in ids if ids.count(i) > 1}
-        assert not dup, dup
-    return CASES
+all_cases = CASES.built_by(matmul_cases, convolution_cases, pooling_cases, normalization_cases, interpolate_cases)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -686,30 +728,53 @@ def measure(case: Case, ov: Oracle, tmp: Path, store: Store) -> dict:
     return entry
 
 
-def main(argv: list[str] | None = None, cases_of: Callable[[], list[Case]] | None = None,
-         out: str = "nn_expectations", doc: str | None = None) -> int:
-    """Measure ``cases_of()`` (default: this file's cases) into tests/fixtures/<out>.{json,npz}.
-    Other generators (tools/make_<family>_expectations.py) define their cases and call this."""
-    ap = argparse.ArgumentParser(description=(doc or __doc__).splitlines()[0])
+def parse_args(argv: list[str] | None, doc: str, out: str) -> argparse.Namespace:
+    """``--out`` (default tests/fixtures/<out>) and ``-k``, the options of every generator."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--out", type=Path, default=ROOT / "tests/fixtures" / out)
     ap.add_argument("-k", default="", help="only cases whose id contains this (prints, writes nothing)")
-    args = ap.parse_args(argv)
-    cases = [c for c in (cases_of or all_cases)() if args.k in c.id]
-    ids = [c.id for c in cases]
-    assert len(set(ids)) == len(ids), "duplicate case ids"
+    return ap.parse_args(argv)
+
+
+def select(cases: list, k: str) -> list:
+    """The cases whose id contains ``k``, once every id is known to be unique."""
+    dup = sorted(i for i, n in Counter(c.id for c in cases).items() if n > 1)
+    assert not dup, f"duplicate case ids: {dup}"
+    return [c for c in cases if k in c.id]
+
+
+def write_fixture(out: Path, index: list[dict], arrays: dict[str, np.ndarray], **header) -> None:
+    """``out``.npz (the arrays) and ``out``.json: the OpenVINO version, ``header``, one case per line."""
+    np.savez_compressed(out.with_suffix(".npz"), **arrays)
+    lines = ",\n".join(json.dumps(e, separators=(",", ":")) for e in index)
+    head = "".join(f", {json.dumps(k)}: {json.dumps(v)}" for k, v in header.items())
+    out.with_suffix(".json").write_text(
+        f'{{"openvino": "{ov_version()}"{head},\n"cases": [\n{lines}\n]}}\n', encoding="utf-8")
+
+
+def ov_version() -> str:
+    import importlib.metadata
+    return importlib.metadata.version("openvino")
+
+
+def main(argv: list[str] | None = None, cases_of: Callable[[], list[Case]] | None = None,
+         out: str = "nn_expectations", doc: str | None = None,
+         measure_case: Callable[[Case, Oracle, Path, Store], dict] | None = None) -> int:
+    """Measure ``cases_of()`` (default: this file's cases) into tests/fixtures/<out>.{json,npz}.
+    Other generators (tools/make_<family>_expectations.py) define their cases and call this,
+    some with their own ``measure_case`` (wrapping :func:`measure`)."""
+    args = parse_args(argv, doc or __doc__, out)
+    cases = select((cases_of or all_cases)(), args.k)
     index, store = [], Store()
     with Oracle() as ov, tempfile.TemporaryDirectory() as tmp:
         for case in cases:
-            entry = measure(case, ov, Path(tmp), store)
+            entry = (measure_case or measure)(case, ov, Path(tmp), store)
             index.append(entry)
             if args.k:
                 print(json.dumps(entry))
     if args.k:
         return 0
-    np.savez_compressed(args.out.with_suffix(".npz"), **store.arrays)
-    lines = ",\n".join(json.dumps(e, separators=(",", ":")) for e in index)
-    args.out.with_suffix(".json").write_text(
-        f'{{"openvino": "{_ov_version()}",\n"cases": [\n{lines}\n]}}\n', encoding="utf-8")
+    write_fixture(args.out, index, store.arrays)
     runs = [e for e in index if e["kind"] == "run"]
     print(f"{len(index)} cases ({len(runs)} run, {len(index) - len(runs)} shape): "
           f"{sum(e['status'] == 'ok' for e in index)} ok, {sum(e['status'] == 'error' for e in index)} rejected; "
@@ -720,11 +785,6 @@ def main(argv: list[str] | None = None, cases_of: Callable[[], list[Case]] | Non
             print(f"  {e['id']}: {e['status']} {e.get('message', '')} cpu={e.get('cpu', 'ok')} "
                   f"reference={e.get('reference', '-')}")
     return 0
-
-
-def _ov_version() -> str:
-    import importlib.metadata
-    return importlib.metadata.version("openvino")
 
 
 if __name__ == "__main__":

@@ -16,17 +16,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import ml_dtypes
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_nn_expectations import Case, Dyn, main  # noqa: E402
+from make_nn_expectations import BF16, F16, F64, Case, Cases, Dyn, Rnd, main  # noqa: E402
 
-F16, F64 = np.dtype(np.float16), np.dtype(np.float64)
-BF16 = np.dtype(ml_dtypes.bfloat16)
-_RNG = np.random.default_rng(20263)
+CASES = Cases()
+add = CASES.add
+_VALUES = Rnd(20263)
 _POOL: dict[tuple, np.ndarray] = {}
-CASES: list[Case] = []
 
 
 def rnd(*shape, scale=1.0, dtype=np.float32, role: str = "") -> np.ndarray:
@@ -34,7 +32,7 @@ def rnd(*shape, scale=1.0, dtype=np.float32, role: str = "") -> np.ndarray:
     so cases of one geometry share their inputs (the .npz stores each array once)."""
     key = (role, shape, scale, np.dtype(dtype).str)
     if not role or key not in _POOL:
-        _POOL[key] = _RNG.uniform(-scale, scale, shape).astype(np.float32).astype(dtype)
+        _POOL[key] = _VALUES(*shape, dtype=dtype, lo=-scale, hi=scale)
     return _POOL[key]
 
 
@@ -61,10 +59,6 @@ def cell_inputs(gates: int, states: int, batch: int, inp: int, hid: int, bias: i
             *[rnd(batch, hid, dtype=dtype, role=f"s{i}") for i in range(states)],
             rnd(gates * hid, inp, dtype=dtype, role="w"), rnd(gates * hid, hid, dtype=dtype, role="r"),
             rnd((bias or gates) * hid, dtype=dtype, role="b")]
-
-
-def add(*cases: Case) -> None:
-    CASES.extend(cases)
 
 
 DIRS = ("forward", "reverse", "bidirectional")
@@ -356,15 +350,8 @@ def cell_shape_cases() -> None:
         shp("RNNCell", "opset1", tag, s)
 
 
-def all_cases() -> list[Case]:
-    if not CASES:
-        lstm_sequence_cases()
-        gru_sequence_cases()
-        rnn_sequence_cases()
-        cell_cases()
-        sequence_shape_cases()
-        cell_shape_cases()
-    return CASES
+all_cases = CASES.built_by(lstm_sequence_cases, gru_sequence_cases, rnn_sequence_cases, cell_cases,
+                           sequence_shape_cases, cell_shape_cases)
 
 
 if __name__ == "__main__":

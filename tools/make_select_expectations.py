@@ -29,16 +29,11 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_nn_expectations import BF16, ETYPE, Case, Dyn, f32, i64, main  # noqa: E402
+from make_nn_expectations import BF16, F16, F64, INTS, Case, Cases, Dyn, etype, f32, i64, main  # noqa: E402
 
-F16, F64 = np.dtype(np.float16), np.dtype(np.float64)
-INTS = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
-CASES: list[Case] = []
+CASES = Cases()
+add = CASES.add
 _RNG = np.random.default_rng(20263)
-
-
-def add(*cases: Case) -> None:
-    CASES.extend(cases)
 
 
 def distinct(*shape, dtype=np.float32) -> np.ndarray:
@@ -114,12 +109,12 @@ def topk_cases() -> None:
     add(Case("TopK11-empty-batch", "TopK", "opset11", [np.zeros((0, 5), np.float32), scalar(2)], topk("max", "value", 1)))
     add(Case("TopK11-i64-index", "TopK", "opset11", [distinct(3, 6), scalar(3)], topk("min", "value", 1, "i64")))
     for dt in [F16, BF16, F64, *INTS]:
-        name = ETYPE[np.dtype(dt)]
+        name = etype(dt)
         add(Case(f"TopK11-{name}", "TopK", "opset11", [distinct(3, 10, dtype=dt), scalar(4)], topk("max", "value", 1)))
         add(Case(f"TopK11-{name}-min", "TopK", "opset11", [distinct(3, 10, dtype=dt), scalar(4)], topk("min", "index", 1, "i64")))
     for kt in (np.int8, np.uint8, np.int16, np.int32, np.uint64):
         for ver in ("opset1", "opset3"):
-            add(Case(f"TopK{ver[5:]}-k-{ETYPE[np.dtype(kt)]}", "TopK", ver, [distinct(2, 6), scalar(3, kt)], topk("max", "value", 1)))
+            add(Case(f"TopK{ver[5:]}-k-{etype(kt)}", "TopK", ver, [distinct(2, 6), scalar(3, kt)], topk("max", "value", 1)))
     # shapes and errors
     for tag, xs, k, a in [
             ("dyn-batch", "?,5", scalar(3), topk(axis=1)), ("dyn-axis", "2,?", scalar(3), topk(axis=1)),
@@ -162,7 +157,7 @@ def non_zero_cases() -> None:
     for dt in [F16, BF16, F64, *INTS, np.bool_]:
         x = sparse(3, 5, dt=np.float32)
         x = (x != 0) if dt == np.bool_ else np.abs(x).astype(dt) if np.dtype(dt).kind == "u" else x.astype(dt)
-        add(Case(f"NonZero-{ETYPE[np.dtype(dt)]}", "NonZero", "opset3", [x], dict(output_type="i64")))
+        add(Case(f"NonZero-{etype(dt)}", "NonZero", "opset3", [x], dict(output_type="i64")))
     for tag, xs, ot in [("static", "3,4", "i64"), ("dyn-dim", "?,4", "i64"), ("interval", "2..3,4", "i32"),
                         ("upper", "..3,4", "i64"), ("lower", "2..,4", "i64"), ("zero-dim", "0,4", "i64"),
                         ("zero-dim-dyn", "0,?", "i64"), ("scalar", "", "i64"), ("rank-dyn", "...", "i64"),
@@ -205,7 +200,7 @@ def one_hot_cases() -> None:
     add(Case("OneHot1-big-index", "OneHot", "opset1", [np.array([2**40, 1, -2**40], np.int64), scalar(3), on, off], dict(axis=-1)))
     for dt in [F16, BF16, F64, *INTS, np.bool_]:
         a, b = (np.array(True), np.array(False)) if dt == np.bool_ else (np.array(7).astype(dt), np.array(3).astype(dt))
-        add(Case(f"OneHot1-{ETYPE[np.dtype(dt)]}", "OneHot", "opset1", [ex2, scalar(4), a, b], dict(axis=1)))
+        add(Case(f"OneHot1-{etype(dt)}", "OneHot", "opset1", [ex2, scalar(4), a, b], dict(axis=1)))
     for tag, xs, ins, a in [
             ("dyn", "?,3", [scalar(4), on, off], dict(axis=1)), ("interval", "2..5,3", [scalar(4), on, off], dict(axis=-1)),
             ("rank-dyn", "...", [scalar(4), on, off], dict(axis=1)), ("depth-dyn", "2,3", [Dyn("i64", ""), on, off], dict(axis=1)),
@@ -246,7 +241,7 @@ def roll_cases() -> None:
     for dt in [F16, BF16, F64, *INTS, np.bool_]:
         xd = distinct(3, 4, dtype=np.float32)
         xd = (xd > 0) if dt == np.bool_ else np.abs(xd).astype(dt) if np.dtype(dt).kind == "u" else xd.astype(dt)
-        add(Case(f"Roll-{ETYPE[np.dtype(dt)]}", "Roll", "opset7", [xd, i64(1, -1), i64(0, 1)]))
+        add(Case(f"Roll-{etype(dt)}", "Roll", "opset7", [xd, i64(1, -1), i64(0, 1)]))
     for tag, xs, shift, axes in [
             ("dyn", "?,3..5,4", i64(1), i64(0)), ("rank-dyn", "...", i64(1, 2), i64(0, 5)),
             ("shift-rank2", "2,3", np.zeros((1, 1), np.int64), i64(0)), ("axes-rank2", "2,3", scalar(1), np.zeros((1, 1), np.int64)),
@@ -294,14 +289,14 @@ def einsum_cases() -> None:
     add(Case("Einsum-f16-sum", "Einsum", "opset7", [np.full((1, 3000), 0.1, F16), np.full((3000, 1), 0.1, F16)],
              dict(equation="ij,jk->ik"), params=(0, 1)))
     for dt, v in ((np.int8, 5), (np.int8, -5), (np.uint8, 5)):
-        add(Case(f"Einsum-{ETYPE[np.dtype(dt)]}-saturates{'-neg' if v < 0 else ''}", "Einsum", "opset7",
+        add(Case(f"Einsum-{etype(dt)}-saturates{'-neg' if v < 0 else ''}", "Einsum", "opset7",
                  [np.full((2, 50), v, dt), np.full((50, 1), 3, dt)], dict(equation="ij,jk->ik"), params=(0, 1)))
     add(Case("Einsum-const", "Einsum", "opset7", [r(3, 4), r(4, 5)], dict(equation="ij,jk->ik"), params=(0,)))
     for dt in (F16, BF16, F64, np.int32, np.int64, np.int8, np.uint8):
         a, b = distinct(3, 4, dtype=dt), distinct(4, 2, dtype=dt)
         if np.dtype(dt).kind in "iu":
             a, b = (np.abs(a.astype(np.int64)) % 5).astype(dt), (np.abs(b.astype(np.int64)) % 5).astype(dt)
-        add(Case(f"Einsum-{ETYPE[np.dtype(dt)]}", "Einsum", "opset7", [a, b], dict(equation="ij,jk->ki"), params=(0, 1)))
+        add(Case(f"Einsum-{etype(dt)}", "Einsum", "opset7", [a, b], dict(equation="ij,jk->ki"), params=(0, 1)))
     for tag, eq, shapes in [
             ("dyn", "ij,jk->ik", ["?,4", "4,?"]), ("merge", "ij,jk->ik", ["3,?", "2..6,5"]),
             ("merge-intervals", "ij,jk->jik", ["3,2..8", "4..10,5"]), ("rank-dyn", "ij,jk->ik", ["...", "4,5"]),
@@ -325,14 +320,7 @@ def einsum_cases() -> None:
     add(Case("Einsum-shape-i32", "Einsum", "opset7", [Dyn("i32", "2,3")], dict(equation="ij->ji"), params=()))
 
 
-def all_cases() -> list[Case]:
-    if not CASES:
-        topk_cases()
-        non_zero_cases()
-        one_hot_cases()
-        roll_cases()
-        einsum_cases()
-    return CASES
+all_cases = CASES.built_by(topk_cases, non_zero_cases, one_hot_cases, roll_cases, einsum_cases)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,9 @@ def add_arguments(p) -> None:
     p.add_argument("--max-memory", type=_size, metavar="SIZE",
                    help="refuse (before allocating) any tensor or input bigger than SIZE, e.g. "
                         "2G, 512MiB (default: half the machine's memory)")
+    p.add_argument("--threads", type=int, metavar="N",
+                   help="BLAS threads for MatMul and convolutions (default: OMP_NUM_THREADS / "
+                        "OPENBLAS_NUM_THREADS / MKL_NUM_THREADS, else every core)")
     d = p.add_argument_group("debugging")
     d.add_argument("--dump", metavar="DIR", help="write every executed layer's outputs to "
                    'DIR/tensors.npz (keys "<layer id>:<port id>") and DIR/manifest.json (stats)')
@@ -67,6 +70,9 @@ def _summary(outputs: dict[str, np.ndarray]) -> str:
 
 def main(args) -> int:
     from .. import budget, read_model
+    if args.threads is not None:
+        from ..threads import set_threads
+        set_threads(args.threads)
 
     with budget.limit(args.max_memory):
         model = read_model(args.model)

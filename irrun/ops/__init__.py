@@ -1,12 +1,9 @@
 """Op implementations, one module per op (or tight family), registered by (type, version).
 
-Importing this package imports every op module so that the registry is complete.
+Modules are imported when a model first needs one of their types: :func:`registry.resolve` finds
+the modules of a type in the checked-in ``index.json`` (``python tools/make_op_index.py``
+rewrites it; a test keeps it current). A type the index does not know, and ``irrun ops``, which
+lists everything, import every module (:func:`registry.load_all`), so no op is ever missed; the
+index only keeps ``import irrun`` and a model's first read lean.
 """
-from importlib import import_module
-from pkgutil import iter_modules
-
 from . import registry  # noqa: F401
-
-for _m in iter_modules(__path__):
-    if _m.name not in ("base", "registry"):
-        import_module(f"{__name__}.{_m.name}")

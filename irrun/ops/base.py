@@ -31,11 +31,18 @@ _MISSING = object()
 
 @dataclass(frozen=True)
 class TensorInfo:
-    """What shape inference knows about one port: element type, partial shape, maybe the value."""
+    """What shape inference knows about one port: element type, partial shape, maybe the value.
+
+    A small integer tensor whose value is unknown may carry per-element bounds instead (what
+    OpenVINO's ``evaluate_lower``/``evaluate_upper`` compute, see :mod:`irrun.bounds`):
+    ``lower``/``upper`` are int64 arrays of its static shape, ``bounds.UNBOUNDED`` (int64 max)
+    where nothing bounds an element from above, ``bounds.NEG_UNBOUNDED`` (int64 min) from below."""
 
     etype: ElementType
     shape: PartialShape
     value: np.ndarray | None = None
+    lower: np.ndarray | None = None
+    upper: np.ndarray | None = None
 
     @staticmethod
     def of(value: np.ndarray, etype: ElementType) -> "TensorInfo":
@@ -129,6 +136,24 @@ class Op:
     #: sub-graph op whose body holds them): ``run`` is then called as ``run(*inputs, ctx=ctx)``
     #: with the run's :class:`irrun.executor.RunContext`, and the op is never folded.
     uses_context: ClassVar[bool] = False
+    #: Input indices whose buffer may receive output 0 (in-place execution, opt-in). When the
+    #: planner proves such an input dead after this layer and unaliased — a fresh kernel output
+    #: (see ``fresh_outputs``), not a Parameter, Const or folded value, no view of it alive,
+    #: never a model output — with the output's dtype and static shape, it calls
+    #: ``run(*inputs, out=that_array)``; the kernel may write its result there (and return it)
+    #: or ignore ``out``.
+    inplace: ClassVar[tuple[int, ...]] = ()
+    #: True when ``run`` always returns new arrays: never views of its inputs or of anything the
+    #: op keeps (``out`` aside). Only such outputs are offered to ``inplace`` consumers.
+    fresh_outputs: ClassVar[bool] = False
+    #: Output ports the kernel need not compute: when no layer reads some of them, the executor
+    #: calls ``run(*inputs, skip=frozenset(those ports))`` and the kernel may return a
+    #: placeholder of the promised dtype and shape there (``np.broadcast_to`` of a zero).
+    lazy_outputs: ClassVar[tuple[int, ...]] = ()
+    #: Value bounds (:mod:`irrun.bounds`) pass through ops whose outputs only move, copy or select
+    #: elements of some inputs: those inputs' indices here (``"all"``: every input). The other
+    #: inputs must have known values; the kernel then runs on the lower and on the upper bounds.
+    moves_values: ClassVar[tuple[int, ...] | str] = ()
 
     def __init__(self, **attrs: Any):
         self.warnings: list[str] = []

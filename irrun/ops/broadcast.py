@@ -19,8 +19,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..budget import check_alloc
+from .. import bounds
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..shapes import DYN, Dim, PartialShape, broadcast_merge
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input
 from .registry import register
 
@@ -36,11 +37,14 @@ def target_values(value: np.ndarray) -> list[int]:
     return t
 
 
-def broadcast_shape(mode: str, data: PartialShape, target: Sequence[int],
+def broadcast_shape(mode: str, data: PartialShape, target: Sequence[int | Dim],
                     axes: Sequence[int] | None = None) -> PartialShape:
     """The output shape of Broadcast for a known target (and, for explicit mode, known axes),
-    raising OpenVINO's messages. Used by ``infer`` and, with the concrete shapes, by ``run``."""
-    t = [Dim(v, v) for v in target]
+    raising OpenVINO's messages. Used by ``infer`` and, with the concrete shapes, by ``run``.
+    Target values may be intervals (value bounds, irrun/bounds.py), as OpenVINO reads them:
+    numpy mode checks only static ones, bidirectional merges like ``Dimension::broadcast_merge``
+    and pdpd intersects."""
+    t = [Dim.of(v) for v in target]
     n, r = len(t), data.rank
     if mode == "explicit":
         if axes is not None and r is not None:
@@ -52,17 +56,18 @@ def broadcast_shape(mode: str, data: PartialShape, target: Sequence[int],
     if mode == "numpy":
         if n < r:
             raise OpError(f"Broadcast target_shape has smaller rank {n} than arg shape {r}", port="input 1")
-        for d, tv in zip(dims, target[n - r:]):
-            if not (d.contains(1) or d.contains(tv)):
+        for d, tv in zip(dims, t[n - r:]):
+            if tv.is_static and not (d.contains(1) or d.contains(tv.lo)):
                 raise OpError(f"Input shape dimension equal {d} cannot be broadcasted (numpy mode) to "
                               f"{tv}. Allowed input dimension value would be 1"
-                              + (f" or {tv}" if tv != 1 else ""), port="input 1")
+                              + (f" or {tv}" if tv != ONE else ""), port="input 1")
         return PartialShape(t)
     if mode == "pdpd":
         out = []
-        for d, tv in zip(dims, target):
-            if d == ONE or tv == 1 or d.contains(tv):
-                out.append(Dim(tv, tv) if d == ONE or tv != 1 else d)
+        for d, tv in zip(dims, t):
+            m = tv if d == ONE else d if tv == ONE else d.intersect(tv)
+            if m is not None:
+                out.append(m)
             else:
                 raise OpError(f"Broadcast incorrect target shape. Expecting either 1 or {d} . Got {tv}",
                               port="input 1")
@@ -74,13 +79,12 @@ def broadcast_shape(mode: str, data: PartialShape, target: Sequence[int],
     # bidirectional
     m = max(n, r)
     dims = [ONE] * (m - r) + dims
-    tgt = [1] * (m - n) + list(target)
+    tgt = [ONE] * (m - n) + t
     out = []
     for d, tv in zip(dims, tgt):
-        if tv == 1:
-            out.append(d)
-        elif d.contains(1) or d.contains(tv):
-            out.append(Dim(tv, tv))
+        merged = broadcast_merge(d, tv)     # for a static tv: 1 keeps d, else d must be 1 or tv
+        if merged is not None:
+            out.append(merged)
         else:
             raise OpError(f"Broadcast incorrect target shape. Expecting either 1 or {d}. Got {tv}",
                           port="input 1")
@@ -98,7 +102,7 @@ def _check_axes(data: PartialShape, t: list[Dim], axes: Sequence[int]) -> None:
         if data.rank == 0:
             if not t[a].contains(1):
                 raise OpError(f"Broadcast target[axes_mapping[0]]. Expected 1. Got {t[a]}", port="input 2")
-        elif not (data[i].contains(t[a].lo) or data[i].contains(1)):
+        elif not (data[i].intersect(t[a]) is not None or data[i].contains(1)):
             raise OpError(f"Broadcast target[axes_mapping[{i}]] Expected {data[i]}. Got {t[a]}", port="input 2")
     if len(set(axes)) != len(axes):
         raise OpError(f"Broadcast axes_mapping {list(axes)} maps two data axes to one output axis "
@@ -127,6 +131,7 @@ class Broadcast1(Op):
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/broadcast-1.html"
     attrs = {"mode": Attr("enum", "numpy", choices=("numpy", "explicit", "none", "pdpd"))}
     num_inputs = (2, 3)
+    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
 
     def _mode(self, n_inputs: int) -> str:
         mode = "explicit" if self.mode == "none" else self.mode
@@ -153,6 +158,8 @@ class Broadcast1(Op):
             axes_val = None if axes.value is None else as_int64(axes.value).tolist()
         if target.value is not None:
             shape = broadcast_shape(mode, data.shape, target_values(target.value), axes_val)
+        elif target.lower is not None and target.shape.rank == 1:
+            shape = broadcast_shape(mode, data.shape, bounds.dims(target, "input 1"), axes_val)
         else:
             shape = _unknown_target(mode, data.shape, target.shape)
         return [TensorInfo(data.etype, shape)]

@@ -23,6 +23,7 @@ class Concat(Op):
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/concat-1.html"
     attrs = {"axis": Attr("int", 0, required=True)}
     num_inputs = (1, None)
+    moves_values = "all"          # value bounds pass through (irrun/bounds.py)
 
     def infer(self, inputs):
         etype = DYNAMIC

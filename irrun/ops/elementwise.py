@@ -17,13 +17,18 @@ Numerics, as measured on OpenVINO 2026.4.1's reference evaluator (tests/fixtures
   by zero" for Divide, an undefined INT_MIN for FloorMod);
 * Maximum/Minimum return the first input when a comparison with NaN is false
   (``a < b ? b : a``): Maximum(NaN, 1) = NaN but Maximum(1, NaN) = 1;
-* transcendental functions of integers compute in f64 and then truncate (Exp, Log, Sin) or
-  round half away from zero (Cos, Erf, Sqrt, Tanh) like the reference kernels; a result with no
-  integer value (Log(0), Sqrt(-1)) is refused (OpenVINO returns INT_MIN garbage).
+* transcendental functions of integers compute in f64 and then truncate (Exp, Log, Sin, Asin) or
+  round half away from zero (Cos, Erf, Sqrt, Tanh, Acos, Atan, Cosh, Sinh, Tan, Acosh, Asinh)
+  like the reference kernels; a result with no integer value (Log(0), Sqrt(-1), Acos(2)) is
+  refused (OpenVINO returns INT_MIN garbage); Atanh's spec defines its integers (min, 0, max);
+* the bitwise ops (BitwiseAnd/Or/Xor/Not-13, BitwiseLeftShift/RightShift-15) compute on the
+  integers' full width; the CPU plugin computes 64-bit integers in 32 bits (measured: BitwiseOr
+  of i64 INT64_MAX gives -1; u32 right shifts are arithmetic there), the reference kernels do not.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import ClassVar
 
 import numpy as np
@@ -114,11 +119,13 @@ BLOCK = 1 << 15
 
 
 def float_math(fn: Callable[..., np.ndarray], x: np.ndarray, *others: np.ndarray,
-               blocks: bool = True) -> np.ndarray:
+               blocks: bool = True, out: np.ndarray | None = None) -> np.ndarray:
     """``fn(x, *others)`` computed in :func:`work_dtype`, the result in ``x``'s dtype (one
     rounding for f16/bf16). With ``blocks`` (``fn`` is element-wise) and scalar ``others``, it
-    runs block by block over a flat ``x``. Floating-point warnings are OpenVINO's silent IEEE
-    results (inf, NaN), as in OpenVINO."""
+    runs block by block over a flat ``x``, writing into ``out`` when that is given (a C-contiguous
+    array of ``x``'s shape and dtype, possibly ``x`` itself: each block is read before it is
+    written). Floating-point warnings are OpenVINO's silent IEEE results (inf, NaN), as in
+    OpenVINO."""
     dt, wd = x.dtype, work_dtype(x.dtype)
     extra = [np.asarray(a).astype(wd, copy=False) for a in others]
 
@@ -129,10 +136,61 @@ def float_math(fn: Callable[..., np.ndarray], x: np.ndarray, *others: np.ndarray
         if not blocks or x.size <= BLOCK or any(a.ndim for a in extra):
             return apply(x)
         flat = np.ascontiguousarray(x).reshape(-1)
-        out = np.empty(flat.shape, dt)
+        if out is None or not fits(out, x) or not out.flags.c_contiguous:
+            out = np.empty(x.shape, dt)
+        res = out.reshape(-1)
         for s in range(0, flat.size, BLOCK):
-            out[s:s + BLOCK] = apply(flat[s:s + BLOCK])
-        return out.reshape(x.shape)
+            res[s:s + BLOCK] = apply(flat[s:s + BLOCK])
+        return out
+
+
+def fits(out: np.ndarray | None, like: np.ndarray) -> bool:
+    """Can a kernel write its result for ``like`` into ``out`` (the buffer the planner offers for
+    in-place execution, :attr:`irrun.ops.base.Op.inplace`)?"""
+    return out is not None and out.shape == like.shape and out.dtype == like.dtype and out.flags.writeable
+
+
+#: Float types the fast kernels compute in directly (others go through :func:`float_math`).
+DIRECT = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+@cache
+def ties_keep_second(dtype: np.dtype) -> bool:
+    """Do np.maximum and np.minimum return their second operand for a tie of 0.0 and -0.0 on
+    this NumPy build (checked once per dtype over SIMD widths, loop tails, strides and in-place
+    use)? Then ``np.maximum(lo, x)`` is exactly OpenVINO's ``x < lo ? lo : x``, -0.0 kept, with
+    no extra pass (:func:`zero_signs` otherwise)."""
+    ok = True
+    for zero in (0.0, -0.0):
+        s = np.asarray(zero, dtype)
+        for n in (1, 3, 7, 8, 15, 16, 17, 31, 33, 64, 100, 1000):
+            x = np.full(2 * n, -zero, dtype)
+            for v in (x[:n], x[::2]):
+                for f in (np.maximum, np.minimum):
+                    ok &= bool((np.signbit(f(s, v)) == np.signbit(v)).all())
+                    w = v.copy()
+                    ok &= bool((np.signbit(f(s, w, out=w)) == np.signbit(v)).all())
+    return ok
+
+
+def zero_signs(x: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """(where ``x`` is -0.0, where it is +0.0), or None when ``x`` holds no zero. NumPy's
+    maximum/minimum may return either zero for a tie of 0.0 and -0.0, where OpenVINO's
+    ``x < lo ? lo : x`` keeps ``x``'s; kernels built on them put these back with
+    :func:`put_zero_signs`. (Masked copies are only cheap for sparse masks, so this costs one
+    comparison pass when ``x`` has no zeros.)"""
+    m = x == 0
+    if not m.any():
+        return None
+    neg = np.signbit(x) & m
+    return neg, m ^ neg
+
+
+def put_zero_signs(y: np.ndarray, signs: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
+    if signs is not None:
+        np.copyto(y, y.dtype.type(-0.0), where=signs[0])
+        np.copyto(y, y.dtype.type(0.0), where=signs[1])
+    return y
 
 
 def round_half_away(x: np.ndarray) -> np.ndarray:
@@ -141,9 +199,10 @@ def round_half_away(x: np.ndarray) -> np.ndarray:
     return t + np.where(np.abs(x - t) >= 0.5, np.sign(x), 0).astype(x.dtype)
 
 
-def _via_f64(fn: Callable, to_int: Callable, name: str) -> Callable[[np.ndarray], np.ndarray]:
-    """Integer kernel: ``fn`` in f64, then ``to_int`` (trunc / round), saturated to the type;
-    results with no value (NaN, infinity) are refused."""
+def _via_f64(fn: Callable, to_int: Callable, name: str, wrap: bool = False) -> Callable[[np.ndarray], np.ndarray]:
+    """Integer kernel: ``fn`` in f64, then ``to_int`` (trunc / round), saturated to the type (or,
+    with ``wrap``, cast through int64 like C: Tan(2) on u8 is 254, measured); results with no
+    value (NaN, infinity) are refused."""
     def kernel(x: np.ndarray) -> np.ndarray:
         with np.errstate(all="ignore"):
             y = to_int(fn(x.astype(np.float64)))
@@ -153,6 +212,8 @@ def _via_f64(fn: Callable, to_int: Callable, name: str) -> Callable[[np.ndarray]
             raise OpError(f"{name} of the integer {v} has no {x.dtype} value (OpenVINO's result is "
                           "undefined)")
         info = np.iinfo(x.dtype)           # out of range: saturate (the CPU plugin; C++ leaves it undefined)
+        if wrap:
+            return np.clip(y, -2.0**63, 2.0**63 - 1024).astype(np.int64).astype(x.dtype)
         return np.clip(y, info.min, info.max).astype(x.dtype)
     return kernel
 
@@ -201,8 +262,12 @@ def erf(x: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 # Unary ops
 
-def _relu(x):
-    return np.where(x < 0, x.dtype.type(0), x)
+def _relu(x, out=None):
+    """``x < 0 ? 0 : x`` as np.maximum (np.where is ~20x slower), -0.0 and NaN kept."""
+    zero = np.asarray(0, x.dtype)
+    if x.dtype.kind != "f" or ties_keep_second(x.dtype):
+        return np.maximum(zero, x, out=out)
+    return put_zero_signs(np.maximum(x, zero, out=out), zero_signs(x))
 
 
 def _sign(x):
@@ -241,18 +306,43 @@ def _rint_of(fn, name):
     return _via_f64(fn, np.rint, name)
 
 
+def _atanh_int(x: np.ndarray) -> np.ndarray:
+    """Atanh-3's integer rule (the spec; the reference kernel agrees, the CPU plugin does not)."""
+    info = np.iinfo(x.dtype)
+    return np.where(x <= -1, info.min, np.where(x >= 1, info.max, 0)).astype(x.dtype)
+
+
+def _shift(left: bool) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """BitwiseLeftShift/RightShift as the reference kernel's C++ ``a << b`` / ``a >> b`` on x86:
+    types narrower than 32 bits are promoted to int32 first, the count is taken modulo the
+    (promoted) width, the result is cut back to the type (wrapping); right shifts are arithmetic
+    for signed and logical for unsigned types."""
+    def kernel(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        wide = np.dtype(np.int32) if a.dtype.itemsize < 4 else a.dtype
+        count = (b.astype(np.int64) & (wide.itemsize * 8 - 1)).astype(wide)
+        with np.errstate(all="ignore"):
+            y = np.left_shift(a.astype(wide), count) if left else np.right_shift(a.astype(wide), count)
+        return y.astype(a.dtype)
+    return kernel
+
+
 class Unary:
     """One row of ``UNARY``: how an op computes, and which element types it takes.
 
-    ``ints``: the kernel for integer inputs (None: OpenVINO refuses integers with ``refuse``);
+    ``ints``: the kernel for integer inputs (None: OpenVINO refuses integers with ``refuse``),
+    ``floats`` likewise for floating-point ones;
     ``boolean``: whether OpenVINO accepts boolean inputs (then they pass through ``ints``)."""
 
-    def __init__(self, version: str, spec: str, doc: str, floats: Callable,
+    def __init__(self, version: str, spec: str, doc: str, floats: Callable | None,
                  ints: Callable | None, refuse: str = "This operation does not support input with "
-                 "element type: {}", boolean: bool = False, out_bool: bool = False):
+                 "element type: {}", boolean: bool = False, out_bool: bool = False,
+                 direct: Callable | None = None):
         self.version, self.spec, self.doc = version, SPECS + spec + ".html", doc
         self.floats, self.ints, self.refuse = floats, ints, refuse
         self.boolean, self.out_bool = boolean, out_bool
+        #: ``direct(x, out)``: the f32/f64 kernel run on the whole array as it is, into ``out``
+        #: when given (exact in the input's type, so no f32 detour and no blocks are needed)
+        self.direct = direct
 
 
 UNARY: dict[str, Unary] = {
@@ -273,8 +363,28 @@ UNARY: dict[str, Unary] = {
                   _round_of(np.sqrt, "Sqrt")),
     "Erf": Unary("opset1", "arithmetic/erf-1", "The Gauss error function (Cody's rational "
                  "approximations in f64); integers: rounded.", erf, _round_of(erf, "Erf")),
+    "Acos": Unary("opset1", "arithmetic/acos-1", "arccos(x) (NaN outside [-1, 1]); integers: rounded.",
+                  np.arccos, _round_of(np.arccos, "Acos")),
+    "Asin": Unary("opset1", "arithmetic/asin-1", "arcsin(x) (NaN outside [-1, 1]); integers: truncated.",
+                  np.arcsin, _trunc_of(np.arcsin, "Asin")),
+    "Atan": Unary("opset1", "arithmetic/atan-1", "arctan(x); integers: rounded.", np.arctan,
+                  _round_of(np.arctan, "Atan")),
+    "Cosh": Unary("opset1", "arithmetic/cosh-1", "cosh(x); integers: rounded.", np.cosh, _round_of(np.cosh, "Cosh")),
+    "Sinh": Unary("opset1", "arithmetic/sinh-1", "sinh(x); integers: rounded.", np.sinh, _round_of(np.sinh, "Sinh")),
+    "Tan": Unary("opset1", "arithmetic/tan-1", "tan(x); integers: rounded, negative results wrap on "
+                 "unsigned types.", np.tan, _via_f64(np.tan, round_half_away, "Tan", wrap=True)),
+    "Acosh": Unary("opset4", "arithmetic/acosh-3", "arccosh(x) (NaN below 1), written version=\"opset4\" (the "
+                   "spec calls it Acosh-3); integers: rounded.", np.arccosh, _round_of(np.arccosh, "Acosh")),
+    "Asinh": Unary("opset4", "arithmetic/asinh-3", "arcsinh(x), written version=\"opset4\" (the spec calls "
+                   "it Asinh-3); integers: rounded.", np.arcsinh, _round_of(np.arcsinh, "Asinh")),
+    "Atanh": Unary("opset4", "arithmetic/atanh-3", "arctanh(x) (+-inf at +-1, NaN outside), written "
+                   "version=\"opset4\" (the spec calls it Atanh-3); integers as the spec defines them: "
+                   "the type's minimum at x <= -1, its maximum at x >= 1, else 0.", np.arctanh, _atanh_int),
+    "BitwiseNot": Unary("opset13", "bitwise/bitwise-not-13", "~x on integers (two's complement), not x on "
+                        "booleans; floats are refused.", None, np.invert, boolean=True,
+                        refuse="The element type of the input tensor must be integer or boolean."),
     "Relu": Unary("opset1", "activation/relu-1", "max(x, 0), written ``ReLU`` in IR (NaN and -0.0 "
-                  "pass through: ``x < 0 ? 0 : x``).", _relu, _relu),
+                  "pass through: ``x < 0 ? 0 : x``).", _relu, _relu, direct=_relu),
     "Sigmoid": Unary("opset1", "activation/sigmoid-1", "1 / (1 + e**-x); integers: 1 where x > 0, "
                      "else 0 (the reference kernel's integer arithmetic).", _sigmoid,
                      lambda x: (x > 0).astype(x.dtype)),
@@ -298,10 +408,13 @@ UNARY: dict[str, Unary] = {
 
 
 class UnaryOp(Op):
-    """Base of the ``UNARY`` ops: same shape out, same element type (boolean for IsNaN...)."""
+    """Base of the ``UNARY`` ops: same shape out, same element type (boolean for IsNaN...).
+    Float results may be written into the input's buffer (``inplace``)."""
 
     row: ClassVar[Unary]
     restrictions = RESTRICTION
+    inplace = (0,)
+    fresh_outputs = True          # (not for rows whose integer kernel returns x itself: define())
 
     def out_type(self, et: ElementType) -> ElementType:
         """Check the input's element type as OpenVINO does; the output's element type."""
@@ -309,7 +422,7 @@ class UnaryOp(Op):
         if et.is_dynamic:
             return BOOL if row.out_bool else et
         if et.name == "boolean" and not row.boolean or et.is_integer and row.ints is None \
-                and et.name in NUMERIC:
+                and et.name in NUMERIC or et.is_float and row.floats is None:
             raise OpError(row.refuse.format(et), port="input 0")
         if et.name not in NUMERIC and et.name != "boolean":
             raise unsupported(self.type, et)
@@ -319,12 +432,14 @@ class UnaryOp(Op):
         (x,) = inputs
         return [TensorInfo(self.out_type(x.etype), x.shape)]
 
-    def run(self, x):
+    def run(self, x, out=None):
         if x.dtype.kind in "iub":
             return [np.asarray(self.row.ints(x))]
         if self.row.out_bool:
             return [np.asarray(self.row.floats(x.astype(work_dtype(x.dtype), copy=False)))]
-        return [float_math(self.row.floats, x)]
+        if self.row.direct is not None and x.dtype in DIRECT:
+            return [self.row.direct(x, out if fits(out, x) else None)]
+        return [float_math(self.row.floats, x, out=out)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -381,9 +496,11 @@ class Binary:
     base classes and their element-type checks), ``floats``/``ints`` the kernels (``ints`` also
     gets booleans for comparisons)."""
 
-    def __init__(self, kind: str, spec: str, doc: str, floats: Callable, ints: Callable | None = None):
+    def __init__(self, kind: str, spec: str, doc: str, floats: Callable, ints: Callable | None = None,
+                 version: str = "opset1"):
         self.kind, self.spec, self.doc = kind, SPECS + spec + ".html", doc
         self.floats, self.ints = floats, ints or floats
+        self.version = version
 
 
 BINARY: dict[str, Binary] = {
@@ -415,6 +532,18 @@ BINARY: dict[str, Binary] = {
     "LogicalOr": Binary("logical", "logical/logical-or-1", "a or b.", np.logical_or),
     "LogicalXor": Binary("logical", "logical/logical-xor-1", "a xor b (written version=\"opset2\", "
                          "in every opset table from opset1).", np.logical_xor),
+    "BitwiseAnd": Binary("bitwise", "bitwise/bitwise-and-13", "a & b on integers or booleans.", np.bitwise_and,
+                         version="opset13"),
+    "BitwiseOr": Binary("bitwise", "bitwise/bitwise-or-13", "a | b on integers or booleans.", np.bitwise_or,
+                        version="opset13"),
+    "BitwiseXor": Binary("bitwise", "bitwise/bitwise-xor-13", "a ^ b on integers or booleans.", np.bitwise_xor,
+                         version="opset13"),
+    "BitwiseLeftShift": Binary("shift", "bitwise/bitwise-left-shift-15", "a << b on integers, as the "
+                               "reference kernel's C++ on x86 (counts modulo the width, see _shift).",
+                               _shift(True), version="opset15"),
+    "BitwiseRightShift": Binary("shift", "bitwise/bitwise-right-shift-15", "a >> b on integers, as the "
+                                "reference kernel's C++ on x86 (arithmetic for signed types, logical "
+                                "for unsigned).", _shift(False), version="opset15"),
 }
 
 
@@ -429,12 +558,16 @@ def same_type(a: ElementType, b: ElementType) -> ElementType:
 
 
 class BinaryOp(Op):
-    """Base of the ``BINARY`` ops; ``auto_broadcast`` numpy (default), none/explicit, pdpd."""
+    """Base of the ``BINARY`` ops; ``auto_broadcast`` numpy (default), none/explicit, pdpd.
+    f32/f64 arithmetic calls the ufunc directly, into the buffer of an input of the result's
+    shape when the planner offers one (``inplace``)."""
 
     row: ClassVar[Binary]
     attrs = {"auto_broadcast": AUTO_BROADCAST}
     num_inputs = (2, 2)
     restrictions = RESTRICTION
+    inplace = (0, 1)
+    fresh_outputs = True
 
     def out_type(self, a: ElementType, b: ElementType) -> ElementType:
         kind = self.row.kind
@@ -447,6 +580,10 @@ class BinaryOp(Op):
         et = same_type(a, b)
         if kind == "arithmetic" and et.name == "boolean":
             raise OpError("This operation does not support inputs with element type: boolean")
+        if kind == "bitwise" and not (et.is_dynamic or et.is_integer or et.name == "boolean"):
+            raise OpError("The element type of the input tensor must be integer or boolean.", port="input 0")
+        if kind == "shift" and not (et.is_dynamic or et.is_integer):
+            raise OpError("The element type of the input tensor must be integer number.", port="input 0")
         if not (et.is_dynamic or et.name in NUMERIC or et.name == "boolean"):
             raise unsupported(self.type, et, port=None)
         return BOOL if kind == "comparison" else et
@@ -456,12 +593,23 @@ class BinaryOp(Op):
         et = self.out_type(a.etype, b.etype)
         return [TensorInfo(et, broadcast_shapes(a.shape, b.shape, self.auto_broadcast))]
 
-    def run(self, a, b):
-        shape = broadcast_shapes(PartialShape(a.shape), PartialShape(b.shape), self.auto_broadcast)
-        check_alloc(shape.to_tuple(), a.dtype)
+    def run(self, a, b, out=None):
+        shape = a.shape if a.shape == b.shape else None
+        if shape is None and self.auto_broadcast == "numpy":
+            try:
+                shape = np.broadcast_shapes(a.shape, b.shape)     # the same rule, for static shapes
+            except ValueError:
+                pass
+        if shape is None:             # pdpd/none, or a mismatch: OpenVINO's rule and message
+            shape = broadcast_shapes(PartialShape(a.shape), PartialShape(b.shape), self.auto_broadcast).to_tuple()
+        check_alloc(shape, a.dtype)
         if self.auto_broadcast == "pdpd":
             b = align_pdpd(b, a.ndim)
         with np.errstate(all="ignore"):
+            if a.dtype in DIRECT and self.row.kind == "arithmetic" and isinstance(self.row.floats, np.ufunc) \
+                    and b.dtype == a.dtype:
+                return [self.row.floats(a, b, out=out if out is not None and out.shape == shape
+                                        and out.dtype == a.dtype and out.flags.writeable else None)]
             return [np.asarray(self.compute(a, b))]
 
     def compute(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -548,10 +696,11 @@ def define(base: type[Op], type_: str, version: str, spec: str, doc: str, **cls_
 
 
 for _name, _row in UNARY.items():
-    globals()[f"{_name}{_row.version[5:]}"] = define(UnaryOp, _name, _row.version, _row.spec, _row.doc, row=_row)
+    globals()[f"{_name}{_row.version[5:]}"] = define(UnaryOp, _name, _row.version, _row.spec, _row.doc, row=_row,
+                                                     fresh_outputs=_row.ints is not _identity)
 
 for _name, _row in BINARY.items():
-    _ver = "opset2" if _name == "LogicalXor" else "opset1"
+    _ver = "opset2" if _name == "LogicalXor" else _row.version
     globals()[f"{_name}{_ver[5:]}"] = define(_Divide if _name == "Divide" else BinaryOp, _name, _ver,
                                              _row.spec, _row.doc, row=_row,
                                              restrictions="" if _row.kind == "logical" else RESTRICTION)

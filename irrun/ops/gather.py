@@ -113,6 +113,7 @@ class Gather1(Op):
     type, version = "Gather", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-1.html"
     num_inputs = (3, 3)
+    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
     batch_dims = 0
 
     def infer(self, inputs):

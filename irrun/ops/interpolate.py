@@ -41,6 +41,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .. import bounds
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
 from .base import Attr, Op, TensorInfo, as_int64
@@ -347,6 +348,11 @@ class _Interpolate(Op):
             return [TensorInfo(data.etype, PartialShape(None))]
         pb, pe = self._pads(data.shape.rank)
         axes, sizes, scales = self.resolve(data.shape.rank, [t.value for t in inputs], len(inputs))
+        if sizes is None and self.shape_calculation_mode == "sizes" and axes is not None:
+            # value bounds (irrun/bounds.py): interval sizes
+            sizes = bounds.dims(inputs[self.sizes_port], f"input {self.sizes_port}")
+            if sizes is not None:
+                check_count(len(sizes), axes, "sizes", f"input {self.sizes_port}")
         if self.mode in ("bilinear_pillow", "bicubic_pillow") and axes is not None:
             check_pillow_axes(axes)
         return [TensorInfo(data.etype, out_shape(data.shape, pb, pe, axes, sizes, scales))]
@@ -455,6 +461,10 @@ class Interpolate1(Op):
             check_count(len(vals), self.axes, "target_spatial_shape", "input 1")
             for a, v in zip(self.axes, vals):
                 dims[a] = Dim.of(v)
+        elif (sizes := bounds.dims(target, "input 1")) is not None:      # value bounds: interval sizes
+            check_count(len(sizes), self.axes, "target_spatial_shape", "input 1")
+            for a, d in zip(self.axes, sizes):
+                dims[a] = d
         else:
             for a in self.axes:
                 dims[a] = DYN

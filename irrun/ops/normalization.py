@@ -19,6 +19,7 @@ import numpy as np
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
 from .base import Attr, Op, TensorInfo, as_int64, normalize_axis
+from .elementwise import fits
 from .matmul import compute_dtype
 from .registry import register
 
@@ -45,13 +46,16 @@ def check_axes_input(info: TensorInfo, port: str = "input 1") -> None:
         raise OpError(f"axes must be an integer tensor, got {info.etype}", port=port, openvino_loads=True)
 
 
-def mvn(x: np.ndarray, axes: Sequence[int], normalize_variance: bool, eps: float, inside: bool) -> np.ndarray:
+def mvn(x: np.ndarray, axes: Sequence[int], normalize_variance: bool, eps: float, inside: bool,
+        out: np.ndarray | None = None) -> np.ndarray:
+    """Into ``out`` when given (the planner's in-place buffer: possibly ``x`` itself)."""
     y = x.astype(compute_dtype(x.dtype), copy=False)
     axes = tuple(axes)
-    c = y - y.mean(axis=axes, keepdims=True) if axes else y - y
+    out = out if y is x and fits(out, x) else None
+    c = np.subtract(y, y.mean(axis=axes, keepdims=True), out=out) if axes else y - y
     if normalize_variance:
         var = (c * c).mean(axis=axes, keepdims=True) if axes else c * c
-        c = c / (np.sqrt(var + eps) if inside else np.sqrt(var) + eps)
+        c /= np.sqrt(var + eps) if inside else np.sqrt(var) + eps
     return c.astype(x.dtype, copy=False)
 
 
@@ -68,6 +72,8 @@ class MVN1(Op):
     attrs = {"across_channels": Attr("bool", False), "normalize_variance": Attr("bool", False),
              "eps": Attr("float", required=True), "reduction_axes": Attr("ints", [])}
     restrictions = _FLOAT_ONLY
+    inplace = (0,)
+    fresh_outputs = True
 
     def axes(self, rank: int) -> tuple[int, ...]:
         return tuple(range(1 if self.across_channels else 2, rank))
@@ -77,8 +83,8 @@ class MVN1(Op):
         require_float(x, "MVN")
         return [TensorInfo(x.etype, x.shape)]
 
-    def run(self, x):
-        return [mvn(x, self.axes(x.ndim), self.normalize_variance, self.eps, True)]
+    def run(self, x, out=None):
+        return [mvn(x, self.axes(x.ndim), self.normalize_variance, self.eps, True, out)]
 
 
 @register
@@ -94,6 +100,8 @@ class MVN6(Op):
              "eps_mode": Attr("enum", "inside_sqrt", required=True, choices=("inside_sqrt", "outside_sqrt"))}
     num_inputs = (2, 2)
     restrictions = _FLOAT_ONLY
+    inplace = (0,)
+    fresh_outputs = True
 
     def infer(self, inputs):
         x, axes = inputs
@@ -109,9 +117,9 @@ class MVN6(Op):
             axes_of(axes.value, x.shape.rank, openvino_loads=True)
         return [TensorInfo(x.etype, x.shape)]
 
-    def run(self, x, axes):
+    def run(self, x, axes, out=None):
         return [mvn(x, axes_of(axes, x.ndim, openvino_loads=True), self.normalize_variance, self.eps,
-                    self.eps_mode == "inside_sqrt")]
+                    self.eps_mode == "inside_sqrt", out)]
 
 
 @register

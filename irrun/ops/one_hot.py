@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import bounds
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
@@ -64,7 +65,10 @@ class OneHot1(Op):
                           "runs i32/i64 indices", port="input 0", openvino_loads=True)
         if rank is None:
             return [TensorInfo(on.etype, PartialShape(None))]
-        new = DYN if depth.value is None or depth.value.size != 1 else Dim.of(check_depth(depth.value))
+        if depth.value is not None and depth.value.size == 1:
+            new = Dim.of(check_depth(depth.value))
+        else:                                  # value bounds (irrun/bounds.py) give an interval
+            new = (bounds.dims(depth, "input 1") or [DYN])[0] if depth.shape.max_numel() == 1 else DYN
         dims = list(indices.shape)
         return [TensorInfo(on.etype, PartialShape(dims[:axis] + [new] + dims[axis:]))]
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .. import bounds
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
@@ -64,6 +65,20 @@ def pad_shape(mode: str, data: PartialShape, begin: Sequence[int], end: Sequence
     return PartialShape(out)
 
 
+def pad_bounds_shape(data: PartialShape, begin: Sequence[tuple[int, int | None]],
+                     end: Sequence[tuple[int, int | None]]) -> PartialShape:
+    """Output shape for pads known as (lo, hi) intervals (value bounds, irrun/bounds.py; hi None
+    is unbounded): each dim is ``dim + begin + end`` (at least 0). The modes' limits on pads are
+    checked when the values are known, at run time."""
+    _check_length(data.rank, len(begin), "pads_begin", "input 1")
+    _check_length(data.rank, len(end), "pads_end", "input 2")
+    out = []
+    for d, (b0, b1), (e0, e1) in zip(data, begin, end):
+        hi = None if d.hi is None or b1 is None or e1 is None else max(d.hi + b1 + e1, 0)
+        out.append(Dim(max(d.lo + b0 + e0, 0), hi))
+    return PartialShape(out)
+
+
 def _coords(n_out: int, dim: int, begin: int, mode: str) -> np.ndarray:
     """Input coordinate read by each output position along one axis (non-constant modes)."""
     c = np.arange(n_out, dtype=np.int64) - begin
@@ -101,13 +116,15 @@ def pad(x: np.ndarray, begin: Sequence[int], end: Sequence[int], mode: str,
 @register
 class Pad1(Op):
     """Pads known only at run time give dynamic dims of the data rank (dynamic rank when the
-    data rank is unknown and the pads' length too). ``pad_value`` (scalar, the data's type) is
+    data rank is unknown and the pads' length too); pads with value bounds give intervals
+    (:func:`pad_bounds_shape`). ``pad_value`` (scalar, the data's type) is
     used in constant mode only; with other modes it is accepted and ignored, as in OpenVINO."""
 
     type, version = "Pad", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/pad-1.html"
     attrs = {"pad_mode": Attr("enum", "constant", required=True, choices=_MODES)}
     num_inputs = (3, 4)
+    moves_values = (0, 3)          # value bounds pass through (irrun/bounds.py)
 
     def infer(self, inputs):
         data, begin, end = inputs[:3]
@@ -127,6 +144,9 @@ class Pad1(Op):
         if begin.value is not None and end.value is not None:
             shape = pad_shape(mode, data.shape, as_int64(begin.value).tolist(), as_int64(end.value).tolist())
             return [TensorInfo(data.etype, shape)]
+        pb, pe = bounds.pairs(begin), bounds.pairs(end)
+        if pb is not None and pe is not None and data.shape.rank is not None:    # value bounds
+            return [TensorInfo(data.etype, pad_bounds_shape(data.shape, pb, pe))]
         lengths = [p.shape[0].lo for p in (begin, end) if p.shape.rank == 1 and p.shape[0].is_static]
         rank = data.shape.rank
         if rank is not None:

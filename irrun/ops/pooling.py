@@ -17,7 +17,9 @@ no reference kernel, so the CPU plugin is the oracle):
   rule ``(out-1)*stride >= in + pads_begin``. Interval dims map bound by bound, lower bounds
   never below 1; same_upper/same_lower over a non-static dim give ``?``.
 * MaxPool: padding never wins; a window entirely in the padding yields the type's lowest value
-  (-FLT_MAX, not -inf) and the index of its (n, c) spatial origin. Indices count in the input
+  (-FLT_MAX, not -inf) and the index of its (n, c) spatial origin. NaN never wins either, and
+  -inf counts as the lowest value (a window of NaN and -inf gives -FLT_MAX): OpenVINO's loop is
+  ``if (v > max) max = v`` from the lowest value (measured, CPU and reference alike). Indices count in the input
   flattened from ``axis`` on; ties give the first position in the window (row-major).
 * AvgPool: exclude-pad divides by the window's elements inside the input; include-pad divides by
   the whole kernel (kernel product, not its dilated extent) as soon as any pad is non-zero —
@@ -107,24 +109,26 @@ class _Pool(Op):
                 raise OpError(f"{what} is zero.", port="input 0")
         return PartialShape([data[0], data[1], *self.geometry(data)[2]])
 
-    def taps(self, x: np.ndarray, fill) -> tuple[list, list[int], list[int]]:
+    def taps(self, x: np.ndarray, fill, masks: bool = True) -> tuple[list, list[int], list[int]]:
         """The window geometry over ``x`` padded with ``fill``: a list of ``(slab, valid)`` per
         kernel offset (row-major) — ``slab`` [N, C, *out] is the strided view of the element at
-        that offset of every window, ``valid`` [*out] says which of them lie inside the input —
-        plus pads_begin and the output sizes."""
+        that offset of every window, ``valid`` [*out] says which of them lie inside the input
+        (None without ``masks``) — plus pads_begin and the output sizes."""
         pb, _, out = self.geometry(PartialShape(x.shape))
         out = [o.lo for o in out]
         ext = [(k - 1) * d + 1 for k, d in zip(self.kernel, self.dils)]
         end = [(o - 1) * s + e - n - b for o, s, e, n, b in zip(out, self.strides, ext, x.shape[2:], pb)]
         xp = pad_spatial(x, pb, [max(e, 0) for e in end], fill)
-        masks = self.valid_masks(x.shape[2:], pb, out)
+        valid_masks = self.valid_masks(x.shape[2:], pb, out) if masks else None
         nsp = len(out)
         result = []
         for kk in np.ndindex(*self.kernel):
             sl = tuple(slice(k * d, k * d + (o - 1) * s + 1, s) for k, d, o, s in zip(kk, self.dils, out, self.strides))
-            valid = np.array(True)
-            for i, (m, k) in enumerate(zip(masks, kk)):
-                valid = valid & m[:, k].reshape([-1 if j == i else 1 for j in range(nsp)])
+            valid = None
+            if valid_masks is not None:
+                valid = np.array(True)
+                for i, (m, k) in enumerate(zip(valid_masks, kk)):
+                    valid = valid & m[:, k].reshape([-1 if j == i else 1 for j in range(nsp)])
             result.append((xp[(slice(None), slice(None)) + sl], valid))
         return result, pb, out
 
@@ -166,6 +170,22 @@ class MaxPool1(_Pool):
         (x,) = inputs
         return [TensorInfo(x.etype, self.out_shape(x))]
 
+    fresh_outputs = True
+
+    def maxima(self, x: np.ndarray) -> np.ndarray | None:
+        """The window maxima as OpenVINO computes them (``max = lowest; if (v > max) max = v``
+        over the window): NaN never wins and -inf gives the lowest finite value. A running
+        np.fmax from the lowest value, one in-place pass per kernel offset; None for types
+        np.fmax does not take (bf16, f8), which :meth:`pool` handles."""
+        if x.dtype.kind not in "fiub":
+            return None
+        lowest = x.dtype.type(_lowest(x.dtype))
+        taps, _, _ = self.taps(x, lowest, masks=False)
+        best = np.fmax(taps[0][0], lowest)
+        for slab, _ in taps[1:]:
+            np.fmax(best, slab, out=best)
+        return best
+
     def pool(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int], list[int]]:
         """(maxima, kernel offset of each maximum (row-major), pads_begin, output sizes): one pass
         of element-wise updates per kernel offset. The first maximum in the window wins; padding
@@ -181,7 +201,8 @@ class MaxPool1(_Pool):
         return best, arg, pb, out
 
     def run(self, x):
-        return [self.pool(x)[0]]
+        best = self.maxima(x)
+        return [self.pool(x)[0] if best is None else best]
 
 
 @register
@@ -203,8 +224,15 @@ class MaxPool8(MaxPool1):
             normalize_axis(self.axis, x.shape.rank)
         return [TensorInfo(x.etype, shape), TensorInfo(self.index_element_type, shape)]
 
-    def run(self, x):
+    lazy_outputs = (1,)
+
+    def run(self, x, skip=frozenset()):
+        best = self.maxima(x)
+        if 1 in skip:           # nobody reads the indices: the maxima alone, and a placeholder
+            best = self.pool(x)[0] if best is None else best
+            return [best, np.broadcast_to(np.zeros((), self.index_element_type.dtype), best.shape)]
         vals, arg, pb, out = self.pool(x)
+        vals = vals if best is None else best
         axis = normalize_axis(self.axis, x.ndim)
         masks = self.valid_masks(x.shape[2:], pb, out)
         found = np.array(True)                    # windows holding an input element

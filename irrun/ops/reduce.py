@@ -169,5 +169,7 @@ REDUCE = {  # type: (version, spec page, doc, kernel)
 for _name, (_ver, _page, _doc, _kernel) in REDUCE.items():
     globals()[f"{_name}{_ver[5:]}"] = define(ReduceOp, _name, _ver, _REDUCTION + _page + ".html", _doc,
                                              kernel=staticmethod(_kernel), logical="Logical" in _name,
+                                             # they select an element: value bounds pass (irrun/bounds.py)
+                                             moves_values=(0,) if _name in ("ReduceMax", "ReduceMin") else (),
                                              restrictions="" if "Logical" in _name else RESTRICTION)
 del _name, _ver, _page, _doc, _kernel

@@ -8,13 +8,17 @@ that opset's table and instantiates whatever version of the type the table holds
 from __future__ import annotations
 
 import json
+import pkgutil
 from functools import cache
-from importlib import resources
+from importlib import import_module, resources
 
 from ..errors import OpError, UnsupportedError
 from .base import Op
 
 _REGISTRY: dict[tuple[str, str], type[Op]] = {}
+_ALL_LOADED = False
+#: modules of irrun.ops that hold no op
+_NOT_OPS = frozenset({"base", "registry"})
 
 # IR spellings that differ from the C++ class names (the serializer writes the left ones).
 _IR_SPELLING = {"const": "Constant", "relu": "Relu", "softmax": "Softmax", "prelu": "PRelu"}
@@ -25,6 +29,47 @@ _EXPERIMENTAL = {
     "ExperimentalDetectronPriorGridGenerator", "ExperimentalDetectronROIFeatureExtractor",
     "ExperimentalDetectronTopKROIs", "GRUCell", "RNNCell", "Proposal",
 }
+
+
+@cache
+def _index() -> dict[str, list[str]]:
+    """Canonical type -> the op modules that register it (``index.json``; empty if missing)."""
+    try:
+        return json.loads(resources.files(__package__).joinpath("index.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+
+
+def load_all() -> None:
+    """Import every op module (once), so that the registry holds every op."""
+    global _ALL_LOADED
+    if not _ALL_LOADED:
+        for m in pkgutil.iter_modules(import_module(__package__).__path__):
+            if m.name not in _NOT_OPS:
+                import_module(f"{__package__}.{m.name}")
+        _ALL_LOADED = True
+
+
+def _lookup(canon: str, impl: str) -> type[Op] | None:
+    """The registered class, importing its type's modules (by the index, else all) if needed."""
+    cls = _REGISTRY.get((canon, impl))
+    if cls is None:
+        for module in _index().get(canon, ()):
+            import_module(f"{__package__}.{module}")
+        cls = _REGISTRY.get((canon, impl))
+    if cls is None and not _ALL_LOADED:
+        load_all()
+        cls = _REGISTRY.get((canon, impl))
+    return cls
+
+
+def index() -> dict[str, list[str]]:
+    """What ``index.json`` should hold: every registered type -> its modules, sorted."""
+    load_all()
+    out: dict[str, set[str]] = {}
+    for (t, _), cls in _REGISTRY.items():
+        out.setdefault(t, set()).add(cls.__module__.rsplit(".", 1)[1])
+    return {t: sorted(out[t]) for t in sorted(out)}
 
 
 def register(cls: type[Op]) -> type[Op]:
@@ -73,7 +118,7 @@ def resolve(type_name: str, version: str) -> type[Op]:
                                    f"(not a standard opset; custom/extension op?); {known}")
         raise OpError(f"opset {ver} does not contain an op of type {type_name} "
                       f"(OpenVINO refuses this layer); {known}")
-    cls = _REGISTRY.get((canon, impl))
+    cls = _lookup(canon, impl)
     if cls is None:
         have = versions_of(canon)
         raise UnsupportedError(
@@ -84,9 +129,23 @@ def resolve(type_name: str, version: str) -> type[Op]:
 
 
 def versions_of(canon: str) -> list[str]:
+    load_all()
     return sorted((v for t, v in _REGISTRY if t == canon), key=lambda v: int(v[5:]) if v[5:].isdigit() else 0)
 
 
 def all_ops() -> list[type[Op]]:
     """Every registered op class, sorted by type and version (for ``irrun ops``)."""
+    load_all()
     return [_REGISTRY[k] for k in sorted(_REGISTRY, key=lambda k: (k[0].lower(), int(k[1][5:])))]
+
+
+
+
+def write_index() -> str:
+    """Rewrite ``index.json`` from the registry (``python tools/make_op_index.py``); one line
+    per type."""
+    path = str(resources.files(__package__).joinpath("index.json"))
+    body = ",\n".join(f"{json.dumps(t)}: {json.dumps(m)}" for t, m in index().items())
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("{\n" + body + "\n}\n")
+    return path

@@ -7,6 +7,7 @@ from math import prod
 
 import numpy as np
 
+from .. import bounds
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input
@@ -15,7 +16,8 @@ from .registry import register
 _P = "input 1"
 
 
-def reshape_target(src: PartialShape, pattern: Sequence[int], special_zero: bool) -> PartialShape:
+def reshape_target(src: PartialShape, pattern: Sequence[int | tuple[int, int | None]],
+                   special_zero: bool) -> PartialShape:
     """The output shape for ``pattern`` (data-movement-ops.md §8), in OpenVINO's check order.
 
     ``special_zero``: a 0 at position i copies ``src[i]``; those dims are taken out of both sides
@@ -24,43 +26,55 @@ def reshape_target(src: PartialShape, pattern: Sequence[int], special_zero: bool
     interval -1 dims (``[2..4,6]`` -> ``[-1,3]`` is ``[4..8,3]``). Stricter than OpenVINO: the final
     element count is checked whenever both shapes are static (OpenVINO lets ``[2,3]`` -> ``[3,0]``
     with special_zero load, and then fails or reads garbage when it runs).
+
+    A pattern element may be value bounds ``(lo, hi)`` (hi None: unbounded; irrun/bounds.py), as
+    OpenVINO's get_pattern_and_minus_one_idx reads them: only ``(-1, -1)`` is the -1, bounds below
+    -1 are refused, others give the dim ``lo..hi``. Wider than OpenVINO where it is unsound: an
+    element that may be -1 gives ``?`` (OpenVINO: ``-1..5`` -> ``0..5``), and one that may be a
+    special zero also covers the dim it would copy (OpenVINO: ``0..5``, whatever it copies).
     """
+    elems = [(v, v) if isinstance(v, int) else v for v in pattern]
     minus_one = None
-    for i, v in enumerate(pattern):
-        if v == -1:
+    for i, (lo, hi) in enumerate(elems):
+        if (lo, hi) == (-1, -1):
             if minus_one is not None:
                 raise OpError("More than one dimension has size of -1", port=_P)
             minus_one = i
-        elif v < -1:
-            raise OpError(f"Output pattern dim[{i}] has invalid bounds: {v},{v}", port=_P)
+        elif hi is not None and hi < 0 or lo < -1 and lo == hi:
+            raise OpError(f"Output pattern dim[{i}] has invalid bounds: {lo},{hi}", port=_P)
     rank = src.rank
     out: list[Dim] = []
     copied = set()
-    out_prod = 1
-    for i, v in enumerate(pattern):
+    out_prod = Dim(1, 1)
+    for i, (lo, hi) in enumerate(elems):
         if i == minus_one:
             out.append(DYN)
-        elif special_zero and v == 0:
+            continue
+        if special_zero and lo == hi == 0:
             if rank is not None and i >= rank:
                 raise OpError("'0' dimension is out of range", port=_P)
             out.append(DYN if rank is None else src[i])
             copied.add(i)
-        else:
-            out.append(Dim.of(v))
-            out_prod *= v
+            continue
+        d = DYN if lo < 0 else Dim(lo, hi)                 # may be -1: anything
+        if special_zero and lo <= 0 and lo != hi:          # may be a zero that copies src[i]
+            d = DYN if rank is None else _hull(d, src[i]) if i < rank else d
+        out.append(d)
+        out_prod = out_prod * d
     if rank is None:
         return PartialShape(out)
     rest = [d for i, d in enumerate(src) if i not in copied]
     if minus_one is not None:
-        if out_prod == 0:
+        if out_prod == Dim(0, 0):
             if Dim(0, 0) not in rest:
                 raise OpError("Cannot infer '-1' dimension with zero-size output dimension unless at "
                               "least one input dimension is also zero-size", port=_P)
             out[minus_one] = Dim(1, 1)
         else:
             total = prod(rest, start=Dim(1, 1))
-            lo, hi = -(-total.lo // out_prod), None if total.hi is None else total.hi // out_prod
-            if (total.is_static and total.lo % out_prod) or (hi is not None and hi < lo):
+            lo = -(-total.lo // out_prod.hi) if out_prod.hi is not None else min(total.lo, 1)
+            hi = None if total.hi is None or out_prod.lo == 0 else total.hi // out_prod.lo
+            if (total.is_static and out_prod.is_static and total.lo % out_prod.lo) or (hi is not None and hi < lo):
                 raise OpError("Non-'-1' output dimensions do not evenly divide the input dimensions",
                               port=_P)
             out[minus_one] = Dim(lo, hi)
@@ -69,6 +83,10 @@ def reshape_target(src: PartialShape, pattern: Sequence[int], special_zero: bool
         raise OpError(f"Requested output shape {result} is incompatible with input shape {src}",
                       port=_P, openvino_loads=bool(copied))   # OpenVINO skips copied dims' volume
     return result
+
+
+def _hull(a: Dim, b: Dim) -> Dim:
+    return Dim(min(a.lo, b.lo), None if a.hi is None or b.hi is None else max(a.hi, b.hi))
 
 
 def _pattern(value: np.ndarray) -> list[int]:
@@ -85,6 +103,7 @@ class Reshape(Op):
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/reshape-1.html"
     attrs = {"special_zero": Attr("bool", False, required=True)}
     num_inputs = (2, 2)
+    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
 
     def infer(self, inputs):
         data, pattern = inputs
@@ -93,6 +112,8 @@ class Reshape(Op):
         ps = pattern.shape
         if pattern.value is not None:
             out = reshape_target(data.shape, _pattern(pattern.value), self.special_zero)
+        elif pattern.lower is not None and ps.rank == 1:
+            out = reshape_target(data.shape, bounds.pairs(pattern), self.special_zero)
         elif ps.rank is not None and ps[0].is_static:
             out = PartialShape.dynamic(ps[0].lo)
         else:

@@ -177,6 +177,7 @@ class ScatterUpdate3(Op):
     type, version = "ScatterUpdate", "opset3"
     spec = _SPEC + "scatter-update-3.html"
     num_inputs = (4, 4)
+    moves_values = (0, 2)          # value bounds pass through (irrun/bounds.py)
 
     def infer(self, inputs):
         data, indices, updates, axis = inputs
@@ -258,6 +259,10 @@ class ScatterNDUpdate4(Op):
     spec = _SPEC + "scatter-nd-update-3.html"
     num_inputs = (3, 3)
     reduction = "none"
+
+    @property
+    def moves_values(self) -> tuple[int, ...]:      # value bounds pass through (irrun/bounds.py)
+        return (0, 2) if self.reduction == "none" else ()
 
     def infer(self, inputs):
         data, indices, updates = inputs

@@ -34,6 +34,7 @@ class Select1(Op):
     spec = SPECS + "condition/select-1.html"
     attrs = {"auto_broadcast": AUTO_BROADCAST}
     num_inputs = (3, 3)
+    moves_values = (1, 2)          # value bounds pass through (irrun/bounds.py)
 
     def infer(self, inputs):
         cond, then, else_ = inputs

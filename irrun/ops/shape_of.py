@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import bounds
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import PartialShape
@@ -15,7 +16,7 @@ from .registry import register
 class ShapeOf1(Op):
     """ShapeOf-1 always returns i64. Its value is known to shape inference whenever the input
     shape is static, which is what lets constant sub-graphs (ShapeOf -> Gather -> Concat ->
-    Reshape) resolve."""
+    Reshape) resolve; with a static rank its dims' intervals are value bounds (irrun/bounds.py)."""
 
     type, version = "ShapeOf", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/shape-of-1.html"
@@ -24,10 +25,11 @@ class ShapeOf1(Op):
     def infer(self, inputs):
         (x,) = inputs
         out_shape = PartialShape([x.shape.rank] if x.shape.rank is not None else [-1])
-        value = None
         if x.shape.is_static:
-            value = np.array(x.shape.to_tuple(), dtype=self.out_type.dtype)
-        return [TensorInfo(self.out_type, out_shape, value)]
+            return [TensorInfo(self.out_type, out_shape, np.array(x.shape.to_tuple(), dtype=self.out_type.dtype))]
+        info = TensorInfo(self.out_type, out_shape)
+        b = bounds.of_shape(x.shape, self.out_type)      # each dim's interval: value bounds
+        return [info if b is None else bounds.with_bounds(info, *b)]
 
     def run(self, x):
         return [np.array(x.shape, dtype=self.out_type.dtype)]

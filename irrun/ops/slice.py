@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .. import bounds
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
 from .base import Op, TensorInfo, as_int64, check_index_input, normalize_axis
@@ -85,6 +86,26 @@ def sliced_dim(dim: Dim, start: int, stop: int, step: int) -> Dim:
     return Dim(min(lengths), hi)
 
 
+def bounded_dim(dim: Dim, start: tuple[int, int | None], stop: tuple[int, int | None], step: int) -> Dim:
+    """The output dim of a slice whose start and stop are known only as (lo, hi) value bounds
+    (hi None: unbounded; irrun/bounds.py). While a bound keeps its sign the length is monotonic in
+    it (a later start or an earlier stop takes no more elements, for a positive step; the reverse
+    for a negative one), so the extremes are at two corners; bounds that straddle 0 (an index
+    that may count from either end) are split there and the results joined."""
+    def parts(lo: int, hi: int | None) -> list[tuple[int, int]]:     # split at 0: one sign each
+        hi = INT64_MAX if hi is None else hi
+        return [(lo, -1), (0, hi)] if lo < 0 <= hi else [(lo, hi)]
+
+    out = None
+    for s0, s1 in parts(*start):
+        for e0, e1 in parts(*stop):
+            fewest, most = ((s1, e0), (s0, e1)) if step > 0 else ((s0, e1), (s1, e0))
+            lo, hi = sliced_dim(dim, *fewest, step).lo, sliced_dim(dim, *most, step).hi
+            out = Dim(lo, hi) if out is None else \
+                Dim(min(out.lo, lo), None if hi is None or out.hi is None else max(out.hi, hi))
+    return out
+
+
 def up_to(dim: Dim) -> Dim:
     """``0..upper(dim)``: what a slice with unknown bounds can leave of ``dim``."""
     return Dim(0, dim.hi)
@@ -139,13 +160,15 @@ class Slice8(Op):
     steps). Index inputs may be any integer type; an empty ``start`` is a no-op.
 
     Shape rule: exact intervals for partial dims (:func:`sliced_dim`); a sliced dim whose bounds
-    are not constant becomes ``0..upper``; unknown axes make every dim ``0..upper``; dynamic data
+    are not constant becomes ``0..upper``, or narrower with value bounds (:func:`bounded_dim`,
+    e.g. start ``2..4`` of 10 -> ``6..8``); unknown axes make every dim ``0..upper``; dynamic data
     rank gives a dynamic rank.
     """
 
     type, version = "Slice", "opset8"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/slice-8.html"
     num_inputs = (4, 5)
+    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
 
     def infer(self, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         data, *idx = inputs
@@ -175,6 +198,11 @@ class Slice8(Op):
         n_default = len(values[0]) if values[0] is not None else \
             lens[0].lo if 0 in lens and lens[0].is_static else None
         plan = slice_plan(rank, *values, n_default=n_default, has_axes=len(idx) == 4)
+        ranges = {}        # axis -> (start, stop, step) with value bounds for start and stop
+        starts, stops, steps = bounds.pairs(idx[0]), bounds.pairs(idx[1]), values[2]
+        if plan is not None and None not in (starts, stops, steps) \
+                and len({len(starts), len(stops), len(steps), len(plan)}) == 1:
+            ranges = {axis: (starts[k], stops[k], steps[k]) for k, axis in enumerate(plan)}
         dims = []
         for axis, dim in enumerate(data.shape):
             if plan is None:
@@ -183,7 +211,8 @@ class Slice8(Op):
                 dims.append(dim)
             else:
                 t = plan[axis]
-                dims.append(up_to(dim) if t is None else sliced_dim(dim, *t))
+                dims.append(sliced_dim(dim, *t) if t is not None else bounded_dim(dim, *ranges[axis])
+                            if axis in ranges else up_to(dim))
         return [TensorInfo(data.etype, PartialShape(dims))]
 
     def run(self, x: np.ndarray, *idx: np.ndarray) -> list[np.ndarray]:

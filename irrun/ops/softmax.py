@@ -13,24 +13,30 @@ import numpy as np
 from ..errors import OpError
 from ..shapes import PartialShape
 from .base import Attr, Op, TensorInfo, normalize_axis
-from .elementwise import RESTRICTION, SPECS, float_math, unsupported
+from .elementwise import DIRECT, RESTRICTION, SPECS, fits, float_math, unsupported
 from .registry import register
 
 
-def softmax(x: np.ndarray, axis: int) -> np.ndarray:
-    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
-    return e / np.sum(e, axis=axis, keepdims=True)
+def softmax(x: np.ndarray, axis: int, out: np.ndarray | None = None) -> np.ndarray:
+    """Into ``out`` when given (possibly ``x`` itself), with no temporary of ``x``'s size."""
+    e = np.subtract(x, np.max(x, axis=axis, keepdims=True), out=out)
+    np.exp(e, out=e)
+    e /= np.sum(e, axis=axis, keepdims=True)
+    return e
 
 
-def log_softmax(x: np.ndarray, axis: int) -> np.ndarray:
-    d = x - np.max(x, axis=axis, keepdims=True)
-    return d - np.log(np.sum(np.exp(d), axis=axis, keepdims=True))
+def log_softmax(x: np.ndarray, axis: int, out: np.ndarray | None = None) -> np.ndarray:
+    d = np.subtract(x, np.max(x, axis=axis, keepdims=True), out=out)
+    d -= np.log(np.sum(np.exp(d), axis=axis, keepdims=True))
+    return d
 
 
 class _SoftmaxBase(Op):
     attrs = {"axis": Attr("int", 1)}
     restrictions = "floating-point inputs only (OpenVINO's CPU plugin also takes integers); " + RESTRICTION
     kernel = staticmethod(softmax)
+    inplace = (0,)
+    fresh_outputs = True
 
     def _axis(self, shape: PartialShape) -> int:
         return normalize_axis(self.axis, shape.rank)
@@ -43,10 +49,13 @@ class _SoftmaxBase(Op):
             raise unsupported(self.type, x.etype)
         return [TensorInfo(x.etype, x.shape)]
 
-    def run(self, x):
+    def run(self, x, out=None):
         axis = self._axis(PartialShape(x.shape))
         if x.size == 0:
-            return [x]
+            return [x.copy()]
+        if x.dtype in DIRECT:
+            with np.errstate(all="ignore"):
+                return [self.kernel(x, axis, out if fits(out, x) else None)]
         return [float_math(lambda v: self.kernel(v, axis), x, blocks=False)]
 
 

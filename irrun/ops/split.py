@@ -38,6 +38,7 @@ class Split(Op):
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/split-1.html"
     attrs = {"num_splits": Attr("int", 0, required=True)}
     num_inputs = (2, 2)
+    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
 
     def infer(self, inputs):
         data, axis = inputs

@@ -63,6 +63,7 @@ class Squeeze1(Op):
     type, version = "Squeeze", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/squeeze-1.html"
     num_inputs = (1, 2)
+    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
     allow_axis_skip = False
 
     def infer(self, inputs):

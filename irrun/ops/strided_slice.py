@@ -7,11 +7,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .. import bounds
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
 from .base import Attr, Op, TensorInfo, check_index_input
 from .registry import register
-from .slice import INT64_MAX, INT64_MIN, clamp_slice, index_values, sliced_dim, up_to
+from .slice import INT64_MAX, INT64_MIN, bounded_dim, clamp_slice, index_values, sliced_dim, up_to
 
 _MASKS = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask", "ellipsis_mask")
 _TOO_LONG = ("Input rank plus number of new axis has to be at least the size of Lower and Upper "
@@ -37,9 +38,12 @@ class StridedSlice1(Op):
     disagree on it (wrong shapes, out-of-range errors, once a heap abort). The stride input may be
     omitted (all 1); OpenVINO accepts a float stride (truncated), and so does irrun.
 
-    Shape rule: a sliced dim becomes ``0..upper`` when begin, end or stride is not constant (an
-    exact interval otherwise); shrink removes its dim even when begin is unknown; when the number
-    of entries is unknown, or the data rank is dynamic, the output rank is dynamic.
+    Shape rule: exact intervals for known begin, end and stride (a masked begin/end needs no
+    value); begin/end known only as value bounds, or not at all (any value, as OpenVINO reads
+    them), give the range of Slice-8's ``bounded_dim``: at most ``ceil(upper / |stride|)``, or
+    ``0..upper`` when the stride is not known either; shrink removes its dim even when begin is
+    unknown; when the number of entries is unknown, or the data rank is dynamic, the output rank
+    is dynamic.
     The kernel is basic indexing, so the output is a view (0-d when every dim is shrunk).
     """
 
@@ -49,6 +53,7 @@ class StridedSlice1(Op):
              "new_axis_mask": Attr("ints", []), "shrink_axis_mask": Attr("ints", []),
              "ellipsis_mask": Attr("ints", [])}
     num_inputs = (3, 4)
+    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
 
     def __init__(self, **attrs):
         super().__init__(**attrs)
@@ -69,7 +74,7 @@ class StridedSlice1(Op):
         """The index as steps over the input dims, checked as OpenVINO checks (plus what it accepts
         but cannot run). Shared by ``infer`` (dims are :class:`Dim`) and ``run`` (ints); unknown
         values are None. Steps: ``("keep", axis)``, ``("new",)``, ``("shrink", axis, index|None)``,
-        ``("slice", axis, (start, stop, step)|None)``.
+        ``("slice", axis, (start, stop, step)|None, entry)``.
         """
         if any(v is not None and len(v) != n for v in (begin, end)):
             raise OpError("Begin and end need to have same number of values.")
@@ -108,7 +113,7 @@ class StridedSlice1(Op):
                     start = (INT64_MAX if s < 0 else INT64_MIN) if self._bit("begin_mask", i) else begin[i]
                     stop = (INT64_MIN if s < 0 else INT64_MAX) if self._bit("end_mask", i) else end[i]
                     triple = (start, stop, s)
-                steps.append(("slice", axis, triple))
+                steps.append(("slice", axis, triple, i))
                 axis += 1
         return steps + [("keep", a) for a in range(axis, rank)]
 
@@ -135,6 +140,12 @@ class StridedSlice1(Op):
             stride = [1] * len(begin)
         if not static:
             return [TensorInfo(data.etype, PartialShape(None))]
+        # begin/end as (lo, hi) per entry: values, value bounds (irrun/bounds.py), or any value
+        # (OpenVINO too reads an unknown begin/end as its type's whole range: stride 2 leaves at
+        # most half a dim)
+        anything = [(bounds.NEG_UNBOUNDED, None)] * static[0]
+        starts, ends = (p if p is not None and len(p) == static[0] else anything
+                        for p in (bounds.pairs(idx[0]), bounds.pairs(idx[1])))
         out = []
         for step in self.plan(data.shape.dims, static[0], begin, end, stride):
             if step[0] == "keep":
@@ -143,7 +154,17 @@ class StridedSlice1(Op):
                 out.append(Dim.of(1))
             elif step[0] == "slice":
                 dim = data.shape[step[1]]
-                out.append(up_to(dim) if step[2] is None else sliced_dim(dim, *step[2]))
+                if step[2] is not None:
+                    out.append(sliced_dim(dim, *step[2]))
+                    continue
+                i = step[3]          # a masked begin/end needs no value
+                s = stride[i] if stride is not None else None
+                if s is None:
+                    out.append(up_to(dim))
+                    continue
+                start = ((INT64_MAX if s < 0 else INT64_MIN),) * 2 if self._bit("begin_mask", i) else starts[i]
+                stop = ((INT64_MIN if s < 0 else INT64_MAX),) * 2 if self._bit("end_mask", i) else ends[i]
+                out.append(bounded_dim(dim, start, stop, s))
         return [TensorInfo(data.etype, PartialShape(out))]
 
     def run(self, x: np.ndarray, begin: np.ndarray, end: np.ndarray, stride: np.ndarray | None = None

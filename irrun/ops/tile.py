@@ -5,21 +5,22 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .. import bounds
 from ..budget import check_alloc
 from ..shapes import Dim, PartialShape
 from .base import Op, TensorInfo, as_int64, check_index_input
 from .registry import register
 
 
-def tile_repeats(shape: PartialShape, repeats: Sequence[int]) -> list[int]:
+def tile_repeats(shape: PartialShape, repeats: Sequence[int | Dim]) -> list[int | Dim]:
     """Repeats left-padded with 1s to the output rank; negative repeats count as 0 (measured:
-    ``[2,3]`` x ``[-1,2]`` -> ``[0,6]``)."""
-    reps = [max(0, int(r)) for r in repeats]
+    ``[2,3]`` x ``[-1,2]`` -> ``[0,6]``). A repeat may be an interval (value bounds)."""
+    reps = [r if isinstance(r, Dim) else max(0, int(r)) for r in repeats]
     rank = shape.rank if shape.rank is not None else 0
     return [1] * (rank - len(reps)) + reps
 
 
-def tile_shape(shape: PartialShape, repeats: Sequence[int]) -> PartialShape:
+def tile_shape(shape: PartialShape, repeats: Sequence[int | Dim]) -> PartialShape:
     """Data shape left-padded with 1s to the longer of (rank, len(repeats)), times the repeats."""
     if shape.rank is None:
         return PartialShape(None)
@@ -31,11 +32,13 @@ def tile_shape(shape: PartialShape, repeats: Sequence[int]) -> PartialShape:
 @register
 class Tile(Op):
     """Repeats known only at run time give rank max(data rank, number of repeats) with dynamic
-    dims (dynamic rank when either is unknown)."""
+    dims (dynamic rank when either is unknown); repeats with value bounds give intervals (the
+    leading dims, repeated once, stay)."""
 
     type, version = "Tile", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/tile-1.html"
     num_inputs = (2, 2)
+    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
 
     def infer(self, inputs):
         data, repeats = inputs
@@ -45,6 +48,8 @@ class Tile(Op):
         rs = repeats.shape
         if repeats.value is not None:
             return [TensorInfo(data.etype, tile_shape(data.shape, as_int64(repeats.value).tolist()))]
+        if repeats.lower is not None and rs.rank == 1:       # value bounds: interval dims
+            return [TensorInfo(data.etype, tile_shape(data.shape, bounds.dims(repeats, "input 1")))]
         if data.shape.rank is None or rs.rank is None or not rs[0].is_static:
             return [TensorInfo(data.etype, PartialShape(None))]
         return [TensorInfo(data.etype, PartialShape.dynamic(max(data.shape.rank, rs[0].lo)))]

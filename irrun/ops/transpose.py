@@ -34,6 +34,7 @@ class Transpose(Op):
     type, version = "Transpose", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/transpose-1.html"
     num_inputs = (2, 2)
+    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
 
     def infer(self, inputs):
         data, order = inputs

@@ -36,6 +36,7 @@ class Unsqueeze(Op):
     type, version = "Unsqueeze", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/unsqueeze-1.html"
     num_inputs = (2, 2)
+    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
 
     def infer(self, inputs):
         data, axes = inputs

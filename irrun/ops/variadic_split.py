@@ -69,6 +69,7 @@ class VariadicSplit(Op):
     type, version = "VariadicSplit", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/variadic-split-1.html"
     num_inputs = (3, 3)
+    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
 
     def infer(self, inputs):
         data, axis, lengths = inputs

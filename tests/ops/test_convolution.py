@@ -1,5 +1,5 @@
-"""Convolution-1, GroupConvolution-1, ConvolutionBackpropData-1: hand-computed values on tiny
-inputs, the auto_pad and output_shape rules, and the OpenVINO measurements (nn_cases)."""
+"""Convolution-1, GroupConvolution-1, ConvolutionBackpropData-1, GroupConvolutionBackpropData-1:
+hand-computed values on tiny inputs, the auto_pad and output_shape rules, and the OpenVINO measurements (nn_cases)."""
 
 import numpy as np
 import pytest
@@ -31,7 +31,8 @@ def conv(x, w, *a, op="Convolution", params=(0,), **k):
     return run_op(op, [x, w], attrs(*a, **k), params=params)[0]
 
 
-@pytest.mark.parametrize("case", case_ids("Convolution", "GroupConvolution", "ConvolutionBackpropData"))
+@pytest.mark.parametrize("case", case_ids("Convolution", "GroupConvolution", "ConvolutionBackpropData",
+                                          "GroupConvolutionBackpropData"))
 def test_openvino_case(case):
     replay(case, REFUSE)
 
@@ -207,3 +208,83 @@ def test_backprop_partial_shape():
     info = infer_op("ConvolutionBackpropData", [Param("f32", "1,3,2..5,?"), np.zeros((3, 4, 3, 3), np.float32)],
                     attrs([2, 2], [1, 1], [1, 1], [1, 1]), params=())[0]
     assert shape_str(info) == "[1,4,3..9,1..]"
+
+
+# ---------------------------------------------------------------------------------------------
+# GroupConvolutionBackpropData
+
+def group_backprop(x, w, *a, output_shape=None, params=(0,), **k):
+    ins = [x, w] + ([np.array(output_shape, np.int64)] if output_shape is not None else [])
+    return run_op("GroupConvolutionBackpropData", ins, attrs(*a, **k), params=params)[0]
+
+
+@pytest.mark.parametrize("params", [(0,), (0, 1), ()], ids=["const-filters", "param-filters", "folded"])
+def test_group_backprop_depthwise_1d(params):
+    x = np.array([[[1, 2], [3, 4]]], np.float32)               # 2 channels = 2 groups of 1
+    w = np.array([[[[1, 1]]], [[[1, -1]]]], np.float32)        # [G=2, 1 in, 1 out, k=2]
+    # stride 2: every input pixel writes its 2 taps side by side, each group with its own filter
+    np.testing.assert_array_equal(group_backprop(x, w, [2], [0], [0], [1], params=params)[0],
+                                  [[1, 1, 2, 2], [3, -3, 4, -4]])
+
+
+def test_group_backprop_groups_of_two_channels():
+    x = np.array([[[1], [2], [3], [4]]], np.float32)            # [1, 4, 1]: G=2 groups of 2 inputs
+    w = np.zeros((2, 2, 3, 1), np.float32)                     # [G, C_in/G=2, C_out/G=3, k=1]
+    w[0, :, :, 0] = [[1, 0, 0], [0, 1, 1]]
+    w[1, :, :, 0] = [[1, 1, 1], [10, 0, 0]]
+    out = group_backprop(x, w, [1], [0], [0], [1])
+    # group 0 sees channels 1, 2; group 1 sees channels 3, 4: out = sum_c x_c * w[g, c]
+    np.testing.assert_array_equal(out[0, :, 0], [1, 2, 2, 43, 3, 3])
+
+
+def test_group_backprop_output_shape_and_padding():
+    x = np.array([[[1, 2]]], np.float32)
+    w = np.ones((1, 1, 1, 3), np.float32)
+    np.testing.assert_array_equal(group_backprop(x, w, [2], [1], [0], [1], "same_lower", output_shape=[4])[0, 0],
+                                  [1, 1, 3, 2])
+    np.testing.assert_array_equal(group_backprop(x, w, [2], [1], [1], [1], output_padding=[1])[0, 0], [1, 3, 2, 2])
+
+
+@pytest.mark.parametrize("x, w, a, want", [   # the spec's three examples
+    ("1,20,224", (4, 5, 2, 3), attrs([2], [1], [1], [1]), "[1,8,447]"),
+    ("1,20,224,224", (4, 5, 2, 3, 3), attrs([2, 2], [1, 1], [1, 1], [1, 1]), "[1,8,447,447]"),
+    ("1,20,224,224,224", (4, 5, 2, 3, 3, 3), attrs([2] * 3, [1] * 3, [1] * 3, [1] * 3), "[1,8,447,447,447]"),
+    ("1,?,5,5", (2, 2, 3, 3, 3), attrs([2, 2], [1, 1], [1, 1], [1, 1]), "[1,6,9,9]"),
+    ("1,4,2..5,?", (2, 2, 3, 3, 3), attrs([2, 2], [1, 1], [1, 1], [1, 1]), "[1,6,3..9,1..]"),
+])
+def test_group_backprop_shapes(x, w, a, want):
+    info = infer_op("GroupConvolutionBackpropData", [Param("f32", x), np.zeros(w, np.float32)], a, params=())[0]
+    assert shape_str(info) == want
+
+
+def test_group_backprop_groups_from_the_data_channels():
+    info = infer_op("GroupConvolutionBackpropData", [Param("f32", "1,4,5,5"), Param("f32", "?,2,3,3,3")],
+                    attrs([2, 2], [1, 1], [1, 1], [1, 1]), params=())[0]
+    assert shape_str(info) == "[1,6,9,9]"
+
+
+def test_group_backprop_errors():
+    w = np.zeros((2, 2, 3, 3, 3), np.float32)
+    raises_for("GroupConvolutionBackpropData", ShapeError, "Input channels dimension of data batch is incompatible "
+               "with filter groups or input channels.", group_backprop, np.zeros((1, 5, 4, 4), np.float32), w,
+               [1, 1], [0, 0], [0, 0], [1, 1])
+    raises_for("GroupConvolutionBackpropData", ShapeError, "Data and filters rank do not match", group_backprop,
+               np.zeros((1, 4, 4, 4), np.float32), w[0], [1, 1], [0, 0], [0, 0], [1, 1])
+
+
+@pytest.mark.parametrize("dtype", NUMERIC, ids=str)
+def test_group_backprop_every_numeric_type(dtype):
+    x = np.array([[[1, 2], [3, 4]]]).astype(dtype)
+    w = np.array([[[[1, 1]]], [[[2, 0]]]]).astype(dtype)
+    out = group_backprop(x, w, [2], [0], [0], [1])
+    assert out.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(out[0].astype(np.float64), [[1, 1, 2, 2], [6, 0, 8, 0]])
+
+
+def test_pointwise_with_stride_and_padding():
+    """1x1 filters run as a plain matmul on the strided (padded) input: output (i, j) is the
+    filter times the padded input at (i * stride, j * stride)."""
+    two = np.full((1, 1, 1, 1), 2, np.float32)
+    np.testing.assert_array_equal(conv(X, two, [2, 2], [0, 0], [0, 0], [1, 1]), [[[[0, 4], [16, 20]]]])
+    np.testing.assert_array_equal(conv(X, two, [2, 2], [1, 1], [1, 1], [1, 1]),
+                                  [[[[0, 0, 0], [0, 10, 14], [0, 26, 30]]]])

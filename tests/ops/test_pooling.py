@@ -189,3 +189,20 @@ def test_adaptive_2d_and_runtime_sizes():
 def test_adaptive_negative_size_is_refused():
     raises_for("AdaptiveAvgPool", ShapeError, "has a negative size", run_op, "AdaptiveAvgPool",
                [np.zeros((1, 1, 4), np.float32), np.array([-1], np.int64)], version="opset8")
+
+
+@pytest.mark.parametrize("version", ["opset1", "opset8"])
+def test_nan_never_wins_and_minus_inf_counts_as_the_lowest_value(version):
+    """Measured on OpenVINO 2026.4.1 (CPU plugin and reference evaluator alike): the window
+    maximum starts at the lowest value and takes ``v > max``, so NaN is skipped wherever it is in
+    the window, and a window of NaN, -inf and padding gives -FLT_MAX."""
+    lo = np.finfo(np.float32).min
+    x = np.array([[[[1, np.nan, np.nan, 5, 2, np.nan], [3, 4, 0, 1, np.nan, np.nan]]]], np.float32)
+    n = 1 if version == "opset1" else 2
+    out = run_op("MaxPool", [x], dict(strides=[1, 2], pads_begin=[0, 0], pads_end=[0, 0], kernel=[2, 2]),
+                 version=version, n_out=n)[0]
+    np.testing.assert_array_equal(out, [[[[4, 5, 2]]]])
+    x = np.array([[[[np.nan, np.nan, np.nan, -np.inf, 2, np.nan], [np.nan] * 6]]], np.float32)
+    out = run_op("MaxPool", [x], dict(strides=[1, 2], pads_begin=[0, 1], pads_end=[0, 1], kernel=[2, 2]),
+                 version=version, n_out=n)[0]
+    np.testing.assert_array_equal(out, [[[[lo, lo, 2, lo]]]])

@@ -1,0 +1,158 @@
+"""ScaledDotProductAttention-13: ``softmax(Q @ K^T * scale + bias) @ V`` over batch dims that broadcast.
+
+Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/scaled-dot-product-attention.html
+
+OpenVINO 2026.4.1 has no reference kernel for this op (ConstantFolding and ``Node.evaluate`` do
+not compute it); its reference plugin runs ``ScaledDotProductAttentionDecomposition``, which
+irrun follows: the default scale ``1 / sqrt(E)`` is computed in the query's type and multiplied
+into the query before the MatMul with the transposed key; ``causal`` adds ``-inf`` above the
+diagonal of the ``[L, S]`` scores (``triu(k=1)``, top-left aligned also when L != S) and ignores
+the mask; a boolean mask adds 0 where true and ``-inf`` where false, a float mask is added (a
+scalar mask too — a constant shift, which the softmax cancels; a scalar ``false`` masks
+everything); a row masked entirely is NaN. f16/bf16 compute in f32 and round once. The CPU plugin
+(the fixture's oracle) agrees within 3e-7 at f32.
+
+Shape rule, measured (tests/fixtures/misc_expectations): query, key and value have rank >= 3;
+their batch dims (all but the last two) broadcast NumPy-style; E (query/key) and S (key/value)
+must merge exactly; the mask (rank 0, or >= 2) broadcasts into L, S and the batch dims — so a
+mask may *grow* the output's L and batch dims; the scale has one element. The spec's example 3
+(batch dims 1/2/4) is rejected by OpenVINO itself.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..errors import OpError
+from ..shapes import DYN, PartialShape, broadcast_merge
+from .base import Attr, Op, TensorInfo
+from .elementwise import SPECS, broadcast_shapes, work_dtype
+from .registry import register
+
+_WHO = ("Query", "Key", "Value")
+
+
+def attention_shape(shapes: Sequence[PartialShape], causal: bool) -> PartialShape:
+    """The output shape ``[*batch, L, Ev]`` with OpenVINO's checks and messages (shared by
+    ``infer`` and ``run``)."""
+    q = shapes[0]
+    for who, s in zip(_WHO, shapes[:3]):
+        if s.rank is not None and s.rank < 3:
+            raise OpError(f"{who} input rank length must be at least 3 or more.",
+                          port=f"input {_WHO.index(who)}")
+    if q.rank is None:
+        batch, L, E = PartialShape(None), None, None
+    else:
+        batch, L, E = PartialShape(list(q)[:-2]), q[-2], q[-1]
+    S = Ev = None
+
+    def merge_batch(s: PartialShape, who: str, port: str) -> PartialShape:
+        try:
+            return broadcast_shapes(batch, PartialShape(list(s)[:-2]), "numpy")
+        except OpError:
+            raise OpError(f"{who} input shape not compatible with other inputs.", port=port) from None
+
+    def merged(a, b):
+        return b if a is None else a.intersect(b)
+
+    k = shapes[1]
+    if k.rank is not None:
+        batch = merge_batch(k, "Key", "input 1")
+        E = merged(E, k[-1])
+        if E is None:
+            raise OpError("Key input shape not compatible with other inputs.", port="input 1")
+        S = k[-2]
+    v = shapes[2]
+    if v.rank is not None:
+        batch = merge_batch(v, "Value", "input 2")
+        S = merged(S, v[-2])
+        if S is None:
+            raise OpError("Value input shape not compatible with other inputs.", port="input 2")
+        Ev = v[-1]
+    if len(shapes) > 3 and not causal and shapes[3].rank not in (None, 0):
+        m = shapes[3]
+        bad = OpError("Attention mask input shape not compatible with other inputs.", port="input 3")
+        if m.rank < 2:
+            raise bad
+        L = m[-2] if L is None else broadcast_merge(L, m[-2])
+        S = m[-1] if S is None else broadcast_merge(S, m[-1])
+        if L is None or S is None:
+            raise bad
+        if m.rank >= 3:
+            try:
+                batch = broadcast_shapes(batch, PartialShape(list(m)[:-2]), "numpy")
+            except OpError:
+                raise bad from None
+    if len(shapes) > 4:
+        s = shapes[4]
+        if s.is_static and not (s.rank == 0 or (s.rank == 1 and s[0].lo == 1)):
+            raise OpError("Scale input must be scalar or have 1 element.", port="input 4")
+    if batch.rank is None:
+        return PartialShape(None)
+    return PartialShape([*batch, L if L is not None else DYN, Ev if Ev is not None else DYN])
+
+
+def check_types(inputs: Sequence[TensorInfo]) -> TensorInfo:
+    """OpenVINO's element-type checks; returns the info whose type the output takes."""
+    known = [t for i, t in enumerate(inputs) if i != 3 and not t.etype.is_dynamic]
+    for i, t in enumerate(inputs):
+        if i == 3 or t.etype.is_dynamic:
+            continue
+        if not t.etype.is_float:
+            raise OpError("The element type of the input tensor must be a floating-point.", port=f"input {i}")
+        if t.etype != known[0].etype:
+            raise OpError("Mixed input types are not supported.", port=f"input {i}")
+    if len(inputs) > 3:
+        m = inputs[3].etype
+        if not (m.is_dynamic or m.is_float or m.name == "boolean"):
+            raise OpError("The element type of attention_mask must be either floating-point or boolean.",
+                          port="input 3")
+        if m.is_float and known and m != known[0].etype:
+            raise OpError("Mixed input types are not supported.", port="input 3")
+    if any(t.etype.name not in ("f64", "f32", "f16", "bf16") for t in known):
+        raise OpError(f"irrun does not support ScaledDotProductAttention on {known[0].etype}",
+                      unsupported=True)
+    return known[0] if known else inputs[0]
+
+
+def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None,
+              scale: np.ndarray | None, causal: bool) -> np.ndarray:
+    """The decomposition's arithmetic in f32 (f64 for f64), the result in the query's type."""
+    dt = q.dtype
+    wd = work_dtype(dt)
+    if scale is None:
+        e = np.asarray(q.shape[-1], dt)
+        scale = (np.asarray(1, dt) / np.sqrt(e).astype(dt)).astype(dt)   # in the query's type
+    with np.errstate(all="ignore"):
+        qs = q.astype(wd) * np.asarray(scale).reshape(()).astype(wd)
+        w = np.matmul(qs, np.swapaxes(k.astype(wd), -1, -2))
+        L, S = q.shape[-2], k.shape[-2]
+        if causal:
+            w = w + np.triu(np.full((L, S), -np.inf, wd), 1)
+        elif mask is not None:
+            w = w + (np.where(mask, wd.type(0), wd.type(-np.inf)) if mask.dtype == np.bool_ else mask.astype(wd))
+        if w.shape[-1]:
+            w = np.exp(w - np.max(w, axis=-1, keepdims=True))
+            w = w / np.sum(w, axis=-1, keepdims=True)
+        return np.matmul(w, v.astype(wd)).astype(dt)
+
+
+@register
+class ScaledDotProductAttention(Op):
+    """ScaledDotProductAttention-13: inputs query, key, value, optional attention_mask (float
+    added, boolean selecting; ignored when ``causal``), optional scale; see the module docstring."""
+
+    type, version = "ScaledDotProductAttention", "opset13"
+    spec = SPECS + "sequence/scaled-dot-product-attention.html"
+    attrs = {"causal": Attr("bool", False, required=True)}
+    num_inputs = (3, 5)
+    restrictions = "f64/f32/f16/bf16 only"
+
+    def infer(self, inputs):
+        like = check_types(inputs)
+        return [TensorInfo(like.etype, attention_shape([t.shape for t in inputs], self.causal))]
+
+    def run(self, q, k, v, mask=None, scale=None):
+        attention_shape([PartialShape(a.shape) for a in (q, k, v, mask, scale) if a is not None], self.causal)
+        return [attention(q, k, v, None if self.causal else mask, scale, self.causal)]

@@ -1,0 +1,293 @@
+"""NonMaxSuppression-1/3/4/5/9: greedy (or Soft-NMS) suppression of boxes, per batch and class.
+Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/non-max-suppression-1.html
+(and non-max-suppression-3, -4, -9; NMS-5 is sort/no-max-suppression-5.html).
+
+OpenVINO 2026.4.1's reference evaluator has no NMS kernel, so the CPU plugin is the oracle; what
+it does, measured (tests/fixtures/detection_expectations):
+
+* a box is a candidate when its score is strictly greater than ``score_threshold``; candidates are
+  visited by score, descending, equal scores by box index, ascending;
+* a candidate is suppressed when its IoU with a selected box is **>=** ``iou_threshold`` (the spec
+  says "greater than"): with the default threshold 0 only one box per class survives, disjoint
+  boxes included ("0 means keep all boxes" in the spec is not what OpenVINO does);
+* corner boxes are normalised (``min``/``max`` of each coordinate pair), centre boxes decoded as
+  ``c -/+ size * 0.5``; IoU = inter / (area_a + area_b - inter) in f32 without a zero-area guard
+  (0/0 is NaN, which suppresses nothing);
+* Soft-NMS (v5/v9, ``soft_nms_sigma`` > 0): the score decays by ``exp(-0.5 / sigma * iou**2)``
+  per selected box, lazily (a decayed candidate goes back into the queue), and is dropped once
+  ``<= score_threshold``; ``iou_threshold`` is then ignored;
+* ``sort_result_descending``: all selections by score, descending, ties by batch, class, box;
+  otherwise in batch, class, selection order. ``max_output_boxes_per_class`` < 0 makes the CPU
+  plugin fail ("Cannot get dims for non static shape"): irrun refuses it;
+* v5/v9 return only the selected rows ([valid, 3]; scores always f32). v1/v3/v4 have a static
+  output size in OpenVINO's shape inference (v1/v3: ``min(num_boxes, max * num_classes)``, v4:
+  ``min(num_boxes, max) * num_batches * num_classes``); the CPU plugin re-infers it as dynamic at
+  compile time and returns all selected rows, even more than that size. irrun keeps the IR's
+  static size, as the spec says: rows beyond it are cut, missing rows are filled with -1. A
+  missing max_output_boxes_per_class is the constant 0 for v1/v3/v4 (what OpenVINO's IR
+  serialiser writes), unknown to v5/v9's shape rule (as OpenVINO infers it).
+
+The IoU of one box against all remaining candidates is one NumPy expression; only the loop over
+selected boxes is Python.
+"""
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..elements import TYPES
+from ..errors import OpError
+from ..shapes import DYN, Dim, PartialShape
+from .base import Attr, Op, TensorInfo, as_int64
+from .matmul import require_numeric
+from .registry import register
+
+_SPEC = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/"
+_NAMES = ("boxes", "scores", "max_output_boxes_per_class", "iou_threshold", "score_threshold", "soft_nms_sigma")
+_FLOATS = ("f32", "f16", "bf16", "dynamic")
+F32 = np.float32
+
+
+# ---------------------------------------------------------------------------------------------
+# Shape rules (nms_shape_inference.hpp, as measured)
+
+def _compatible(a: Dim, b: Dim) -> bool:
+    return a.intersect(b) is not None
+
+
+def _check_shapes(shapes: Sequence[PartialShape], one_d: bool) -> None:
+    """OpenVINO's checks, for ``infer`` (partial shapes) and ``run`` (the concrete ones)."""
+    boxes, scores = shapes[0], shapes[1]
+    if boxes.rank not in (None, 3):
+        raise OpError("Expected a 3D tensor for the 'boxes' input", port="input 0")
+    if scores.rank not in (None, 3):
+        raise OpError("Expected a 3D tensor for the 'scores' input", port="input 1")
+    for i, s in enumerate(shapes[2:], 2):
+        ok = s.rank in (None, 0) or (one_d and s.rank == 1 and s[0].contains(1))
+        if not ok:
+            raise OpError(f"Expected 0D or 1D tensor for the '{_NAMES[i]}' input" if one_d else
+                          f"Expected a scalar for the '{_NAMES[i]}' input" + ("." if i == 2 else ""),
+                          port=f"input {i}")
+    if boxes.rank is not None:
+        if scores.rank is not None:
+            if not _compatible(boxes[0], scores[0]):
+                raise OpError("The first dimension of both 'boxes' and 'scores' must match.", port="input 1")
+            if not _compatible(boxes[1], scores[2]):
+                raise OpError("'boxes' and 'scores' input shapes must match at the second and third dimension "
+                              f"respectively. Boxes: {boxes}, Scores: {scores}", port="input 1")
+        if not boxes[2].contains(4):
+            raise OpError("The last dimension of the 'boxes' input must be equal to 4", port="input 0")
+
+
+def _max_boxes(inputs: Sequence[TensorInfo], absent: int | None) -> int | None:
+    """The constant max_output_boxes_per_class (``absent`` when the input is not given), None when
+    only known at run time."""
+    if len(inputs) < 3:
+        return absent
+    if inputs[2].value is None:
+        return None
+    return int(as_int64(inputs[2].value).reshape(-1)[0])
+
+
+def _hi(d: Dim) -> Dim:
+    """A dim's upper bound as a Dim (OpenVINO's ``get_max_length``; unbounded -> dynamic)."""
+    return DYN if d.hi is None else Dim(d.hi, d.hi)
+
+
+def selected_rows(version: int, boxes: PartialShape, scores: PartialShape, max_boxes: int | None) -> Dim:
+    """The first output dim as OpenVINO infers it. Also gives v1/v3/v4's static run-time size."""
+    if version in (1, 3):
+        if boxes.rank is None:
+            return DYN
+        m = DYN if max_boxes is None or max_boxes < 0 else Dim(max_boxes, max_boxes)
+        if scores.rank is not None:
+            m = m * scores[1]
+        return Dim.of(min(boxes[1].lo, m.lo)) if boxes[1].is_static and m.is_static else DYN
+    if version == 4:
+        if boxes.rank is None or scores.rank is None or not boxes[1].is_static or max_boxes is None:
+            return DYN
+        n = min(boxes[1].lo, max_boxes)
+        return DYN if n < 0 else Dim.of(n) * _hi(scores[0]) * _hi(scores[1])
+    if boxes.rank is None or scores.rank is None:
+        return DYN
+    m = DYN
+    if max_boxes is not None:
+        n = min(-1 if boxes[1].hi is None else boxes[1].hi, max_boxes)
+        m = DYN if n < 0 else Dim(0, n)
+    return m * _hi(scores[0]) * _hi(scores[1])
+
+
+# ---------------------------------------------------------------------------------------------
+# Kernel
+
+def _corners(boxes: np.ndarray, center: bool) -> np.ndarray:
+    """[..., 4] -> [..., 4] as (y1, x1, y2, x2) with y1 <= y2, x1 <= x2 (corner) in f32."""
+    b = boxes.astype(F32)
+    if center:
+        xc, yc, w, h = np.moveaxis(b, -1, 0)
+        hw, hh = w * F32(0.5), h * F32(0.5)
+        return np.stack([yc - hh, xc - hw, yc + hh, xc + hw], axis=-1)
+    ya, xa, yb, xb = np.moveaxis(b, -1, 0)
+    return np.stack([np.minimum(ya, yb), np.minimum(xa, xb), np.maximum(ya, yb), np.maximum(xa, xb)], axis=-1)
+
+
+def _iou(c: np.ndarray, area: np.ndarray, i: int, js: np.ndarray) -> np.ndarray:
+    """IoU of box ``i`` with every box in ``js`` (f32, NaN for two empty boxes)."""
+    ih = np.maximum(np.minimum(c[js, 2], c[i, 2]) - np.maximum(c[js, 0], c[i, 0]), F32(0))
+    iw = np.maximum(np.minimum(c[js, 3], c[i, 3]) - np.maximum(c[js, 1], c[i, 1]), F32(0))
+    inter = ih * iw
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return inter / (area[js] + area[i] - inter)
+
+
+def _one_class(c: np.ndarray, area: np.ndarray, scores: np.ndarray, max_out: int, iou_thr: F32,
+               score_thr: F32, sigma: F32) -> tuple[list[int], list[F32]]:
+    """Selected box indices and their (possibly decayed) scores, in selection order."""
+    cand = np.flatnonzero(scores > score_thr)
+    order = cand[np.lexsort((cand, -scores[cand]))]          # score desc, index asc
+    picked: list[int] = []
+    if sigma <= 0:
+        while order.size and len(picked) < max_out:
+            i, rest = int(order[0]), order[1:]
+            picked.append(i)
+            order = rest[~(_iou(c, area, i, rest) >= iou_thr)]
+        return picked, [scores[i] for i in picked]
+    scale = F32(-0.5) / sigma
+    kept: list[F32] = []
+    heap = [(-scores[i], int(i), 0) for i in order]           # already a valid heap (sorted)
+    while heap and len(picked) < max_out:
+        neg, i, begin = heapq.heappop(heap)
+        orig = score = F32(-neg)
+        if begin < len(picked):
+            js = np.array(picked[begin:][::-1])                   # newest selection first
+            iou = _iou(c, area, i, js)
+            for w in np.exp(scale * iou * iou).astype(F32):
+                score = F32(score * w)
+            if score <= score_thr:
+                continue
+        if score == orig:
+            picked.append(i)
+            kept.append(score)
+        else:
+            heapq.heappush(heap, (-score, i, len(picked)))
+    return picked, kept
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, max_out: int, iou_thr: float, score_thr: float,
+        sigma: float, center: bool, sort_desc: bool) -> tuple[np.ndarray, np.ndarray]:
+    """All selections as ([k, 3] int64 (batch, class, box), [k, 3] f32 (batch, class, score))."""
+    n_batch, n_cls, n_box = scores.shape
+    max_out = min(max_out, n_box)
+    corners = _corners(boxes, center)
+    area = (corners[..., 2] - corners[..., 0]) * (corners[..., 3] - corners[..., 1])
+    sc = scores.astype(F32)
+    rows, vals = [], []
+    for b in range(n_batch):
+        for k in range(n_cls):
+            idx, s = _one_class(corners[b], area[b], sc[b, k], max_out, F32(iou_thr), F32(score_thr), F32(sigma))
+            rows += [(b, k, i) for i in idx]
+            vals += s
+    ind = np.array(rows, np.int64).reshape(-1, 3)
+    sco = np.array(vals, F32)
+    if sort_desc and len(rows):
+        perm = np.lexsort((ind[:, 2], ind[:, 1], ind[:, 0], -sco))
+        ind, sco = ind[perm], sco[perm]
+    return ind, np.column_stack([ind[:, :2].astype(F32), sco]).reshape(-1, 3)
+
+
+# ---------------------------------------------------------------------------------------------
+
+class _NMS(Op):
+    """Shared by every version; ``version_no`` selects the shape rule and the outputs."""
+
+    version_no = 1
+    num_inputs = (2, 5)
+    attrs = {"box_encoding": Attr("enum", "corner", choices=("corner", "center")),
+             "sort_result_descending": Attr("bool", True)}
+
+    @property
+    def out_type(self):
+        return getattr(self, "output_type", TYPES["i64"])
+
+    def infer(self, inputs):
+        one_d = self.version_no >= 5
+        _check_shapes([t.shape for t in inputs], one_d)
+        for i, t in enumerate(inputs):
+            if i != 2:
+                require_numeric(t, self.type, f"input {i}")
+            if one_d and i != 2 and t.etype.name not in _FLOATS:
+                raise OpError(f"Expected bf16, fp16 or fp32 as element type for the "
+                              f"'{'score_threshold_ps' if i == 4 else _NAMES[i]}' input.", port=f"input {i}")
+        if self.out_type.name not in ("i32", "i64"):
+            raise OpError("Output type must be i32 or i64")
+        rows = selected_rows(self.version_no, inputs[0].shape, inputs[1].shape,
+                             _max_boxes(inputs, 0 if self.version_no < 5 else None))
+        if self.version_no < 5:
+            return [TensorInfo(self.out_type, PartialShape([rows, 3]))]
+        return [TensorInfo(self.out_type, PartialShape([rows, 3])), TensorInfo(TYPES["f32"], PartialShape([rows, 3])),
+                TensorInfo(self.out_type, PartialShape([1]))]
+
+    def run(self, boxes, scores, *rest):
+        _check_shapes([PartialShape(a.shape) for a in (boxes, scores, *rest)], self.version_no >= 5)
+        scalar = lambda i, default: rest[i - 2].reshape(-1)[0] if len(rest) > i - 2 else default  # noqa: E731
+        max_out = int(as_int64(np.asarray(scalar(2, 0))))
+        if max_out < 0:
+            raise OpError(f"max_output_boxes_per_class is {max_out}: OpenVINO cannot run a negative value "
+                          "(its CPU plugin fails: \"Cannot get dims for non static shape\")",
+                          port="input 2", openvino_loads=True)
+        ind, sco = nms(boxes, scores, max_out, float(scalar(3, 0.0)), float(scalar(4, 0.0)),
+                       float(scalar(5, 0.0)), self.box_encoding == "center", self.sort_result_descending)
+        dt = self.out_type.dtype
+        if self.version_no >= 5:
+            return [ind.astype(dt), sco, np.array([len(ind)], dt)]
+        size = selected_rows(self.version_no, PartialShape(boxes.shape), PartialShape(scores.shape), max_out).lo
+        out = np.full((size, 3), -1, dt)
+        out[:min(size, len(ind))] = ind[:size]
+        return [out]
+
+
+@register
+class NonMaxSuppression1(_NMS):
+    """NMS-1: output i64 [min(num_boxes, max * num_classes), 3], padded with -1."""
+
+    type, version = "NonMaxSuppression", "opset1"
+    spec = _SPEC + "non-max-suppression-1.html"
+    restrictions = ("v1/v3/v4: the output keeps OpenVINO's static size (padded with -1, or cut), where "
+                    "the CPU plugin returns every selected row")
+
+
+@register
+class NonMaxSuppression3(NonMaxSuppression1):
+    """NMS-3 adds ``output_type``."""
+
+    version, version_no = "opset3", 3
+    spec = _SPEC + "non-max-suppression-3.html"
+    attrs = {**_NMS.attrs, "output_type": Attr("etype", TYPES["i64"])}
+
+
+@register
+class NonMaxSuppression4(NonMaxSuppression3):
+    """NMS-4: output [min(num_boxes, max) * num_batches * num_classes, 3], padded with -1."""
+
+    version, version_no = "opset4", 4
+    spec = _SPEC + "non-max-suppression-4.html"
+
+
+@register
+class NonMaxSuppression5(_NMS):
+    """NMS-5: Soft-NMS sigma input; outputs selected_indices, selected_scores, valid_outputs."""
+
+    type, version, version_no = "NonMaxSuppression", "opset5", 5
+    spec = _SPEC + "no-max-suppression-5.html"
+    num_inputs = (2, 6)
+    attrs = {**_NMS.attrs, "output_type": Attr("etype", TYPES["i64"])}
+
+
+@register
+class NonMaxSuppression9(NonMaxSuppression5):
+    """NMS-9: as NMS-5."""
+
+    version, version_no = "opset9", 9
+    spec = _SPEC + "non-max-suppression-9.html"

@@ -1,0 +1,137 @@
+"""Building a graph's ops, and sub-graph bodies run by the same machinery as a model.
+
+:class:`Build` turns layers into ops (for the model and, recursively, for every TensorIterator/
+Loop/If body) and keeps what is shared model-wide: the file name for messages and the model's
+variables (ReadValue/Assign). A :class:`Body` is one ``<body>``/``<then_body>``/``<else_body>``:
+an ordinary irrun graph (its own id space, ir-format.md §8) whose Parameters are fed by the
+sub-graph op. It is inferred with :func:`irrun.infer.infer_types`, planned with
+:func:`irrun.executor.plan` once per Parameter signature and run with
+:func:`irrun.executor.execute` — no second executor loop. Errors inside a body name the layer
+with its path (``layer 3/5 ...``).
+"""
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+
+from . import budget
+from .errors import InternalError, IrrunError, OpError, ShapeError, UnsupportedError
+from .executor import RunContext, Step, check_memory, execute, plan
+from .graph import build_graph, inputs_of, live_order
+from .infer import Types, infer_types
+from .ops import registry
+from .ops.base import Op, TensorInfo
+from .reader import IRGraph, Layer
+from .state import Variable
+
+_PLAN_CACHE = 8
+
+
+class Build:
+    """What building ops needs beyond one layer: the file (for messages) and the model's
+    variables by id, shared by the model and every body."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.variables: dict[str, Variable] = {}
+
+    def variable(self, variable_id: str) -> Variable:
+        """The model's variable of that id (made on first mention)."""
+        return self.variables.setdefault(variable_id, Variable(variable_id))
+
+    def ops(self, g: nx.MultiDiGraph) -> tuple[dict[int, Op], dict[int, IrrunError]]:
+        """An op for every layer of ``g`` that can be built, and the error of every other."""
+        ops: dict[int, Op] = {}
+        errors: dict[int, IrrunError] = {}
+        for n, data in g.nodes(data=True):
+            layer = data["layer"]
+            try:
+                cls = registry.resolve(layer.type, layer.version)
+                ops[n] = cls.from_ir(layer, self)
+            except OpError as e:
+                errors[n] = (UnsupportedError if e.unsupported else ShapeError)(
+                    e.message, file=self.file, layer=layer.ref, port=e.port,
+                    openvino_loads=e.openvino_loads)
+            except IrrunError as e:     # irrun lacks the op; a body that is not a valid graph
+                if e.layer is None:
+                    e.file, e.layer = self.file, layer.ref
+                errors[n] = e
+            except Exception as e:     # an op constructor that crashes on odd attributes: a bug
+                err = InternalError(f"building the op failed: {type(e).__name__}: {e}",
+                                    file=self.file, layer=layer.ref)
+                err.__cause__ = e
+                errors[n] = err
+        return ops, errors
+
+    def body(self, irg: IRGraph, owner: Layer, tag: str) -> "Body":
+        return Body(irg, owner, tag, self)
+
+
+class Body:
+    """One sub-graph body. ``params``/``results``: its Parameter and Result nodes in XML order
+    (a port map names them by layer id, which is the node)."""
+
+    def __init__(self, irg: IRGraph, owner: Layer, tag: str, build: Build):
+        self.tag = tag
+        self.file = build.file
+        self.g, problems = build_graph(irg, build.file)
+        if problems:                     # the checker lists them all; running needs none
+            raise problems[0]
+        self.ops, self.op_errors = build.ops(self.g)
+        self.order = live_order(self.g)
+        layers = {n: d["layer"] for n, d in self.g.nodes(data=True)}
+        by_pos = sorted(layers, key=lambda n: layers[n].position)
+        self.params = [n for n in by_pos if layers[n].type.lower() == "parameter"]
+        self.results = [n for n in by_pos if layers[n].type.lower() == "result"]
+        self.uses_context = any(op.uses_context for op in self.ops.values())
+        self._plans: dict[tuple, list[Step]] = {}
+
+    def layer(self, n: int) -> Layer:
+        return self.g.nodes[n]["layer"]
+
+    def declared(self, n: int) -> TensorInfo:
+        """A Parameter's own type and shape (what it gives when the op does not override it)."""
+        op = self.ops.get(n)
+        if op is None:
+            raise self.op_errors[n]
+        return TensorInfo(op.element_type, op.shape)
+
+    def infer(self, params: dict[int, TensorInfo]) -> Types:
+        """Infer the body with these Parameter infos (the others keep their attributes); raises
+        the first problem, named with the body layer's path."""
+        for n in self.order:
+            if n in self.op_errors:
+                raise self.op_errors[n]
+        return infer_types(self.g, self.order, self.ops, self.file, params)
+
+    def result(self, types: Types, n: int) -> TensorInfo:
+        """What Result ``n`` receives."""
+        (u, sp), = inputs_of(self.g, n)
+        info = types.get((u, sp))
+        if info is None:
+            raise OpError(f"<{self.tag}> Result {n} receives a value whose type is not inferred")
+        return info
+
+    def plan(self, params: dict[int, TensorInfo]) -> list[Step]:
+        """The execution plan for these Parameter infos (cached), checked against the budget."""
+        key = tuple((n, i.etype.name, i.shape.dims) for n, i in sorted(params.items()))
+        steps = self._plans.get(key)
+        if steps is None:
+            steps = plan(self.g, self.order, self.ops, self.infer(params))
+            if len(self._plans) >= _PLAN_CACHE:
+                self._plans.pop(next(iter(self._plans)))
+            self._plans[key] = steps
+        check_memory(steps, budget.current(), self.file)
+        return steps
+
+    def execute(self, steps: list[Step], params: dict[int, TensorInfo],
+                feeds: dict[int, np.ndarray], ctx: RunContext | None) -> dict[int, np.ndarray]:
+        """Run one pass; ``feeds`` maps Parameter node -> array. Returns Result node -> array.
+        A fed array outside its Parameter's info would be a bug of the op's shape rule."""
+        for n, arr in feeds.items():
+            info = params.get(n) or self.declared(n)
+            if not info.shape.accepts(arr.shape):
+                raise InternalError(f"<{self.tag}> Parameter fed shape {list(arr.shape)}, outside "
+                                    f"its inferred {info.shape}", file=self.file,
+                                    layer=self.layer(n).ref)
+        return execute(steps, feeds, self.file, None, ctx)

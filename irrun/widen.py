@@ -1,0 +1,68 @@
+"""Constant f16/bf16 sub-graphs computed in f32, as OpenVINO computes them.
+
+OpenVINO 2026.4.1 carries f16/bf16 values of *constant* sub-graphs in f32 and rounds them only
+where a Convert asks for a narrow type or a non-constant layer reads them — both its reference
+evaluator (ConstantFolding upcasts) and its CPU plugin (measured with tools/make_compressed_fixtures.py
+and with Multiply/Add chains of f16 Consts; tests/test_compressed.py). That is the
+weight-decompression chain of LLM exports:
+``Const(u8/u4/nf4) -> Convert(f16) -> Subtract(zero point) -> Multiply(scale) -> Convert(f32)``
+gives ``(w - zp) * scale`` exactly in f32, while rounding the product to f16 first (what each op
+alone would do) moves MatMul outputs by 1e-3 relative.
+
+So when a layer runs on constant inputs (folded during inference, or run by the executor on
+constant-derived arrays), :func:`run_constant` runs its kernel on f32 versions of the narrow
+float inputs — their unrounded values when an earlier constant layer left one — and returns the
+outputs in their declared types; it remembers the unrounded f32 result of every narrow output
+alongside the declared array (:func:`unrounded`), for the next constant layer to use. A Convert
+to a narrow type rounds (it is the graph's own rounding), so it leaves nothing to remember.
+"""
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+
+import numpy as np
+
+from .elements import TYPES
+from .ops.base import Op, TensorInfo
+
+F32 = np.dtype(np.float32)
+NARROW = frozenset({np.dtype(np.float16), TYPES["bf16"].dtype})
+#: ops whose narrow output is the graph's own rounding: nothing unrounded to remember
+_ROUNDING = frozenset({"Convert", "ConvertLike"})
+
+#: id(declared array) -> (weak reference to it, its unrounded f32 value)
+_UNROUNDED: dict[int, tuple[weakref.ref, np.ndarray]] = {}
+
+
+def unrounded(arr: np.ndarray) -> np.ndarray | None:
+    """The f32 value a constant narrow-float array was rounded from, if irrun computed it."""
+    hit = _UNROUNDED.get(id(arr))
+    return hit[1] if hit is not None and hit[0]() is arr else None
+
+
+def _remember(arr: np.ndarray, wide: np.ndarray) -> None:
+    key = id(arr)
+    _UNROUNDED[key] = (weakref.ref(arr, lambda _, k=key: _UNROUNDED.pop(k, None)), wide)
+
+
+def applies(args: Sequence[np.ndarray]) -> bool:
+    """Whether a constant layer with these inputs is computed widened."""
+    return any(a.dtype in NARROW for a in args)
+
+
+def run_constant(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo | None]) -> list:
+    """``op.run`` on widened inputs; the outputs cast to the declared types (others unchanged)."""
+    wide = [a if a.dtype not in NARROW else (unrounded(a) if unrounded(a) is not None else a.astype(F32))
+            for a in args]
+    outs = list(op.run(*wide))
+    for i, (arr, info) in enumerate(zip(outs, infos)):
+        arr = np.asarray(arr)
+        dtype = info.etype.dtype if info is not None else None
+        if dtype is None or arr.dtype == dtype:
+            outs[i] = arr
+            continue
+        outs[i] = arr.astype(dtype)
+        if dtype in NARROW and arr.dtype == F32 and op.type not in _ROUNDING:
+            _remember(outs[i], arr)
+    return outs

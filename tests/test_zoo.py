@@ -1,0 +1,83 @@
+"""The model zoo (tools/zoo.py --write-fixtures): small torch models converted by
+``openvino.convert_model``, with fp32 and fp16-compressed weights, must run in irrun to the outputs
+OpenVINO's CPU plugin (INFERENCE_PRECISION_HINT f32) gave for the same inputs.
+
+Tolerance (issue 3): integer and boolean outputs exactly; floats within
+``|irrun - ov| <= atol + rtol * |ov|``, rtol 1e-4 / atol 1e-5, unless the case's case.json
+declares (and explains) a wider bound. The fp16 variants use the same bound: both runtimes turn
+the f16 weights into f32 before computing.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import irrun
+from irrun.errors import UnsupportedError
+
+ZOO = Path(__file__).parent / "fixtures" / "zoo"
+CASES = sorted(p.name for p in ZOO.iterdir() if (p / "model.xml").exists()) if ZOO.is_dir() else []
+MODELS = {"resnet", "mobilenet_v2", "mobilenet_v3", "shufflenet_v2", "unet", "dynamic_cnn", "detection",
+          "bert", "gpt2", "gpt2_sdpa", "vit", "lstm_gru"}
+
+# Models irrun cannot run yet, by the op still missing: strict, so they fail once it lands.
+MISSING: dict[str, str] = {}
+
+
+def _param(case: str):
+    model = case.rsplit("_", 1)[0]
+    if model in MISSING:
+        return pytest.param(case, marks=pytest.mark.xfail(raises=UnsupportedError, strict=True,
+                                                          reason=f"{MISSING[model]} not implemented yet"))
+    return case
+
+
+def _sets(d: Path):
+    """(inputs, expected) per input set: inputs.npz/expected.npz, then inputs_2.npz/... ."""
+    i = 1
+    while (d / f"inputs{'' if i == 1 else f'_{i}'}.npz").exists():
+        s = "" if i == 1 else f"_{i}"
+        with np.load(d / f"inputs{s}.npz") as f, np.load(d / f"expected{s}.npz") as e:
+            yield {k: f[k] for k in f.files}, {k: e[k] for k in e.files}
+        i += 1
+
+
+def test_zoo_fixtures_present():
+    have = {(c.rsplit("_", 1)[0], c.rsplit("_", 1)[1]) for c in CASES}
+    assert have == {(m, v) for m in MODELS for v in ("fp32", "fp16")}, "run python tools/zoo.py --write-fixtures"
+    assert sum(p.stat().st_size for p in ZOO.rglob("*") if p.is_file()) < 3 << 20
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES])
+def test_zoo_model_matches_openvino(case):
+    d = ZOO / case
+    meta = json.loads((d / "case.json").read_text(encoding="utf-8"))
+    model = irrun.read_model(d / "model.xml")
+    sets = list(_sets(d))
+    assert sets, f"{case}: no inputs.npz"
+    for n, (inputs, expected) in enumerate(sets, 1):
+        got = model.run(inputs)
+        by_name = {name: got[p.name] for p in model.outputs for name in p.names}
+        for name, want in expected.items():
+            assert name in by_name, f"{case}: no output named {name}"
+            have = np.asarray(by_name[name])
+            what = f"{case}, input set {n}, output {name}"
+            assert have.dtype == want.dtype and have.shape == want.shape, \
+                f"{what}: {have.dtype}{list(have.shape)}, OpenVINO {want.dtype}{list(want.shape)}"
+            if want.dtype.kind == "f":
+                np.testing.assert_allclose(have, want, rtol=meta["rtol"], atol=meta["atol"], err_msg=what)
+            else:
+                np.testing.assert_array_equal(have, want, err_msg=what)
+
+
+def test_fp16_variant_really_has_compressed_weights():
+    """The fp16 fixtures are what compress_to_fp16=True writes: f16 Consts decompressed by a
+    Convert (the pattern irrun must run), and the fp32 ones have no f16 Const."""
+    for model in sorted(MODELS):
+        f16 = (ZOO / f"{model}_fp16" / "model.xml").read_text(encoding="utf-8")
+        f32 = (ZOO / f"{model}_fp32" / "model.xml").read_text(encoding="utf-8")
+        assert 'element_type="f16"' in f16 and 'type="Convert"' in f16, model
+        assert 'element_type="f16"' not in f32, model
