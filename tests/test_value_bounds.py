@@ -26,13 +26,12 @@ from hypothesis import strategies as st
 
 from helpers import needs_openvino
 import irrun
-from irrun import bounds
-from irrun.errors import IrrunError, ShapeError
+from irrun import bounds, elements
+from irrun.errors import IrrunError, OpError, ShapeError
 from irrun.graph import inputs_of
 from irrun.irwriter import IRWriter
 from irrun.ops.base import TensorInfo
 from irrun.shapes import PartialShape
-from irrun import elements
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
@@ -604,6 +603,24 @@ def strided_slice_end_mask(g):
     return g("StridedSlice", y, g.shape(x), [0], [1], begin_mask=[0], end_mask=[1])
 
 
+@case(["[0..3]"])
+def strided_slice_unknown_begin(g):     # any begin, stride 2: at most ceil(5 / 2) elements
+    y, begin = g.p("2..5"), g.p("1", "i32")
+    return g("StridedSlice", y, begin, g.c([1], np.int32), g.c([2], np.int32), begin_mask=[0], end_mask=[1])
+
+
+@case(["[0..1]"], ["[0..3]"], "irrun is narrower, still sound: [?:1:2] takes element 0 at most")
+def strided_slice_unknown_begin_known_end(g):
+    y, begin = g.p("2..5"), g.p("1", "i64")
+    return g("StridedSlice", y, begin, [1], [2], begin_mask=[0], end_mask=[0])
+
+
+@case(["[0..5]"])
+def slice_unknown_start(g):             # Slice-8 does not narrow by the step
+    y, start = g.p("2..5"), g.p("1", "i64")
+    return g("Slice", y, start, [5], [2], v="opset8")
+
+
 @case(["[1,1,2..4,5..6]"])
 def interpolate4_sizes(g):
     x, y = g.p("2..4,5..6"), g.p("1,1,8,8")
@@ -778,7 +795,7 @@ def test_pairs_and_dims():
     t = _info("i64", [2, 0, bounds.NEG_UNBOUNDED], [4, INF, INF])
     assert bounds.pairs(t) == [(2, 4), (0, None), (bounds.NEG_UNBOUNDED, None)]
     assert [str(d) for d in bounds.dims(t, "input 1")] == ["2..4", "?", "?"]
-    with pytest.raises(irrun.errors.OpError, match="lower than zero"):
+    with pytest.raises(OpError, match="lower than zero"):
         bounds.dims(_info("i64", [-1], [3]), "input 1")
 
 
