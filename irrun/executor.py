@@ -199,7 +199,7 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
             outs = [i.value for i in s.infos]
             constant.update((s.node, i) for i in s.keep)
         else:
-            kw = {"skip": s.skip} if s.skip else {}
+            kw = {"skip": s.skip} if s.skip and observe is None else {}   # observers see every output
             if s.inplace is not None and inplace:
                 kw["out"] = env[s.inplace]
             const = bool(s.reads) and all(r in constant for r in s.reads)

@@ -18,14 +18,19 @@ import sys
 
 _M_TRIM_THRESHOLD, _M_TOP_PAD, _M_MMAP_THRESHOLD = -1, -2, -3
 _done = False
+_kept = False
 
 
 def keep() -> bool:
     """Tune glibc's malloc as described above (once); False where that does not apply."""
-    global _done
-    if _done:
-        return True
-    _done = True
+    global _done, _kept
+    if not _done:
+        _done = True
+        _kept = _tune()
+    return _kept
+
+
+def _tune() -> bool:
     if not sys.platform.startswith("linux") or os.environ.get("IRRUN_MALLOC") == "default":
         return False
     try:

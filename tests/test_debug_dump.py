@@ -329,3 +329,22 @@ def test_input_directory_needs_an_output_and_names_a_bad_file(tmp_path, capsys):
     np.save(src / "b.npy", np.ones((2, 8, 4, 4), np.float32))
     code, out, err = run_cli(capsys, BLOCK / "model.xml", "--input", src, "-o", tmp_path / "o")
     assert code == 2 and "b.npy" in err and "shape [2,8,4,4]" in err
+
+
+def test_trace_sees_outputs_nobody_reads(tmp_path):
+    # MaxPool-8 skips its indices when no layer reads them; a trace (and so --dump and compare)
+    # must still see them. Spec max-pool-8: indices are flat over the whole input tensor.
+    from irrun import debug, read_model
+    from irrun.irwriter import IRWriter
+
+    b = IRWriter()
+    x = b.parameter("x", "f32", [1, 1, 2, 3])
+    values, _ = b.layer("MaxPool", [x], {"strides": [1, 1], "pads_begin": [0, 0], "pads_end": [0, 0],
+                                         "kernel": [2, 2], "dilations": [1, 1], "index_element_type": "i64"},
+                        version="opset8", n_out=2)
+    b.result(values)
+    m = read_model(b.save(tmp_path / "m.xml"))
+    t = debug.trace(m, np.array([[[[1, 9, 2], [3, 4, 8]]]], np.float32))
+    pool = next(r for r in t.layers if r.type == "MaxPool")
+    np.testing.assert_array_equal(pool.arrays[0], [[[[9, 9]]]])
+    np.testing.assert_array_equal(pool.arrays[1], [[[[1, 1]]]])

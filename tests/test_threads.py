@@ -1,5 +1,6 @@
-"""``irrun --threads N`` / :func:`irrun.set_threads`: the BLAS pool size, also after NumPy loaded
-its BLAS (threadpoolctl); the environment variables for libraries loaded later."""
+"""Process-wide run settings: ``irrun --threads N`` / :func:`irrun.set_threads` (the BLAS pool
+size, also after NumPy loaded its BLAS, through threadpoolctl; the environment variables for
+libraries loaded later), and glibc's malloc kept from returning freed memory (irrun/heap.py)."""
 import os
 import subprocess
 import sys
@@ -46,3 +47,19 @@ def test_zero_threads_is_refused():
     with pytest.raises(InputError, match="at least 1"):
         set_threads(0)
     assert os.environ.get("OPENBLAS_NUM_THREADS") != "0"
+
+
+def test_the_heap_is_kept_at_the_first_run_unless_told_not_to():
+    code = """
+import sys, numpy as np, irrun, irrun.heap as h
+m = irrun.read_model(%r)
+before = h._done
+m.run({"x": np.load(%r)})
+print(before, h._done, h.keep())
+""" % (str(SAMPLE / "model.xml"), str(SAMPLE / "input.npy"))
+    applies = sys.platform.startswith("linux") and "glibc" in " ".join(__import__("platform").libc_ver())
+    assert _fresh(code) == f"False True {applies}"
+    env = dict(os.environ, IRRUN_MALLOC="default")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=ROOT, env=env).stdout.strip()
+    assert out == "False True False"

@@ -328,6 +328,7 @@ def table(results: list[dict], markdown: bool) -> str:
                      "-" if r["read"] is None else g("read"), g("first"), g("median"),
                      f"{r['rss']:.0f}" + _ratio(r["rss"], ov and ov["rss"]), r.get("diff", "")])
     if markdown:
+        head = [h.replace("|", "\\|") for h in head]
         return "\n".join("| " + " | ".join(x) + " |" for x in [head, ["---"] * len(head)] + rows)
     w = [max(len(x[i]) for x in [head] + rows) for i in range(len(head))]
     return "\n".join("  ".join(x[i].ljust(w[i]) for i in range(len(head))).rstrip() for x in [head] + rows)

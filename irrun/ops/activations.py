@@ -73,7 +73,7 @@ class Clamp1(Op):
             return [np.where(x < lo, lo, np.where(x > hi, hi, x))]
         lo, hi = (np.asarray(v, dtype=x.dtype) for v in (self.min, self.max))  # rounded to the type
         if x.dtype in DIRECT:        # max/min pass NaN like the comparisons; zero ties keep x's sign
-            out = out if fits(out, x) else None
+            out = out if fits(out, x) else np.empty_like(x)   # (a 0-d result of out=None is a scalar)
             if ties_keep_second(x.dtype):
                 y = np.maximum(lo, x, out=out)
                 return [np.minimum(hi, y, out=y)]

@@ -264,3 +264,10 @@ def test_gelu_f32_over_a_wide_range():
     want = np.array([0.5 * v * math.erfc(-v / math.sqrt(2)) for v in x.astype(np.float64)])
     for version in ("opset2", "opset7"):
         np.testing.assert_allclose(act("Gelu", x, version=version).astype(np.float64), want, rtol=1e-5, atol=1e-12)
+
+
+def test_clamp_of_a_scalar_tensor():
+    # ONNX DynamicQuantizeLinear clamps a 0-d zero point; spec: min(max(x, min), max)
+    for x, want in ((np.float32(300.4), 255.0), (np.float32(-2.0), 0.0), (np.float32(7.5), 7.5)):
+        got = run_op("Clamp", [np.array(x)], {"min": "0", "max": "255"}, params=(0,))[0]
+        assert got.shape == () and got.dtype == np.float32 and got == want
