@@ -61,15 +61,15 @@ class Clamp1(Op):
     def infer(self, inputs):
         (x,) = inputs
         _check_numeric(self.type, x.etype, f"Input element type must be numeric. Got: {x.etype}")
-        if self.min > self.max:
+        if not self.min <= self.max:     # NaN fails it too, as in OpenVINO
             raise OpError(f"Attribute 'min' must be less or equal than 'max'. Got: {self.min:g} and {self.max:g}")
         return [TensorInfo(x.etype, x.shape)]
 
     def run(self, x, out=None):
         if x.dtype.kind in "iu":
             info = np.iinfo(x.dtype)
-            lo, hi = (x.dtype.type(min(max(v, info.min), info.max))
-                      for v in (math.ceil(self.min), math.floor(self.max)))
+            lo, hi = (x.dtype.type(min(max(f(max(min(v, 2.0**64), -2.0**64)), info.min), info.max))
+                      for v, f in ((self.min, math.ceil), (self.max, math.floor)))  # +-inf saturate
             return [np.where(x < lo, lo, np.where(x > hi, hi, x))]
         lo, hi = (np.asarray(v, dtype=x.dtype) for v in (self.min, self.max))  # rounded to the type
         if x.dtype in DIRECT:        # max/min pass NaN like the comparisons; zero ties keep x's sign
@@ -160,6 +160,8 @@ def gelu_erf_fast(v: np.ndarray) -> np.ndarray:
     mixed signs). The negative tail stays relatively accurate (erfc, not 1 + erf): relative
     error below 1e-5 for |x| < 7, absolute below 1e-6 everywhere — OpenVINO's CPU plugin itself
     flushes Gelu(-7) to -0.0. +-inf give NaN, as on the CPU plugin."""
+    if v.ndim == 0:                # NumPy ufuncs turn 0-d arrays into scalars: no out= on those
+        return gelu_erf_fast(v.reshape(1)).reshape(())
     ab = np.abs(v)
     z = ab * (1 / math.sqrt(2))
     t = z * 0.5

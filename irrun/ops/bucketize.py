@@ -69,7 +69,7 @@ class Bucketize(Op):
         check_sorted(buckets)
         v, b = _common(x, buckets)
         side = "left" if self.with_right_bound else "right"
-        out = np.searchsorted(b, v, side=side)
+        out = np.asarray(np.searchsorted(b, v, side=side))      # 0-d data: a scalar otherwise
         if self.with_right_bound and v.dtype.kind == "f":
             out[np.isnan(v)] = 0            # std::lower_bound: NaN is below everything
         return [out.astype(self.output_type.dtype)]

@@ -252,6 +252,9 @@ class _Convolution(Op):
         """(pads_begin, pads_end, output spatial dims) for data spatial dims ``d`` and kernel
         dims ``k`` — checked like OpenVINO; with static dims this also sizes the kernel's work."""
         kernels = [_dilated(kk, dl) for kk, dl in zip(k, self.dilations)]
+        for i, (kk, dl) in enumerate(zip(k, self.dilations)):
+            if kk.hi == 0:        # an empty filter: OpenVINO's (k - 1) * d + 1 is below 1
+                check_kernel_fits(0, 0, (kk.lo - 1) * dl + 1, i)
         pb, pe = resolve_pads(self.auto_pad, d, [e.lo if e.is_static else None for e in kernels], self.strides,
                               self.pads_begin, self.pads_end)
         if self.auto_pad in ("same_upper", "same_lower"):

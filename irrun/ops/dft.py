@@ -76,6 +76,10 @@ def fft_layout(kind: str, inputs: Sequence[TensorInfo]) -> tuple[PartialShape, l
                 raise OpError("Each axis must be unique.", port="input 1")
     if axes.shape.rank not in (None, 1):
         raise OpError("Axes input must be 1D tensor.", port="input 1")
+    if kind in ("rdft", "irdft") and (ax == [] or (n_axes is not None and n_axes.hi == 0)):
+        raise OpError(f"irrun refuses an empty 'axes' for {kind.upper()}: the last axis decides the "
+                      "output shape (OpenVINO reads past the end of the list)", port="input 1",
+                      openvino_loads=True)
     sizes = None
     if signal is not None:
         if signal.shape.rank not in (None, 1):

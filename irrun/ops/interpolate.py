@@ -42,6 +42,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import bounds
+from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
 from .base import Attr, Op, TensorInfo, as_int64
@@ -207,6 +208,10 @@ class Resize:
     def __call__(self, x: np.ndarray, axes: Sequence[int], out: Sequence[int], scales: Sequence[float]) -> np.ndarray:
         """Resize the (already padded) ``x`` along ``axes`` to the sizes ``out`` (one per axis)."""
         dtype = x.dtype
+        for a, n in zip(axes, out):
+            if n > 0 and x.shape[a] == 0:
+                raise OpError(f"cannot resize the empty axis {a} to {n} elements (OpenVINO reads "
+                              "outside the input)", openvino_loads=True)
         if self.mode == "nearest":
             for a, n, s in zip(axes, out, scales):
                 s = _F32(s)
@@ -264,6 +269,7 @@ class Resize:
 def pad_data(x: np.ndarray, pb: Sequence[int], pe: Sequence[int]) -> np.ndarray:
     if not any(pb) and not any(pe):
         return x
+    check_alloc([d + b + e for d, b, e in zip(x.shape, pb, pe)], x.dtype, "the padded input")
     return np.pad(x, list(zip(pb, pe)))
 
 
@@ -446,6 +452,20 @@ class Interpolate1(Op):
             ctm = "asymmetric"
         return Resize(mode, ctm, "simple", -0.75)
 
+    def _check_v1(self, target: np.ndarray | None) -> list[int] | None:
+        """Non-negative pads and target sizes (OpenVINO does not check them and fails later);
+        the target's values, when known."""
+        if any(p < 0 for p in (*self.pads_begin, *self.pads_end)):
+            raise OpError("pads_begin and pads_end must not be negative")
+        if target is None:
+            return None
+        vals = as_int64(target).reshape(-1).tolist()
+        check_count(len(vals), self.axes, "target_spatial_shape", "input 1")
+        if any(v < 0 for v in vals[:len(self.axes)]):
+            raise OpError(f"target_spatial_shape {vals} must not be negative", port="input 1",
+                          openvino_loads=True)
+        return vals
+
     def infer(self, inputs):
         data, target = inputs
         require_numeric(data, "Interpolate")
@@ -456,9 +476,8 @@ class Interpolate1(Op):
         check_axes(self.axes, data.shape.rank)
         self.resize_for(data.shape.rank)
         dims = list(data.shape)
-        if target.value is not None:
-            vals = as_int64(target.value).reshape(-1).tolist()
-            check_count(len(vals), self.axes, "target_spatial_shape", "input 1")
+        vals = self._check_v1(target.value)
+        if vals is not None:
             for a, v in zip(self.axes, vals):
                 dims[a] = Dim.of(v)
         elif (sizes := bounds.dims(target, "input 1")) is not None:      # value bounds: interval sizes
@@ -473,8 +492,7 @@ class Interpolate1(Op):
     def run(self, x, target):
         rank = x.ndim
         axes = check_axes(self.axes, rank)
-        vals = as_int64(target).reshape(-1).tolist()
-        check_count(len(vals), axes, "target_spatial_shape", "input 1")
+        vals = self._check_v1(target)
         pb, pe = padded_pads(self.pads_begin, rank), padded_pads(self.pads_end, rank)
         xp = pad_data(x, pb, pe)
         out = vals[:len(axes)]

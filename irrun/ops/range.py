@@ -73,8 +73,13 @@ class _Range(Op):
         n = range_length(start, stop, step, dt.kind in "iu")
         check_alloc((n,), dt)
         if dt.kind in "iu":
+            first, step_i = math.trunc(start), (math.trunc(step) if n > 1 else 0)
+            last = first + (n - 1) * step_i
+            if n and not all(-2**63 <= v < 2**63 for v in (first, last, step_i)):
+                raise OpError(f"Range values {first}..{last} (step {step_i}) do not fit in 64-bit "
+                              f"integers (OpenVINO's cast to {dt} is undefined)", openvino_loads=True)
             i = np.arange(n, dtype=np.int64)
-            return [(math.trunc(start) + i * math.trunc(step)).astype(dt)]
+            return [(np.int64(first) + i * np.int64(step_i)).astype(dt)]
         w = work_dtype(dt)
         return [(w.type(start) + np.arange(n).astype(w) * w.type(step)).astype(dt)]
 
@@ -106,8 +111,8 @@ class Range4(_Range):
 
     def out_type(self, inputs):
         et = self.output_type
-        if et.name == "boolean" or not (et.is_dynamic or et.name in NUMERIC):
-            if et.name == "boolean" or et.name == "string":
+        if et.name == "boolean" or et.name not in NUMERIC:
+            if et.name in ("boolean", "string") or et.is_dynamic:     # (dynamic: not numeric)
                 raise OpError(f"output tensor type should be a numeric type. Got: {et}")
             raise unsupported(self.type, et)
         return et

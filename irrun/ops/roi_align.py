@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import elements
+from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
 from .base import Attr, Op, TensorInfo, as_int64
@@ -40,6 +41,9 @@ _OFFSETS = {"asymmetric": (0.0, 0.0), "half_pixel_for_nn": (0.0, -0.5), "half_pi
 
 def roi_align_shape(data: TensorInfo, rois: TensorInfo, index: TensorInfo, ph: int, pw: int) -> PartialShape:
     """``[num_rois, C, pooled_h, pooled_w]`` with OpenVINO's checks (roi_align_shape_inference)."""
+    if ph < 0 or pw < 0:
+        raise OpError(f"irrun refuses negative pooled sizes: pooled_h {ph} and pooled_w {pw} "
+                      "(the output dims)")
     if not (data.etype.is_dynamic or rois.etype.is_dynamic) and (data.etype != rois.etype or not data.etype.is_float):
         raise OpError("The data type for input and ROIs is expected to be a same floating point type. Got: "
                       f"{data.etype} and: {rois.etype}", port="input 1")
@@ -95,9 +99,15 @@ class _ROIAlign(Op):
         out = np.zeros(shape, wd)
         if out.size == 0:
             return [out.astype(fm.dtype)]
+        if h == 0 or w == 0:
+            raise OpError(f"the feature map is empty ({h}x{w}): there is nothing to sample (OpenVINO "
+                          "reads outside it)", port="input 0", openvino_loads=True)
         ph, pw = self.pooled_h, self.pooled_w
         src, dst = (wd.type(v) for v in _OFFSETS[self.aligned_mode])
         r = (rois.astype(wd) + src) * wd.type(self.spatial_scale) + dst
+        if not np.isfinite(r).all():
+            raise OpError("the ROI coordinates times spatial_scale must be finite (OpenVINO samples "
+                          "outside the feature map)", port="input 1", openvino_loads=True)
         x1, y1 = r[:, 0], r[:, 1]
         rw, rh = r[:, 2] - x1, r[:, 3] - y1
         if self.aligned_mode == "asymmetric":
@@ -113,6 +123,7 @@ class _ROIAlign(Op):
                 out[np.flatnonzero((sx == gx) & (sy == gy))] = np.nan if self.mode == "avg" else 0
                 continue
             k = np.flatnonzero((sx == gx) & (sy == gy))
+            check_alloc((len(k), ph, pw, gy, gx, c), wd, "the sampling grid")
             out[k] = self._pool(maps, batch[k], x1[k], y1[k], bw[k], bh[k], gx, gy, h, w, wd)
         return [out.astype(fm.dtype)]
 

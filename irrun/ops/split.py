@@ -10,6 +10,10 @@ from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_a
 from .registry import register
 
 
+#: More outputs than any real IR declares; bounds the per-output bookkeeping of a hostile layer.
+MAX_SPLITS = 1 << 16
+
+
 def split_part(shape: PartialShape, axis: np.ndarray, n: int) -> tuple[int, Dim]:
     """The normalised axis and the size of each part along it, with OpenVINO's checks
     (data-movement-ops.md §1). Shared by ``infer`` (constant axis) and ``run``."""
@@ -45,6 +49,9 @@ class Split(Op):
         n = self.num_splits
         if n <= 0:
             raise OpError(f"Attribute 'num_splits' must be greater than zero. Got: {n}")
+        if n > MAX_SPLITS:     # one output port each: 2**31 of them would exhaust memory first
+            raise OpError(f"irrun supports at most {MAX_SPLITS} outputs per layer; num_splits is {n}",
+                          unsupported=True)
         check_index_input(axis, "input 1", f"Element type of 'axis' input must be integer. Got: {axis.etype}")
         if axis.shape.rank not in (0, None):
             raise OpError(f"'axis' input must be a scalar. Got: {axis.shape}", port="input 1")

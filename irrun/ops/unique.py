@@ -49,10 +49,21 @@ def _upto(n: int) -> Dim:
     return Dim(1, n) if n > 0 else Dim(0, 0)
 
 
+def check_empty_slices(shape: PartialShape, axis: int | None) -> None:
+    """Slices along ``axis`` that hold no elements (``[5, 0]`` along axis 0): OpenVINO's shape
+    rule promises no unique slice (it counts elements), yet there are some; irrun refuses."""
+    if axis is not None and shape.rank not in (None, 0, 1) and shape.is_static:
+        dims = shape.to_tuple()
+        if dims[axis] > 0 and 0 in dims:
+            raise OpError(f"irrun does not run Unique along axis {axis} of {shape}: its slices are "
+                          "empty", port="input 0", unsupported=True)
+
+
 def unique_shapes(shape: PartialShape, axis: int | None) -> list[PartialShape]:
     """Output shapes (unique values, first indices, inverse indices, counts)."""
     if axis is not None and shape.rank is not None:
         axis = normalize_axis(axis, shape.rank)
+        check_empty_slices(shape, axis)
     numel = shape.max_numel() if shape.is_static else None
     if shape.rank == 0 or shape.is_static and numel == 1:
         ones = PartialShape([1])
@@ -85,12 +96,14 @@ def unique(x: np.ndarray, axis: int | None, sort: bool) -> tuple[np.ndarray, np.
     element/slice, counts) by the reference algorithm, vectorised: one stable (lex)sort."""
     if axis is not None:
         axis = normalize_axis(axis, x.ndim)
+        check_empty_slices(PartialShape(x.shape), axis)
     if x.size == 1:
         one = np.zeros(1, np.int64)
         return (x if axis is not None else x.reshape(1)), one, one, np.ones(1, np.int64)
     flat = axis is None or x.ndim == 1
     ax = None if flat else axis
-    keys = _keys(x.reshape(-1, 1) if flat else np.moveaxis(x, ax, 0).reshape(x.shape[ax], -1))
+    rest = x.size // x.shape[ax] if not flat and x.shape[ax] else 0      # (no -1 on empty arrays)
+    keys = _keys(x.reshape(-1, 1) if flat else np.moveaxis(x, ax, 0).reshape(x.shape[ax], rest))
     n = keys.shape[0]
     if n == 0:
         empty = np.zeros(0, np.int64)
