@@ -15,6 +15,7 @@ from collections.abc import Callable
 import networkx as nx
 
 from .bounds import propagate
+from .budget import MemoryBudgetError
 from .contract import run_checked
 from .errors import InternalError, IrrunError, OpError, ShapeError, UnsupportedError
 from .graph import inputs_of
@@ -38,6 +39,8 @@ def infer_layer(op: Op, ins: list[TensorInfo], layer, file: str | None) -> list[
         outs = op.infer(ins)
     except (OpError, IrrunError):
         raise
+    except MemoryError as e:   # the layer asks for more than there is: the input's fault, not irrun's
+        raise MemoryBudgetError(f"out of memory: {e}", file=file, layer=layer.ref) from None
     except Exception as e:     # a shape rule that crashes instead of raising OpError: a bug
         raise InternalError(f"shape rule failed: {type(e).__name__}: {e}", file=file,
                             layer=layer.ref) from e

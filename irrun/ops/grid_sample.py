@@ -114,6 +114,9 @@ class GridSample9(Op):
     def run(self, data, grid):
         grid_sample_shape(PartialShape(data.shape), PartialShape(grid.shape))
         n, c, h, w = data.shape
+        if (h == 0 or w == 0) and n * c * grid.shape[1] * grid.shape[2] > 0:
+            raise OpError("cannot sample an image with no pixels (its H or W is 0)", port="input 0",
+                          unsupported=True)
         wd = np.dtype(np.float64 if data.dtype == np.float64 else np.float32)
         g = grid.astype(wd, copy=False)
         x, y = g[..., 0], g[..., 1]

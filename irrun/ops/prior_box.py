@@ -198,6 +198,10 @@ class PriorBox1(_PriorBase):
 
     def _priors(self, ih: int) -> np.ndarray:
         """One row (ox, oy, half w, half h, one-sided clip) per prior, in the kernel's order."""
+        for name in ("fixed_size", "min_size", "max_size"):
+            if not all(math.isfinite(v) and v >= 0 for v in getattr(self, name)):
+                raise OpError(f"{name} must hold finite sizes >= 0, not {getattr(self, name)}",
+                              openvino_loads=True)
         ratios = [r for r in _aspect_ratios(self.aspect_ratio, self.flip) if abs(r - 1.0) >= 1e-6]
         rows: list[tuple] = []
         for s, size in enumerate(self.fixed_size):

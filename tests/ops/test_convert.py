@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import irrun
-from helpers import run_op
+from helpers import Param, infer_op, raises_for, run_op
 from irrun.irwriter import IRWriter
 from irrun.errors import UnsupportedError
 
@@ -90,3 +90,10 @@ def test_to_f8e8m0_follows_openvino(src):
     big = np.array([1e-40, 2.0 ** 127 * 1.5, 2.0 ** 127 * 1.49, 2.0 ** -127 * 1.4], np.float32)
     (out,) = run_op("Convert", [big], {"destination_type": "f8e8m0"})
     np.testing.assert_array_equal(out.view(np.uint8), [0, 254, 254, 0])
+
+
+def test_convert_between_i4_and_u4_is_refused_by_name():
+    # found by tests/test_hostile_props.py: ml_dtypes cannot cast int4 <-> uint4 (a TypeError, exit 4)
+    for src, dst in (("i4", "u4"), ("u4", "i4")):
+        raises_for("Convert", UnsupportedError, "does not support Convert from", infer_op, "Convert",
+                   [Param(src, [2])], {"destination_type": dst})

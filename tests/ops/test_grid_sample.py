@@ -102,3 +102,9 @@ def test_shape_errors(data, grid, message):
 
 def test_run_time_batch_mismatch():
     rejects(ShapeError, "The batch dimension", gs, np.zeros((2, 1, 3, 3), np.float32), np.zeros((1, 2, 2, 2)))
+
+
+def test_empty_image_is_refused_by_name():
+    # found by tests/test_ops_robustness.py: sampling (1,2,4,0) data at one point read index -1
+    raises_for("GridSample", UnsupportedError, "no pixels", gs, np.zeros((1, 2, 4, 0), np.float32),
+               np.zeros((1, 1, 1, 2)), "bicubic", "reflection")

@@ -136,3 +136,10 @@ def test_clustered_boxes(params):
 def test_clustered_errors():
     raises_for("PriorBoxClustered", ShapeError, "Size of heights vector: 2 doesn't match size of widths vector: 1",
                clustered, [1, 1], [10, 10], height=[2.0, 3.0])
+
+
+@pytest.mark.parametrize("bad", [dict(fixed_size=[float("inf")], density=[1.0]), dict(min_size=[-4.0]),
+                                 dict(min_size=[4.0], max_size=[float("nan")])])
+def test_non_finite_or_negative_sizes_are_refused(bad):
+    # found by tests/test_ops_robustness.py: fixed_size="inf,0.5,-1.0" crashed converting inf to int
+    raises_for("PriorBox", ShapeError, "must hold finite sizes", prior_box, [2, 2], [8, 8], **bad)
