@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import irrun
@@ -192,6 +192,12 @@ def _id(cls) -> str:
 
 # Regression examples for crashes this property found (op type -> (attrs, inputs, modes)).
 _f32, _u64 = np.float32, np.uint64
+# negative pooled_w (ROIAlign-3) became a "?" dim, then the kernel wanted a static shape (ValueError)
+_ROIALIGN_NEGATIVE_POOLED = [({"pooled_h": "2", "pooled_w": str(-2**62), "sampling_ratio": "1",
+                                 "spatial_scale": "1.0", "mode": "avg"},
+                             [np.zeros((1, 1, 4, 4), _f32), np.array([[0, 0, 2, 2]], _f32), np.array([0])],
+                             ["param", "param", "const"])]
+
 REGRESSIONS: dict[str, list[tuple[dict, list, list]]] = {
     # 0-d input: NumPy ufuncs return scalars, the in-place erfc fit failed (TypeError)
     "Gelu-opset2": [({}, [np.array(0.0, _f32)], ["const"]), ({}, [np.array(-1.0, _f32)], ["param"])],
@@ -204,11 +210,6 @@ REGRESSIONS: dict[str, list[tuple[dict, list, list]]] = {
                      # a dynamic output_type got through to the kernel (AttributeError on None)
                      ({"output_type": "undefined"}, [np.array(2.9, _f32), np.array(9.9, _f32),
                                                      np.array(2.9, _f32)], ["param", "dynamic", "param"])],
-    # negative pooled_w became a "?" dim, then the kernel wanted a static shape (ValueError)
-    "ROIAlign-opset3": [({"pooled_h": "2", "pooled_w": str(-2**62), "sampling_ratio": "1",
-                          "spatial_scale": "1.0", "mode": "avg"},
-                         [np.zeros((1, 1, 4, 4), _f32), np.array([[0, 0, 2, 2]], _f32), np.array([0])],
-                         ["param", "param", "const"])],
     # 0-d data: np.searchsorted returned a scalar, the NaN fix-up assigned into it (TypeError)
     "Bucketize-opset3": [({}, [np.array(0.0, _f32), np.array([], _f32)], ["const", "const"])],
     # NaN/inf bounds on integer data: math.ceil(nan) (ValueError) / math.ceil(inf) (OverflowError)
@@ -240,7 +241,7 @@ REGRESSIONS: dict[str, list[tuple[dict, list, list]]] = {
                       ["param", "const"])],
     # inf/NaN spatial_scale: NaN sample positions cast to int64 min (IndexError); a huge
     # sampling_ratio: an unbounded sampling grid (ValueError "array is too big")
-    "ROIAlign-opset3": [({"pooled_h": "1", "pooled_w": "1", "sampling_ratio": "2", "spatial_scale": s,
+    "ROIAlign-opset3": _ROIALIGN_NEGATIVE_POOLED + [({"pooled_h": "1", "pooled_w": "1", "sampling_ratio": "2", "spatial_scale": s,
                           "mode": "avg"}, [np.ones((1, 1, 4, 4), _f32), np.array([[0, 0, 2, 2]], _f32),
                                            np.array([0])], ["param", "param", "dynamic"])
                         for s in ("nan", "inf")] +

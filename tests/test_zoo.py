@@ -16,24 +16,11 @@ import numpy as np
 import pytest
 
 import irrun
-from irrun.errors import UnsupportedError
 
 ZOO = Path(__file__).parent / "fixtures" / "zoo"
 CASES = sorted(p.name for p in ZOO.iterdir() if (p / "model.xml").exists()) if ZOO.is_dir() else []
 MODELS = {"resnet", "mobilenet_v2", "mobilenet_v3", "shufflenet_v2", "unet", "dynamic_cnn", "detection",
           "bert", "gpt2", "gpt2_sdpa", "vit", "lstm_gru"}
-
-# Models irrun cannot run yet, by the op still missing: strict, so they fail once it lands.
-MISSING: dict[str, str] = {}
-
-
-def _param(case: str):
-    model = case.rsplit("_", 1)[0]
-    if model in MISSING:
-        return pytest.param(case, marks=pytest.mark.xfail(raises=UnsupportedError, strict=True,
-                                                          reason=f"{MISSING[model]} not implemented yet"))
-    return case
-
 
 def _sets(d: Path):
     """(inputs, expected) per input set: inputs.npz/expected.npz, then inputs_2.npz/... ."""
@@ -51,7 +38,7 @@ def test_zoo_fixtures_present():
     assert sum(p.stat().st_size for p in ZOO.rglob("*") if p.is_file()) < 3 << 20
 
 
-@pytest.mark.parametrize("case", [_param(c) for c in CASES])
+@pytest.mark.parametrize("case", CASES)
 def test_zoo_model_matches_openvino(case):
     d = ZOO / case
     meta = json.loads((d / "case.json").read_text(encoding="utf-8"))
