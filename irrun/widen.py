@@ -62,7 +62,8 @@ def run_constant(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo 
         if dtype is None or arr.dtype == dtype:
             outs[i] = arr
             continue
-        outs[i] = arr.astype(dtype)
+        with np.errstate(over="ignore"):      # f32 beyond f16's range rounds to inf, as in OpenVINO
+            outs[i] = arr.astype(dtype)
         if dtype in NARROW and arr.dtype == F32 and op.type not in _ROUNDING:
             _remember(outs[i], arr)
     return outs

@@ -104,7 +104,8 @@ class _ROIAlign(Op):
                           "reads outside it)", port="input 0", openvino_loads=True)
         ph, pw = self.pooled_h, self.pooled_w
         src, dst = (wd.type(v) for v in _OFFSETS[self.aligned_mode])
-        r = (rois.astype(wd) + src) * wd.type(self.spatial_scale) + dst
+        with np.errstate(invalid="ignore", over="ignore"):     # refused just below when not finite
+            r = (rois.astype(wd) + src) * wd.type(self.spatial_scale) + dst
         if not np.isfinite(r).all():
             raise OpError("the ROI coordinates times spatial_scale must be finite (OpenVINO samples "
                           "outside the feature map)", port="input 1", openvino_loads=True)
