@@ -41,7 +41,7 @@ import networkx as nx
 
 from . import elements
 from .errors import GraphError, IrrunError, ModelFileError, UnsupportedError
-from .graph import SINK_TYPES, build_graph, inputs_of
+from .graph import build_graph, inputs_of, live_nodes
 from .infer import infer_types
 from .irsave import as_pshape
 from .model import Model
@@ -52,8 +52,8 @@ from .shapes import PartialShape
 SEVERITIES = ("error", "unchecked", "warning")
 SUBGRAPH_OPS = ("tensoriterator", "loop", "if")
 
-#: Phrases by which the ops' messages say that OpenVINO accepts a graph it cannot run (see
-#: data-movement-ops.md §0). Until OpError carries a flag for it, the checker reads them here.
+#: The prefix of a finding for a layer OpenVINO reads but cannot run (``openvino_loads`` errors;
+#: data-movement-ops.md §0).
 LOADS_BUT_FAILS = "OpenVINO loads this file but fails at inference"
 
 
@@ -135,9 +135,7 @@ class _Check:
         self.model = Model(ir, strict=False)
         self.g = self.model.graph
         self.findings: list[Finding] = []
-        sinks = [n for n, d in self.g.nodes(data=True) if d["layer"].type.lower() in SINK_TYPES]
-        self.live = set(self.g.nodes) if not sinks else \
-            set(sinks).union(*(nx.ancestors(self.g, s) for s in sinks))
+        self.live = live_nodes(self.g) or set(self.g.nodes)     # no Result: check everything
         self.top = _Scope(self.g, self.model.order, self.model.ops, self.model.op_errors, self.live)
         self.bad_body_consts: set[tuple[tuple[str, ...], int]] = set()
 
@@ -212,11 +210,7 @@ class _Check:
                 else:
                     self.add("unchecked", "unsupported", layer, None, None, None, msg)
             else:
-                code = "loads-but-fails" if err.openvino_loads else "attribute"
-                f = Finding.from_error(err, code, layer=layer)
-                if err.openvino_loads:
-                    f.message = f"{LOADS_BUT_FAILS}: {err.message}"
-                self.findings.append(f)
+                self.findings.append(_rejection(err, "attribute", layer))
         for n, op in sc.ops.items():
             if n not in sc.live or n in bad_consts:
                 continue
@@ -267,13 +261,7 @@ class _Check:
             if err.layer is not None and len(err.layer.path) > len(sc.path):
                 return                   # inside a body: checking the body reports it
             sc.failed.add(n)
-            layer = sc.g.nodes[n]["layer"]
-            if _loads_in_openvino(err):
-                f = Finding.from_error(err, "loads-but-fails", layer=layer)
-                f.message = f"{LOADS_BUT_FAILS}: {err.message}"
-            else:
-                f = Finding.from_error(err, "shape-rule", layer=layer)
-            self.findings.append(f)
+            self.findings.append(_rejection(err, "shape-rule", sc.g.nodes[n]["layer"]))
 
         sc.types = infer_types(sc.g, sc.order, ops, self.model.path, overrides, on_error)
 
@@ -377,8 +365,14 @@ class _Check:
                                           pos.get((f.layer_id or "").split("/")[0], -1)))
 
 
-def _loads_in_openvino(err: IrrunError) -> bool:
-    return err.openvino_loads
+def _rejection(err: IrrunError, code: str, layer: Layer) -> Finding:
+    """A layer's own error as a finding of ``code``, or of ``loads-but-fails`` when OpenVINO
+    reads the file and fails only when it runs it."""
+    if not err.openvino_loads:
+        return Finding.from_error(err, code, layer=layer)
+    f = Finding.from_error(err, "loads-but-fails", layer=layer)
+    f.message = f"{LOADS_BUT_FAILS}: {err.message}"
+    return f
 
 
 def check_model(path, shapes=None) -> list[Finding]:

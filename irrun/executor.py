@@ -41,6 +41,7 @@ class Step:
     skip: frozenset = frozenset()  # lazy output ports nobody reads (``run(..., skip=)``)
     inplace: tuple | None = None   # the input port whose buffer the output may take (``out=``)
     expect: tuple | None = None    # ((dtype, shape), ...) when every output is static: O(1) checks
+    constant: bool = False         # an op whose inputs are all constant-derived (irrun/widen.py)
 
 
 @dataclass
@@ -74,8 +75,13 @@ def plan(g: nx.MultiDiGraph, order: list, ops: dict, types: dict) -> list[Step]:
                 "const" if infos and all(i is not None and i.value is not None for i in infos) else "op")
         steps.append(Step(n, kind, ops.get(n), reads, infos, [], layer.ref,
                           need=_least_shape(infos) if kind != "const" else (0, 0, ())))
+    constant: set = set()                  # ports holding constant-derived arrays
     for step in steps:
         step.keep = [i for i in range(len(step.infos)) if (step.node, i) in readers]
+        if step.kind == "const" or (step.kind == "op" and step.reads
+                                    and all(r in constant for r in step.reads)):
+            step.constant = step.kind == "op"
+            constant.update((step.node, i) for i in step.keep)
         if step.kind == "op":
             step.skip = frozenset(i for i in step.op.lazy_outputs if i not in step.keep)
             if all(i is not None and i.etype.dtype is not None and i.shape.is_static for i in step.infos):
@@ -87,6 +93,21 @@ def plan(g: nx.MultiDiGraph, order: list, ops: dict, types: dict) -> list[Step]:
                 seen.add(r)
                 step.frees.append(r)
     _inplace(steps, types)
+    return steps
+
+
+#: Plans kept per model or body (one per input signature), oldest dropped first.
+PLAN_CACHE = 8
+
+
+def cached_plan(cache: dict, key: tuple, make: Callable[[], list[Step]]) -> list[Step]:
+    """``cache[key]``, made with ``make()`` on a miss (the oldest of ``PLAN_CACHE`` dropped)."""
+    steps = cache.get(key)
+    if steps is None:
+        steps = make()
+        if len(cache) >= PLAN_CACHE:
+            cache.pop(next(iter(cache)))
+        cache[key] = steps
     return steps
 
 
@@ -184,7 +205,6 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
     (its ``keeps_arrays`` attribute, true when absent): a kept array must not change later."""
     heap.keep()
     env: dict[tuple, np.ndarray] = {}
-    constant: set[tuple] = set()     # ports holding constant-derived arrays (irrun/widen.py)
     results = {}
     inplace = observe is None or not getattr(observe, "keeps_arrays", True)
     for s in steps:
@@ -197,16 +217,12 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
             outs = []
         elif s.kind == "const":
             outs = [i.value for i in s.infos]
-            constant.update((s.node, i) for i in s.keep)
         else:
             kw = {"skip": s.skip} if s.skip and observe is None else {}   # observers see every output
             if s.inplace is not None and inplace:
                 kw["out"] = env[s.inplace]
-            const = bool(s.reads) and all(r in constant for r in s.reads)
             outs = run_checked(s.op, args, s.infos, s.ref, file, ctx=ctx, kwargs=kw, expect=s.expect,
-                               constant=const)
-            if const:
-                constant.update((s.node, i) for i in s.keep)
+                               constant=s.constant)
         if observe is not None:
             observe(s, args, outs, perf_counter() - t0)
         for i in s.keep:

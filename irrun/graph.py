@@ -80,10 +80,24 @@ def build_graph(irg: IRGraph, file: str) -> tuple[nx.MultiDiGraph, list[GraphErr
     return g, problems
 
 
+def of_types(g: nx.MultiDiGraph, types: tuple[str, ...]) -> list:
+    """The layers whose (lower-case) type is in ``types``, in XML order."""
+    return sorted((n for n, d in g.nodes(data=True) if d["layer"].type.lower() in types),
+                  key=lambda n: g.nodes[n]["layer"].position)
+
+
 def sinks(g: nx.MultiDiGraph) -> list:
     """Result and Assign layers in XML order: the roots OpenVINO keeps the graph alive from."""
-    return sorted((n for n, d in g.nodes(data=True) if d["layer"].type.lower() in SINK_TYPES),
-                  key=lambda n: g.nodes[n]["layer"].position)
+    return of_types(g, SINK_TYPES)
+
+
+def live_nodes(g: nx.MultiDiGraph) -> set:
+    """The layers that feed a Result or Assign (those layers included)."""
+    live = set()
+    for s in sinks(g):
+        live.add(s)
+        live |= nx.ancestors(g, s)
+    return live
 
 
 def live_order(g: nx.MultiDiGraph) -> list:
@@ -92,10 +106,7 @@ def live_order(g: nx.MultiDiGraph) -> list:
     OpenVINO silently drops the other layers (ir-format.md §5), so they are neither run nor
     shape-checked (the checker lists them as a warning).
     """
-    live = set()
-    for s in sinks(g):
-        live.add(s)
-        live |= nx.ancestors(g, s)
+    live = live_nodes(g)
     sub = g if len(live) == len(g) else g.subgraph(live)
     return list(nx.lexicographical_topological_sort(sub, key=lambda n: g.nodes[n]["layer"].position))
 

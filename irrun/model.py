@@ -11,8 +11,8 @@ import numpy as np
 from . import budget, elements
 from .elements import ElementType
 from .errors import InputError, IrrunError
-from .executor import Observer, RunContext, Step, check_memory, execute, plan
-from .graph import build_graph, inputs_of, live_order
+from .executor import Observer, RunContext, Step, cached_plan, check_memory, execute, plan
+from .graph import build_graph, inputs_of, live_order, of_types
 from .infer import Types, infer_types
 from .ops.base import Op, TensorInfo
 from .reader import IRModel, read_ir
@@ -20,7 +20,6 @@ from .shapes import PartialShape
 from .state import State, Variable
 from .subgraph import Build
 
-_PLAN_CACHE = 8
 _FEEDABLE = frozenset(t.dtype for t in elements.TYPES.values()
                       if t.dtype is not None and t.name not in elements.PACKED)
 
@@ -60,17 +59,12 @@ class Model:
         self.state = State(self.variables, self._variable_type)
         self.order = live_order(self.graph) if not any(
             "cycle" in p.message for p in self.problems) else []
-        self._params = self._sorted_nodes("parameter")
-        self._results = self._sorted_nodes("result")
+        self._params = of_types(self.graph, ("parameter",))
+        self._results = of_types(self.graph, ("result",))
         self._types: Types | None = None
         self._plans: dict[tuple, list[Step]] = {}
 
     # -- structure --------------------------------------------------------------------------
-    def _sorted_nodes(self, type_name: str) -> list[int]:
-        g = self.graph
-        return sorted((n for n, d in g.nodes(data=True) if d["layer"].type.lower() == type_name),
-                      key=lambda n: g.nodes[n]["layer"].position)
-
     def _input_names(self, n: int) -> tuple[str, ...]:
         layer = self.graph.nodes[n]["layer"]
         names = tuple(layer.outputs[0].names) if layer.outputs else ()
@@ -274,17 +268,7 @@ class Model:
         target = None if stop_at is None else self._stop_target(stop_at)
         if target is not None:
             key += (("stop_at", target),)
-        steps = self._plans.get(key)
-        if steps is None:
-            overrides = {n: TensorInfo(self._param_info(n).etype if self._param_info(n).etype.dtype
-                                       is not None else elements.from_dtype(a.dtype),
-                                       PartialShape(a.shape)) for n, a in feeds.items()}
-            types = infer_types(self.graph, self.order, self.ops, self.path, overrides)
-            need = nx.ancestors(self.graph, target) | {target} if target is not None else None
-            steps = plan(self.graph, [n for n in self.order if need is None or n in need], self.ops, types)
-            if len(self._plans) >= _PLAN_CACHE:
-                self._plans.pop(next(iter(self._plans)))
-            self._plans[key] = steps
+        steps = cached_plan(self._plans, key, lambda: self._plan(feeds, target))
         check_memory(steps, budget.current(), self.path)
         if target is not None:
             return self._run_to(target, steps, feeds, observe)
@@ -292,6 +276,17 @@ class Model:
         results = execute(steps, feeds, self.path, observe, ctx)
         self.state.commit(ctx.writes)       # only a run that succeeded changes the state
         return {self._output_names(n)[0]: results[n] for n in self._results}
+
+    def _plan(self, feeds: dict[int, np.ndarray], target: int | None) -> list[Step]:
+        """The plan for these input arrays (up to ``target`` when given)."""
+        overrides = {}
+        for n, a in feeds.items():
+            etype = self._param_info(n).etype
+            overrides[n] = TensorInfo(etype if etype.dtype is not None else elements.from_dtype(a.dtype),
+                                      PartialShape(a.shape))
+        types = infer_types(self.graph, self.order, self.ops, self.path, overrides)
+        need = nx.ancestors(self.graph, target) | {target} if target is not None else None
+        return plan(self.graph, [n for n in self.order if need is None or n in need], self.ops, types)
 
     def _stop_target(self, spec: int | str) -> int:
         from .debug import find_layer

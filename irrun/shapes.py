@@ -157,6 +157,13 @@ class PartialShape:
             n *= d.hi
         return n
 
+    def compatible(self, other: "PartialShape") -> bool:
+        """OpenVINO's ``PartialShape::compatible``: some static shape fits both (a dynamic rank
+        fits anything; otherwise equal ranks and every pair of dims overlapping)."""
+        if self.rank is None or other.rank is None:
+            return True
+        return self.rank == other.rank and all(x.intersect(y) is not None for x, y in zip(self, other))
+
     def accepts(self, shape: Sequence[int]) -> bool:
         """True if the concrete ``shape`` is one of the shapes this partial shape allows."""
         if self.dims is None:

@@ -16,15 +16,13 @@ import numpy as np
 
 from . import budget
 from .errors import InternalError, IrrunError, OpError, ShapeError, UnsupportedError
-from .executor import RunContext, Step, check_memory, execute, plan
-from .graph import build_graph, inputs_of, live_order
+from .executor import RunContext, Step, cached_plan, check_memory, execute, plan
+from .graph import build_graph, inputs_of, live_order, of_types
 from .infer import Types, infer_types
 from .ops import registry
 from .ops.base import Op, TensorInfo
 from .reader import IRGraph, Layer
 from .state import Variable
-
-_PLAN_CACHE = 8
 
 
 class Build:
@@ -79,10 +77,8 @@ class Body:
             raise problems[0]
         self.ops, self.op_errors = build.ops(self.g)
         self.order = live_order(self.g)
-        layers = {n: d["layer"] for n, d in self.g.nodes(data=True)}
-        by_pos = sorted(layers, key=lambda n: layers[n].position)
-        self.params = [n for n in by_pos if layers[n].type.lower() == "parameter"]
-        self.results = [n for n in by_pos if layers[n].type.lower() == "result"]
+        self.params = of_types(self.g, ("parameter",))
+        self.results = of_types(self.g, ("result",))
         self.uses_context = any(op.uses_context for op in self.ops.values())
         self._plans: dict[tuple, list[Step]] = {}
 
@@ -115,12 +111,8 @@ class Body:
     def plan(self, params: dict[int, TensorInfo]) -> list[Step]:
         """The execution plan for these Parameter infos (cached), checked against the budget."""
         key = tuple((n, i.etype.name, i.shape.dims) for n, i in sorted(params.items()))
-        steps = self._plans.get(key)
-        if steps is None:
-            steps = plan(self.g, self.order, self.ops, self.infer(params))
-            if len(self._plans) >= _PLAN_CACHE:
-                self._plans.pop(next(iter(self._plans)))
-            self._plans[key] = steps
+        steps = cached_plan(self._plans, key,
+                            lambda: plan(self.g, self.order, self.ops, self.infer(params)))
         check_memory(steps, budget.current(), self.file)
         return steps
 

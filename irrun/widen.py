@@ -53,7 +53,7 @@ def applies(args: Sequence[np.ndarray]) -> bool:
 
 def run_constant(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo | None]) -> list:
     """``op.run`` on widened inputs; the outputs cast to the declared types (others unchanged)."""
-    wide = [a if a.dtype not in NARROW else (unrounded(a) if unrounded(a) is not None else a.astype(F32))
+    wide = [a if a.dtype not in NARROW else (w if (w := unrounded(a)) is not None else a.astype(F32))
             for a in args]
     outs = list(op.run(*wide))
     for i, (arr, info) in enumerate(zip(outs, infos)):

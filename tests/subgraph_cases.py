@@ -56,6 +56,7 @@ def replay(name: str) -> irrun.Model:
     """Run every recorded run on one model object (reset where the fixture reset) and compare."""
     case = load(name)
     model = irrun.read_model(case.xml)
+    assert case.runs, f"{name}: no recorded runs"
     for r, feeds in enumerate(case.runs):
         if r == case.meta["reset_before"]:
             model.reset_state()

@@ -63,7 +63,9 @@ def test_packed_weights_decode_as_written(case):
     nf4 holds code book indices. Unpacked here from model.bin by hand."""
     meta = load(case)[0]
     model = irrun.read_model(ROOT / case / "model.xml")
-    for w in [L for L in layers(model) if L.type == "Const" and L.data["element_type"] == meta["weight"]]:
+    packed = [L for L in layers(model) if L.type == "Const" and L.data["element_type"] == meta["weight"]]
+    assert packed, f"no {meta['weight']} Const"
+    for w in packed:
         check_packed(case, w, meta["weight"])
 
 

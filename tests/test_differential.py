@@ -850,13 +850,13 @@ def check_partial_shapes(entry) -> None:
             continue
         assert ref.ok, f"OpenVINO {ref.status} ({short_message(ref.message)}) with {shapes}, " \
                        f"irrun runs it{describe(entry)}"
-        for port, want in zip(model.outputs, ref.outputs):
+        for port, want in zip(model.outputs, ref.outputs, strict=True):
             a = np.asarray(got[port.name])
             assert a.shape == want.array.shape and bits_equal(a, want.array), \
                 f"output {port.name} with {shapes}: irrun {a.shape}\n{a}\nOpenVINO " \
                 f"{want.array.shape}\n{want.array}{describe(entry)}"
         runs.append(ref.outputs)
-    for i, (port, want) in enumerate(zip(model.outputs, entry["load"].outputs)):
+    for i, (port, want) in enumerate(zip(model.outputs, entry["load"].outputs, strict=True)):
         what = f"output {port.name}: irrun {port}, OpenVINO {want.etype}{want.shape}{describe(entry)}"
         assert port.etype.name == want.etype, what
         actual = [run[i].array.shape for run in runs]

@@ -263,6 +263,11 @@ REGRESSIONS: dict[str, list[tuple[dict, list, list]]] = {
 }
 
 
+def test_every_regression_names_a_registered_op():
+    """A misspelt key would leave its examples unexercised."""
+    assert set(REGRESSIONS) <= {_id(c) for c in OPS}
+
+
 @pytest.mark.parametrize("cls", OPS, ids=[_id(c) for c in OPS])
 def test_op_fails_only_with_irrun_errors(cls):
     for attrs, inputs, modes in REGRESSIONS.get(_id(cls), ()):

@@ -48,6 +48,7 @@ def test_zoo_model_matches_openvino(case):
     for n, (inputs, expected) in enumerate(sets, 1):
         got = model.run(inputs)
         by_name = {name: got[p.name] for p in model.outputs for name in p.names}
+        assert expected, f"{case}, input set {n}: no expected outputs"
         for name, want in expected.items():
             assert name in by_name, f"{case}: no output named {name}"
             have = np.asarray(by_name[name])

@@ -202,11 +202,12 @@ class Op:
 # ---------------------------------------------------------------------------------------------
 # Helpers shared by many ops
 
-def normalize_axis(axis: int, rank: int, what: str = "Axis") -> int:
-    """Map ``axis`` in ``[-rank, rank-1]`` to ``[0, rank-1]`` or raise OpenVINO's message."""
+def normalize_axis(axis: int, rank: int, what: str = "Axis", port: str | None = None) -> int:
+    """Map ``axis`` in ``[-rank, rank-1]`` to ``[0, rank-1]`` or raise OpenVINO's message
+    (naming ``port``, the input the axis came from, when it is one)."""
     axis = int(axis)
     if not -rank <= axis < rank:
-        raise OpError(f"{what} {axis} out of the tensor rank range [{-rank}, {rank - 1}].")
+        raise OpError(f"{what} {axis} out of the tensor rank range [{-rank}, {rank - 1}].", port=port)
     return axis + rank if axis < 0 else axis
 
 

@@ -456,6 +456,7 @@ class ConvolutionBackpropData(Op):
         xs, ws = x.astype(acc, copy=False), w.astype(acc, copy=False)
         # zero-insert the input by the strides, then a stride-1 convolution with flipped filters
         zs = [(n - 1) * s + 1 if n else 0 for n, s in zip(x.shape[2:], self.strides)]
+        check_alloc(x.shape[:2] + tuple(zs), acc, "the stride-dilated input")
         xz = np.zeros(x.shape[:2] + tuple(zs), acc)
         xz[(slice(None),) * 2 + tuple(slice(None, None, s) for s in self.strides)] = xs
         ext = [(k - 1) * d + 1 for k, d in zip(w.shape[3:], self.dilations)]

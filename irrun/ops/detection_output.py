@@ -166,7 +166,7 @@ def output_shape(op, shapes: Sequence[PartialShape], attr_classes: int) -> Parti
                               port="input 3")
             if aconf[1].is_static:
                 priors = aconf[1].lo // 2
-        if not _shapes_compatible(aloc, loc):
+        if not aloc.compatible(loc):
             raise OpError("Additional box predictions' shape must be compatible with box logits shape. Current "
                           f"value is: {aloc}, expected: {loc}.", port="input 4")
     p_dim = Dim.of(priors) if priors else DYN
@@ -179,12 +179,6 @@ def output_shape(op, shapes: Sequence[PartialShape], attr_classes: int) -> Parti
     else:
         rows = images * p_dim * c_dim
     return PartialShape([1, 1, rows, 7])
-
-
-def _shapes_compatible(a: PartialShape, b: PartialShape) -> bool:
-    if a.rank is None or b.rank is None:
-        return True
-    return a.rank == b.rank and all(_fits(x, y) for x, y in zip(a, b))
 
 
 # ---------------------------------------------------------------------------------------------

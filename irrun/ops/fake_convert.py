@@ -35,18 +35,12 @@ _TARGETS = {"f8e4m3": (448.0, ml_dtypes.float8_e4m3fn), "f8e5m2": (57344.0, ml_d
 _DATA = frozenset({"f32", "f16", "bf16"})
 
 
-def _compatible(a: PartialShape, b: PartialShape) -> bool:
-    if a.rank is None or b.rank is None:
-        return True
-    return a.rank == b.rank and all(x.intersect(y) is not None for x, y in zip(a, b))
-
-
 def fake_convert_shape(data: PartialShape, scale: PartialShape, shift: PartialShape | None) -> PartialShape:
     """The output shape with OpenVINO's checks (fake_convert_shape_inference.hpp)."""
-    if shift is not None and not _compatible(scale, shift):
+    if shift is not None and not scale.compatible(shift):
         raise OpError("FakeConvert scale shape is not compatible with shift shape.", port="input 2")
     out = broadcast_shapes(data, scale, "numpy")
-    if not _compatible(data, out):
+    if not data.compatible(out):
         raise OpError("FakeConvert support only unidirectional broadcasting, inputs cannot be broadcast "
                       "into data.", port="input 1")
     return out

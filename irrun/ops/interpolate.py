@@ -46,6 +46,7 @@ from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
 from .base import Attr, Op, TensorInfo, as_int64
+from .elementwise import round_half_away
 from .matmul import compute_dtype, require_numeric
 from .registry import register
 
@@ -127,17 +128,12 @@ def source_coords(n_out: int, n_in: int, scale: np.float32, ctm: str) -> np.ndar
     return (o + h) / scale - h
 
 
-def _round_half_away(x: np.ndarray) -> np.ndarray:
-    x = x.astype(np.float64)
-    return np.sign(x) * np.floor(np.abs(x) + 0.5)
-
-
 def nearest_index(c: np.ndarray, mode: str, downsample: bool) -> np.ndarray:
     c64 = c.astype(np.float64)
     if mode == "round_prefer_floor":
-        r = np.where(c64 == np.trunc(c64) + 0.5, np.floor(c64), _round_half_away(c))
+        r = np.where(c64 == np.trunc(c64) + 0.5, np.floor(c64), round_half_away(c64))
     elif mode == "round_prefer_ceil":
-        r = _round_half_away(c)
+        r = round_half_away(c64)
     elif mode == "floor":
         r = np.floor(c64)
     elif mode == "ceil":
@@ -240,7 +236,7 @@ class Resize:
                 idx = np.clip(base[:, None] + np.arange(4)[None, :] - 1, 0, n_in - 1)
                 y = apply_taps(y, a, idx, w)
             else:                 # linear: the triangle filter over round(c)-2 .. round(c)+2
-                j = _round_half_away(c).astype(np.int64)[:, None] + np.arange(-2, 3)[None, :]
+                j = round_half_away(c.astype(np.float64)).astype(np.int64)[:, None] + np.arange(-2, 3)[None, :]
                 ok = (j >= 0) & (j < n_in)
                 w = np.where(ok, np.maximum(_F32(0), _F32(1) - np.abs(c[:, None] - j.astype(_F32))), _F32(0))
                 ws = w.sum(axis=1, keepdims=True)

@@ -113,6 +113,5 @@ class MatMul(Op):
             a = np.swapaxes(a, -1, -2)
         if self.transpose_b and b.ndim > 1:
             b = np.swapaxes(b, -1, -2)
-        acc = compute_dtype(a.dtype)
         out = np.matmul(a.astype(acc, copy=False), b.astype(acc, copy=False)).astype(a.dtype, copy=False)
         return [np.asarray(out).reshape(out_shape)]

@@ -22,6 +22,8 @@ from .registry import register
 
 def check_depth(depth: np.ndarray) -> int:
     """A known depth (Const or run time) must not be negative."""
+    if depth.size == 0:
+        raise OpError("the depth input is empty", port="input 1")
     d = int(as_int64(depth).reshape(-1)[0])
     if d < 0:
         raise OpError("OneHot depth value can't be negative.", port="input 1")

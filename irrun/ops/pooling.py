@@ -109,12 +109,12 @@ class _Pool(Op):
                 raise OpError(f"{what} is zero.", port="input 0")
         return PartialShape([data[0], data[1], *self.geometry(data)[2]])
 
-    def taps(self, x: np.ndarray, fill, masks: bool = True) -> tuple[list, list[int], list[int]]:
+    def taps(self, x: np.ndarray, fill, masks: bool = True) -> tuple[list, list[int], list[int], list[int]]:
         """The window geometry over ``x`` padded with ``fill``: a list of ``(slab, valid)`` per
         kernel offset (row-major) — ``slab`` [N, C, *out] is the strided view of the element at
         that offset of every window, ``valid`` [*out] says which of them lie inside the input
-        (None without ``masks``) — plus pads_begin and the output sizes."""
-        pb, _, out = self.geometry(PartialShape(x.shape))
+        (None without ``masks``) — plus pads_begin, pads_end and the output sizes."""
+        pb, pe, out = self.geometry(PartialShape(x.shape))
         out = [o.lo for o in out]
         ext = [(k - 1) * d + 1 for k, d in zip(self.kernel, self.dils)]
         end = [(o - 1) * s + e - n - b for o, s, e, n, b in zip(out, self.strides, ext, x.shape[2:], pb)]
@@ -130,7 +130,7 @@ class _Pool(Op):
                 for i, (m, k) in enumerate(zip(valid_masks, kk)):
                     valid = valid & m[:, k].reshape([-1 if j == i else 1 for j in range(nsp)])
             result.append((xp[(slice(None), slice(None)) + sl], valid))
-        return result, pb, out
+        return result, pb, pe, out
 
     def valid_masks(self, shape: Sequence[int], pb: Sequence[int], out: Sequence[int]) -> list[np.ndarray]:
         """Per axis: ``[out_i, kernel_i]`` booleans, window element inside the input."""
@@ -180,7 +180,7 @@ class MaxPool1(_Pool):
         if x.dtype.kind not in "fiub":
             return None
         lowest = x.dtype.type(_lowest(x.dtype))
-        taps, _, _ = self.taps(x, lowest, masks=False)
+        taps = self.taps(x, lowest, masks=False)[0]
         best = np.fmax(taps[0][0], lowest)
         for slab, _ in taps[1:]:
             np.fmax(best, slab, out=best)
@@ -190,7 +190,7 @@ class MaxPool1(_Pool):
         """(maxima, kernel offset of each maximum (row-major), pads_begin, output sizes): one pass
         of element-wise updates per kernel offset. The first maximum in the window wins; padding
         (the type's lowest value) never wins a tie against an input element."""
-        taps, pb, out = self.taps(x, _lowest(x.dtype))
+        taps, pb, _, out = self.taps(x, _lowest(x.dtype))
         best, best_valid = taps[0][0].copy(), np.broadcast_to(taps[0][1], taps[0][0].shape)
         arg = np.zeros(best.shape, np.int64)
         for k, (slab, valid) in enumerate(taps[1:], start=1):
@@ -281,14 +281,11 @@ class AvgPool1(_Pool):
 
     def run(self, x):
         acc = np.dtype(np.float64) if x.dtype.kind in "iub" else compute_dtype(x.dtype)
-        taps, pb, out = self.taps(x.astype(acc, copy=False), 0)
+        taps, pb, pe, out = self.taps(x.astype(acc, copy=False), 0, masks=False)
         nsp = len(out)
         sums = taps[0][0].copy()
         for slab, _ in taps[1:]:
             sums += slab
-        pe = resolve_pads(self.auto_pad, [Dim(n, n) for n in x.shape[2:]],
-                          [(k - 1) * d + 1 for k, d in zip(self.kernel, self.dils)], self.strides,
-                          self.pads_begin, self.pads_end)[1]
         if not self.exclude_pad and (any(pb) or any(pe)):
             div = np.asarray(float(math.prod(self.kernel)))
         else:

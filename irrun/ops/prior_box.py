@@ -41,7 +41,7 @@ from ..budget import check_alloc
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import DYN, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input
 from .registry import register
 
 _SPEC = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/"
@@ -107,8 +107,7 @@ class _PriorBase(Op):
 
     def infer(self, inputs):
         for i, t in enumerate(inputs):
-            if not (t.etype.is_integer or t.etype.is_dynamic):
-                raise OpError(f"{_INPUTS[i]} input must be an integral number, but is: {t.etype}", port=f"input {i}")
+            check_index_input(t, f"input {i}", f"{_INPUTS[i]} input must be an integral number, but is: {t.etype}")
         a, b = inputs[0].shape.rank, inputs[1].shape.rank
         if not ((a is None or b is None or a == b) and a in (None, 1)):
             raise OpError(f"output size input rank {a if a is not None else '?'} must match image shape input rank "

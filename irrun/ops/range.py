@@ -27,6 +27,8 @@ _NAMES = ("start", "stop", "step")
 
 
 def _scalar(value: np.ndarray, i: int) -> float:
+    if value.size == 0:
+        raise OpError(f"'{_NAMES[i]}' input is empty", port=f"input {i}")
     v = float(np.asarray(value).reshape(-1)[0])
     if i < 2 and not math.isfinite(v):
         raise OpError(f"'{_NAMES[i]}' cannot be nan or infinite.", port=f"input {i}")

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, normalize_axis
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis
 from .elementwise import NUMERIC, RESTRICTION, define, unsupported, work_dtype
 
 ONE = Dim(1, 1)
@@ -32,7 +32,7 @@ ONE = Dim(1, 1)
 
 def reduce_axes(values: np.ndarray, rank: int) -> tuple[int, ...]:
     """The axes input as sorted unique axes in ``[0, rank)`` (OpenVINO's message otherwise)."""
-    return tuple(sorted({normalize_axis(a, rank) for a in as_int64(values).reshape(-1).tolist()}))
+    return tuple(sorted({normalize_axis(a, rank, port="input 1") for a in as_int64(values).reshape(-1).tolist()}))
 
 
 def reduce_shape(data: PartialShape, axes: tuple[int, ...] | None, axes_shape: PartialShape,
@@ -138,8 +138,7 @@ class ReduceOp(Op):
             raise OpError(f"Element type of data input must be numeric. Got: {et}", port="input 0")
         elif not (et.is_dynamic or et.name in NUMERIC):
             raise unsupported(self.type, et)
-        if not (axes.etype.is_dynamic or axes.etype.is_integer):
-            raise OpError(f"Element type of axes input must be integer. Got: {axes.etype}", port="input 1")
+        check_index_input(axes, "input 1", f"Element type of axes input must be integer. Got: {axes.etype}")
         if axes.shape.rank not in (None, 0, 1):
             raise OpError(f"Axes input must be a scalar or 1D input. Got: {axes.shape}", port="input 1")
         known = None

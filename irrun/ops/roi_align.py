@@ -32,7 +32,7 @@ from .. import elements
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input
 from .registry import register
 
 SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/"
@@ -47,8 +47,7 @@ def roi_align_shape(data: TensorInfo, rois: TensorInfo, index: TensorInfo, ph: i
     if not (data.etype.is_dynamic or rois.etype.is_dynamic) and (data.etype != rois.etype or not data.etype.is_float):
         raise OpError("The data type for input and ROIs is expected to be a same floating point type. Got: "
                       f"{data.etype} and: {rois.etype}", port="input 1")
-    if not (index.etype.is_dynamic or index.etype.is_integer):
-        raise OpError(f"The data type for batch indices is expected to be an integer. Got: {index.etype}", port="input 2")
+    check_index_input(index, "input 2", f"The data type for batch indices is expected to be an integer. Got: {index.etype}")
     for info, rank, what, port in ((data, 4, "4D tensor for the input data", 0), (rois, 2, "2D tensor for the ROIs input", 1),
                                    (index, 1, "1D tensor for the batch indices input", 2)):
         if info.shape.rank not in (None, rank):

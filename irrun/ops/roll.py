@@ -18,13 +18,7 @@ _MISMATCH = "If shift is a 1D vector, axes must be a 1D tensor of the same size.
 
 def roll_axes(axes: np.ndarray, rank: int) -> list[int]:
     """Normalise the axes against the data rank (OpenVINO's message when one is out of range)."""
-    return [normalize_axis(a, rank) for a in as_int64(axes).reshape(-1).tolist()]
-
-
-def _compatible(a, b) -> bool:
-    if a.rank is None or b.rank is None:
-        return True
-    return a.rank == b.rank and all(x.intersect(y) is not None for x, y in zip(a, b))
+    return [normalize_axis(a, rank, port="input 2") for a in as_int64(axes).reshape(-1).tolist()]
 
 
 @register
@@ -43,7 +37,7 @@ class Roll(Op):
         for info, name, port in ((shift, "Shift", 1), (axes, "Axes", 2)):
             if info.shape.rank is not None and info.shape.rank > 1:
                 raise OpError(f"{name} must be a scalar or 1D tensor.", port=f"input {port}")
-        if not (shift.shape.is_static and shift.shape.rank == 0) and not _compatible(shift.shape, axes.shape):
+        if not (shift.shape.is_static and shift.shape.rank == 0) and not shift.shape.compatible(axes.shape):
             raise OpError(_MISMATCH, port="input 2")
         if axes.value is not None and data.shape.rank is not None:
             roll_axes(axes.value, data.shape.rank)

@@ -194,6 +194,8 @@ class ScatterUpdate3(Op):
         return [TensorInfo(data.etype, data.shape)]
 
     def run(self, data, indices, updates, axis):
+        if axis.size == 0:
+            raise OpError("the axis input is empty", port="input 3")
         shapes = (PartialShape(data.shape), PartialShape(indices.shape), PartialShape(updates.shape))
         ax = scatter_update_axis(*shapes, int(as_int64(axis).reshape(-1)[0]))
         return [scatter_update(data, indices, updates, ax)]

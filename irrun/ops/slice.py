@@ -141,9 +141,9 @@ def slice_plan(rank: int, start: list[int] | None, stop: list[int] | None, step:
     if has_axes:
         if axes is None:
             return None
-        order = [normalize_axis(a, rank) for a in axes]
+        order = [normalize_axis(a, rank, port="input 4") for a in axes]
         if len(set(order)) != len(order):
-            raise OpError("Slice values in `axes` input must be unique.")
+            raise OpError("Slice values in `axes` input must be unique.", port="input 4")
     elif n_default is None:
         return None
     else:

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Op, TensorInfo, as_int64
+from .base import Op, TensorInfo, as_int64, check_index_input
 from .depth_to_space import exact_div
 from .registry import register
 
@@ -72,13 +72,6 @@ class _BlockBatch(Op):
         return [TensorInfo(inputs[0].etype, self.out_shape(inputs[0].shape, inputs[1:]))]
 
 
-def _check_index(info: TensorInfo, name: str, port: str) -> None:
-    if not (info.etype.is_integer or info.etype.is_dynamic):
-        raise OpError(f"{name} must be an integral number but got ({info.etype}).", port=port)
-    if info.shape.rank not in (None, 1):
-        raise OpError(f"{name} input must be a 1D tensor. Got: {info.shape}", port=port)
-
-
 @register
 class SpaceToBatch(_BlockBatch):
     """SpaceToBatch-2: zero-pad, then move ``block_shape`` blocks of every spatial axis into the
@@ -93,7 +86,8 @@ class SpaceToBatch(_BlockBatch):
 
     def check_inputs(self, inputs):
         for i, (info, name) in enumerate(zip(inputs[1:], self.names), 1):
-            _check_index(info, name, f"input {i}")
+            check_index_input(info, f"input {i}", f"{name} must be an integral number but got ({info.etype}).",
+                              f"{name} input must be a 1D tensor. Got: {info.shape}")
 
     def shape_of(self, d: list[Dim], b, pb, pe) -> PartialShape:
         spatial = [exact_div(x + (p + q), k) for x, k, p, q in zip(d[1:], b[1:], pb[1:], pe[1:])]
@@ -137,8 +131,7 @@ class BatchToSpace(_BlockBatch):
             raise OpError(f"block_shape and crops inputs must have integer element type. Got: {known[0]}",
                           port="input 1")
         for i, t in enumerate(idx, 1):
-            if t.shape.rank not in (None, 1):
-                raise OpError(f"{self.names[i - 1]} input must be a 1D tensor. Got: {t.shape}", port=f"input {i}")
+            check_index_input(t, f"input {i}", None, f"{self.names[i - 1]} input must be a 1D tensor. Got: {t.shape}")
         d = inputs[0].shape
         lens = {t.shape[0].lo for t in idx if t.shape.rank == 1 and t.shape[0].is_static}
         if d.rank is not None and lens and lens != {d.rank}:

@@ -443,8 +443,11 @@ class _Iterating(_SubgraphOp):
         """Run the body while ``more(i, results of the previous iteration or None)``."""
         a, steps = self.prepare(xs)
         body = self.body
-        counts = {m.param: m.slicing.count(xs[m.index].shape[normalize_axis(m.slicing.axis, xs[m.index].ndim)])
-                  for m in self.inputs if m.slicing is not None}
+        sliced = [(m, normalize_axis(m.slicing.axis, xs[m.index].ndim)) for m in self.inputs if m.slicing is not None]
+        counts = {m.param: m.slicing.count(xs[m.index].shape[ax]) for m, ax in sliced}
+        if self.current is not None:
+            decl = body.declared(self.current)
+            shape, ctype = () if decl.shape.rank == 0 else (1,), decl.etype.dtype or np.int64
         state = {m.param: xs[m.index] for m in self.inputs if m.slicing is None}
         parts: dict[int, list[np.ndarray]] = {k: [] for k, om in enumerate(self.outputs) if om.concat}
         held = 0
@@ -452,18 +455,14 @@ class _Iterating(_SubgraphOp):
         i = 0
         while more(i, res):
             feeds = dict(state)
-            for m in self.inputs:
-                if m.slicing is not None:
-                    if i >= counts[m.param]:
-                        raise OpError(f"iteration {i} needs a part of input {m.index}, which has "
-                                      f"{counts[m.param]} along axis {m.slicing.axis}",
-                                      port=f"input {m.index}", openvino_loads=True)
-                    x = xs[m.index]
-                    feeds[m.param] = m.slicing.chunk(x, normalize_axis(m.slicing.axis, x.ndim), i)
+            for m, ax in sliced:
+                if i >= counts[m.param]:
+                    raise OpError(f"iteration {i} needs a part of input {m.index}, which has "
+                                  f"{counts[m.param]} along axis {m.slicing.axis}",
+                                  port=f"input {m.index}", openvino_loads=True)
+                feeds[m.param] = m.slicing.chunk(xs[m.index], ax, i)
             if self.current is not None:
-                decl = body.declared(self.current)
-                shape = () if decl.shape.rank == 0 else (1,)
-                feeds[self.current] = np.full(shape, i, decl.etype.dtype or np.int64)
+                feeds[self.current] = np.full(shape, i, ctype)
             res = body.execute(steps, a.params, feeds, ctx)
             for m in self.inputs:
                 if m.back is not None:

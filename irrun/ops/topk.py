@@ -24,7 +24,7 @@ import numpy as np
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, normalize_axis
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis
 from .registry import register
 
 
@@ -45,6 +45,8 @@ def check_k(k: int, dim: int | None) -> int:
 
 
 def _k_value(value: np.ndarray) -> int:
+    if value.size == 0:
+        raise OpError("the 'K' input is empty", port="input 1")
     return int(as_int64(value).reshape(-1)[0])
 
 
@@ -128,9 +130,7 @@ class TopK3(TopK1):
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/top-k-3.html"
 
     def _check_k_type(self, k: TensorInfo) -> None:
-        if not (k.etype.is_dynamic or k.etype.is_integer):
-            raise OpError(f"K input has to be an integer type, which does match the provided one:{k.etype}",
-                          port="input 1")
+        check_index_input(k, "input 1", f"K input has to be an integer type, which does match the provided one:{k.etype}")
 
 
 @register

@@ -46,7 +46,7 @@ class _VariableOp(Op):
 
 
 class _ReadValue(_VariableOp):
-    def value(self, ctx, init: np.ndarray | None) -> np.ndarray | None:
+    def value(self, ctx) -> np.ndarray | None:
         return ctx.read(self.variable_id) if ctx is not None else None
 
 
@@ -64,7 +64,7 @@ class ReadValue3(_ReadValue):
         return [TensorInfo(x.etype, x.shape)]
 
     def run(self, init, ctx=None):
-        v = self.value(ctx, init)
+        v = self.value(ctx)
         if v is None:
             return [init]
         if v.dtype != init.dtype or v.shape != init.shape:
@@ -108,7 +108,7 @@ class ReadValue6(_ReadValue):
         return [TensorInfo(vt, vs)]
 
     def run(self, *init, ctx=None):
-        v = self.value(ctx, init[0] if init else None)
+        v = self.value(ctx)
         if v is not None:
             return [v]
         if init:
@@ -165,7 +165,7 @@ class Assign6(_Assign):
         if not (vt.is_dynamic or x.etype.is_dynamic or x.etype == vt):
             raise OpError("The type specified in the Variable is not compatible with the input "
                           f"type. Input type: {x.etype} Variable type: {vt}", port="input 0")
-        if not _compatible(vs, x.shape):
+        if not vs.compatible(x.shape):
             raise OpError("The shape specified in the Variable is not compatible with the shape "
                           f"of the input. Input shape: {x.shape} Variable shape: {vs}",
                           port="input 0")
@@ -176,9 +176,3 @@ class Assign6(_Assign):
         if (vt.dtype is not None and x.dtype != vt.dtype) or not vs.accepts(x.shape):
             raise OpError(f'the value {x.dtype}{list(x.shape)} does not fit variable '
                           f'"{self.variable_id}" ({vt}{vs})')
-
-
-def _compatible(a: PartialShape, b: PartialShape) -> bool:
-    if a.rank is None or b.rank is None:
-        return True
-    return a.rank == b.rank and all(x.intersect(y) is not None for x, y in zip(a, b))

@@ -128,12 +128,12 @@ def check_case(case: str, message: str | None = None) -> None:
     assert e["status"] == "ok", e       # case_ids() leaves out cases without an answer
     if e["kind"] == "shape":
         got = infer_case(case, n_out=len(e["outputs"]))
-        for j, (g, want) in enumerate(zip(got, e["outputs"])):
+        for j, (g, want) in enumerate(zip(got, e["outputs"], strict=True)):
             assert str(g.shape) == str(expected_shape(want["shape"])), f"output {j}"
             assert g.etype.name == want["etype"], f"output {j}"
         return
     got = run_case(case)
-    for j, (g, want) in enumerate(zip(got, e["outputs"])):
+    for j, (g, want) in enumerate(zip(got, e["outputs"], strict=True)):
         assert_close(g, array(want["array"], want["etype"], e["fixture"]), want["etype"], f"{case} output {j}")
 
 

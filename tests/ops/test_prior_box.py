@@ -17,8 +17,6 @@ REFUSE = {"PriorBox1-shape-overflow": COUNT, "PriorBox8-shape-overflow": COUNT,
 MESSAGES = {"PriorBox1-shape-variance-2": "variance must have 0, 1 or 4 values, got 2",
             "PriorBox8-shape-variance-2": "variance must have 0, 1 or 4 values, got 2",
             "PriorBoxClustered-shape-variance-3": "variance must have 0, 1 or 4 values, got 3"}
-#: helpers' IR writer writes list attributes as integers: float lists go as text
-floats = lambda a: {k: ",".join(map(str, v)) if isinstance(v, list) else v for k, v in a.items()}  # noqa: E731
 INT_TYPES = [np.int64, np.int32, np.int16, np.int8, np.uint64, np.uint32, np.uint16, np.uint8]
 
 
@@ -30,7 +28,7 @@ def test_openvino_case(case):
 def prior_box(size, image, version="opset8", params=(0, 1), **kw):
     a = dict(offset=0.5)
     a.update(kw)
-    return run_op("PriorBox", [np.array(size, np.int64), np.array(image, np.int64)], floats(a), version,
+    return run_op("PriorBox", [np.array(size, np.int64), np.array(image, np.int64)], a, version,
                   params=params)[0]
 
 
@@ -39,12 +37,12 @@ def test_spec_example_shapes():
     a = dict(aspect_ratio=[2.0], clip=False, flip=True, max_size=[38.46], min_size=[16.0], offset=0.5, step=16.0,
              variance=[0.1, 0.1, 0.2, 0.2])
     for version in ("opset1", "opset8"):
-        (out,) = infer_op("PriorBox", [np.array([24, 42]), np.array([384, 672])], floats(a), version, params=())
+        (out,) = infer_op("PriorBox", [np.array([24, 42]), np.array([384, 672])], a, version, params=())
         assert shape_str(out) == "[2,16128]" and out.etype.name == "f32"
     # prior-box-clustered-1.rst: [10, 19] cells, 9 sizes -> [2, 6840]
     a = dict(clip=False, height=[44.0, 10.0, 30.0, 19.0, 94.0, 32.0, 61.0, 53.0, 17.0], offset=0.5, step=16.0,
              variance=[0.1, 0.1, 0.2, 0.2], width=[86.0, 13.0, 57.0, 39.0, 68.0, 34.0, 142.0, 50.0, 23.0])
-    (out,) = infer_op("PriorBoxClustered", [np.array([10, 19]), np.array([180, 320])], floats(a), "opset1", params=())
+    (out,) = infer_op("PriorBoxClustered", [np.array([10, 19]), np.array([180, 320])], a, "opset1", params=())
     assert shape_str(out) == "[2,6840]"
 
 
@@ -118,7 +116,7 @@ def test_refusals():
 def clustered(size, image, params=(0, 1), **kw):
     a = dict(offset=0.5, width=[4.0], height=[2.0])
     a.update(kw)
-    return run_op("PriorBoxClustered", [np.array(size, np.int64), np.array(image, np.int64)], floats(a), "opset1",
+    return run_op("PriorBoxClustered", [np.array(size, np.int64), np.array(image, np.int64)], a, "opset1",
                   params=params)[0]
 
 
