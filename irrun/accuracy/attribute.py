@@ -89,19 +89,25 @@ def compare_models(cand_model, ref_model, steps: list[tuple[dict, dict]], precis
     watch = Watch()
     matching: Matching | None = None
     for k, (cfeeds, rfeeds) in enumerate(steps):
-        ref = record(ref_model, rfeeds)
-        if same_model:
-            watch.reference = lambda n, p, ref=ref: ref.arrays.get((n, p))
-        cand = record(cand_model, cfeeds, policy, watch, k)
+        with np.errstate(all="ignore"):      # overflow and log(0) are what we look for
+            ref, cand = _run_pair(ref_model, rfeeds, cand_model, cfeeds, policy, watch, k, same_model)
         if matching is None:
             matching = res.matching = match(cand, ref, same_model)
             res.activation_layers = sum(cand.steps[n].kind == "op" for n in cand.live)
-        _accumulate(res, cand, ref, matching, policy, k)
+        with np.errstate(all="ignore"):
+            _accumulate(res, cand, ref, matching, policy, k)
         for name, arr in cand.outputs.items():
             if name in ref.outputs and comparable(arr, ref.outputs[name]):
                 res.outputs.setdefault(name, ErrorStats()).add(arr, ref.outputs[name])
     res.first_nonfinite = watch.first
     return res
+
+
+def _run_pair(ref_model, rfeeds, cand_model, cfeeds, policy, watch, k, same_model):
+    ref = record(ref_model, rfeeds)
+    if same_model:
+        watch.reference = lambda n, p: ref.arrays.get((n, p))
+    return ref, record(cand_model, cfeeds, policy, watch, k)
 
 
 def _accumulate(res: Result, cand: Recording, ref: Recording, m: Matching, policy, k: int) -> None:

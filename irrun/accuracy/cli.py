@@ -93,8 +93,10 @@ def run_model(model, feeds: dict, precision: str | None, find_nonfinite: bool):
     from .capture import record
     from .nonfinite import Watch
     from .precision import Policy
+    import numpy as np
     watch = Watch() if find_nonfinite else None
-    rec = record(model, feeds, Policy(model, precision) if precision else None, watch)
+    with np.errstate(all="ignore"):          # overflow and log(0) are reported, not warned about
+            rec = record(model, feeds, Policy(model, precision) if precision else None, watch)
     return rec.outputs, (watch.first if watch else None)
 
 

@@ -78,10 +78,15 @@ class ErrorStats:
             return 0.0
         return max(-1.0, min(1.0, self.dot / math.sqrt(self.ref2 * self.cand2)))
 
+    @property
+    def max_error(self) -> float:
+        """Max absolute error; inf when a value is non-finite on one side only."""
+        return math.inf if self.nonfinite else self.max_abs
+
     def as_dict(self) -> dict:
         """JSON-ready: infinities and NaN as strings (JSON has neither)."""
         return {"rel_l2": _num(self.rel_l2), "snr_db": _num(self.snr_db), "cosine": _num(self.cosine),
-                "max_abs": _num(self.max_abs), "nonfinite": self.nonfinite, "values": self.size}
+                "max_abs": _num(self.max_error), "nonfinite": self.nonfinite, "values": self.size}
 
 
 def worst(stats: list[ErrorStats]) -> ErrorStats:

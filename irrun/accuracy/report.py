@@ -73,7 +73,7 @@ def text(res: Result, top: int = 10) -> str:
              f"matched" + (f" (unmatched, counted in their readers: {unmatched})" if unmatched else "")]
     for name, s in res.outputs.items():
         lines.append(f'output "{name}": rel L2 {fmt_rel(s.rel_l2)} (SNR {fmt_db(s.snr_db)} dB), '
-                     f"cosine {s.cosine:.6f}, max abs {s.max_abs:.4g}")
+                     f"cosine {s.cosine:.6f}, max abs {s.max_error:.4g}")
     ranked = res.ranking()[:top]
     if ranked:
         lines.append(f"\nlayers adding the most error (added: the layer run on the reference's inputs; "
@@ -83,7 +83,7 @@ def text(res: Result, top: int = 10) -> str:
             a, t = le.added_worst, le.total_worst
             rows.append((str(k), str(le.node), _short(le.name), le.op, fmt_rel(a.rel_l2), fmt_db(a.snr_db),
                          fmt_rel(res.inherited(le).rel_l2), fmt_rel(t.rel_l2), f"{t.cosine:.5f}",
-                         f"{t.max_abs:.3g}"))
+                         f"{t.max_error:.3g}"))
         lines += _table(rows, {0, 1, 4, 5, 6, 7, 8, 9})
     if res.first_nonfinite is not None:
         what = "an overflow (inf/NaN where f32 is finite)" if res.precision else "NaN/Inf"
