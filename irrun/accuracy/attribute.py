@@ -11,8 +11,10 @@ For each candidate layer whose output matches a reference port (:mod:`irrun.accu
   compressed adds error, an Add downstream of it adds none though its total error is large;
 * **inherited** error: the largest total error among its activation inputs.
 
-Under a simulated precision the re-run output is rounded like the run's (the rounding a layer
-does to its own output is its own). Stateful layers (ReadValue) add nothing by definition: what
+Under a simulated precision the reference's inputs are first stored at that precision (as the
+candidate's producers store them) and the added error is the rounding of the layer's own output
+(an overflow included) — a Reshape of a rounded tensor adds nothing, a Multiply that leaves f16's
+range adds inf — while what the layer makes of its inputs' rounding is inherited. Stateful layers (ReadValue) add nothing by definition: what
 they read is what earlier steps inherited. Everything accumulates over the steps of a sequence.
 """
 from __future__ import annotations
@@ -128,13 +130,18 @@ def _accumulate(res: Result, cand: Recording, ref: Recording, m: Matching, polic
                                             inputs=_activation_inputs(cand, m, n),
                                             rerun=not step.op.uses_context)
         local = rerun.outputs(n) if le.rerun else None
+        rounded = None                               # precision: a layer kept in f32 adds 0
+        if policy is not None and local is not None:
+            rounded = policy.apply(step, local, True) or local
         for p in ports:
             c, r = cand.arrays.get(p), ref.arrays.get(m.pairs[p])
             if c is None or r is None or not comparable(c, r):
                 continue
             le.floating |= c.dtype.kind == "f" or c.dtype.name.startswith("bfloat")
             le.total.setdefault(p, ErrorStats()).add(c, r)
-            if local is not None:
+            if rounded is not None:                   # precision: own rounding only
+                le.added.setdefault(p, ErrorStats()).add(rounded[p[1]], local[p[1]])
+            elif local is not None:
                 le.added.setdefault(p, ErrorStats()).add(local[p[1]], r)
 
 
@@ -152,7 +159,8 @@ def _activation_inputs(cand: Recording, m: Matching, n, depth: int = 0) -> list:
 
 
 class _Rerun:
-    """Candidate layers re-run on the reference's values (memoised per run)."""
+    """Candidate layers re-run on the reference's values (memoised per run), unrounded: the
+    caller rounds the layer's own output under a precision policy."""
 
     def __init__(self, cand: Recording, ref: Recording, m: Matching, policy: Policy | None):
         self.cand, self.ref, self.m, self.policy = cand, ref, m, policy
@@ -167,8 +175,6 @@ class _Rerun:
             args.append(self._value(r, depth))
         outs = run_checked(step.op, args, step.infos, step.ref, str(self.cand.model.path),
                            expect=step.expect)
-        if self.policy is not None:
-            outs = self.policy.apply(step, outs, True) or outs
         self.memo[n] = outs
         return outs
 
@@ -178,9 +184,12 @@ class _Rerun:
             return own                                   # the layer's own weights
         if r in self.m.pairs:
             theirs = self.ref.arrays.get(self.m.pairs[r])
-            if theirs is not None and theirs.shape == own.shape:
-                return theirs if theirs.dtype == own.dtype else theirs.astype(own.dtype)
-            return own
+            if theirs is None or theirs.shape != own.shape:
+                return own
+            theirs = theirs if theirs.dtype == own.dtype else theirs.astype(own.dtype)
+            if self.policy is not None:                  # stored as the candidate stores it
+                theirs = (self.policy.apply(self.cand.steps[r[0]], [theirs], True) or [theirs])[0]
+            return theirs
         step = self.cand.steps[r[0]]
         if step.kind == "op" and not step.op.uses_context and depth < MAX_RERUN_DEPTH:
             return self.outputs(r[0], depth + 1)[r[1]]  # e.g. a FakeQuantize on the matched input
