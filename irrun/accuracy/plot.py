@@ -48,7 +48,8 @@ def render(res: Result, fmt: str, top: int = 5) -> bytes:
     ax.scatter([x for x, _ in dots], [a for _, a in dots], s=12, color="#dd8452", zorder=3,
                label="error the layer adds (layers adding none: no dot)")
     ax.set_yscale("log")
-    ax.set_ylim(max(min(total + [a for _, a in dots] or [FLOOR]) / 10, FLOOR / 3), max(total + added) * 30)
+    shown = [v for v in total + added if v > FLOOR] or [1.0]
+    ax.set_ylim(min(shown) / 10, max(shown) * 30)
     ax.set_xlabel("layer with a float output (execution order of the candidate)")
     ax.set_ylabel("relative L2 error")
     cand = "/".join(res.candidate.replace("\\", "/").rsplit("/", 2)[-2:])
