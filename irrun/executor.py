@@ -194,7 +194,9 @@ def check_memory(steps: list[Step], limit: int, file: str | None = None) -> None
 
 #: ``observe(step, inputs, outputs, seconds)``: called after every step (debug tools: dump,
 #: profile, compare, stop-at). A Result step has no outputs; a "const" step took no time.
-Observer = Callable[[Step, list, list, float], None]
+#: An observer that returns a list replaces the step's outputs with it for the rest of the run
+#: (irrun.accuracy.precision rounds activations to f16/bf16 this way); None keeps them.
+Observer = Callable[[Step, list, list, float], "list | None"]
 
 
 def execute(steps: list[Step], feeds: dict, file: str | None = None,
@@ -224,7 +226,9 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
             outs = run_checked(s.op, args, s.infos, s.ref, file, ctx=ctx, kwargs=kw, expect=s.expect,
                                constant=s.constant)
         if observe is not None:
-            observe(s, args, outs, perf_counter() - t0)
+            replaced = observe(s, args, outs, perf_counter() - t0)
+            if replaced is not None:
+                outs = replaced
         for i in s.keep:
             env[(s.node, i)] = outs[i]
         for r in s.frees:

@@ -306,8 +306,7 @@ class Model:
             if step.node == target:
                 got[:] = [(self._output_names(target)[0], args[0])] if step.kind == "result" else \
                     [(port_name(self, target, i), a) for i, a in enumerate(outs)]
-            if observe is not None:
-                observe(step, args, outs, seconds)
+            return None if observe is None else observe(step, args, outs, seconds)
         execute(steps, feeds, self.path, grab, RunContext(self.state.values))   # state unchanged
         return dict(got)
 

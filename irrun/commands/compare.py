@@ -1,7 +1,10 @@
-"""``irrun compare MODEL.xml --input ...``: the first layer where irrun and a reference disagree."""
+"""``irrun compare MODEL.xml --input ...``: the first layer where irrun and a reference disagree;
+with ``--reference OTHER.xml`` or ``--precision``, which layers lose the accuracy
+(:mod:`irrun.accuracy`)."""
 from __future__ import annotations
 
-from ..errors import EXIT_FINDINGS, EXIT_OK
+from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
+from ..accuracy.cli import add_compare_arguments, run_compare
 from . import load_inputs
 
 OPENVINO = {"openvino": "cpu", "openvino-reference": "reference"}
@@ -11,14 +14,17 @@ def add_arguments(p) -> None:
     p.add_argument("model", help="the IR .xml file (its .bin is read from beside it)")
     p.add_argument("--input", "-i", action="append", default=[], metavar="[NAME=]FILE",
                    help="x.npy, NAME=x.npy per input, or inputs.npz (as for irrun MODEL.xml)")
-    p.add_argument("--reference", "-r", default="openvino", metavar="REF",
-                   help="openvino: OpenVINO's CPU plugin at f32 with every port made an output "
+    p.add_argument("--reference", "-r", metavar="REF",
+                   help="OTHER.xml: another IR of the same network (e.g. the fp32 export of an "
+                        "NNCF-compressed MODEL): rank the layers adding the most error; "
+                        "openvino: OpenVINO's CPU plugin at f32 with every port made an output "
                         "(default; needs openvino installed, runs in a child process); "
                         "openvino-reference: OpenVINO's reference evaluator; or a dump from "
                         "irrun --dump (its directory or tensors.npz), or any .npz keyed "
                         '"<layer id>:<port id>"')
     p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance (default 1e-5)")
     p.add_argument("--atol", type=float, default=1e-6, help="absolute tolerance (default 1e-6)")
+    add_compare_arguments(p)
 
 
 def main(args) -> int:
@@ -27,6 +33,12 @@ def main(args) -> int:
     from ..diff import compare
     from ..ovref import MODES, all_ports
 
+    if args.precision or (args.reference or "").lower().endswith(".xml"):
+        return run_compare(args)
+    if args.find_nonfinite or args.json or args.ignored_scope or args.plot:
+        raise InputError("--find-nonfinite, --json, --ignored-scope and --plot go with "
+                         "--reference OTHER.xml or --precision")
+    args.reference = args.reference or "openvino"
     model = read_model(args.model)
     feeds = load_inputs(model, args.input)
     ours = trace(model, feeds)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import EXIT_OK, InputError, IrrunError
+from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, IrrunError
 from . import load_inputs
 
 
@@ -35,6 +35,8 @@ def add_arguments(p) -> None:
                    "print or save its outputs instead of the model's")
     d.add_argument("--profile", action="store_true",
                    help="time every layer: per-layer table, slowest layers, totals per op type")
+    from ..accuracy.cli import add_precision_arguments
+    add_precision_arguments(d)
 
 
 def _size(text: str) -> int:
@@ -81,6 +83,8 @@ def main(args) -> int:
             return _run_dir(model, args)
         feeds = load_inputs(model, args.input)
         t = None
+        if args.precision or args.find_nonfinite:
+            return _run_accuracy(model, feeds, args)
         if args.dump or args.profile:
             from ..debug import trace
             t = trace(model, feeds, stop_at=args.stop_at, ops=args.dump_ops, names=args.dump_names,
@@ -103,6 +107,20 @@ def main(args) -> int:
               f"to {d}/ (tensors.npz, manifest.json)")
     if args.profile:
         print("\n" + t.profile())
+    return EXIT_OK
+
+
+def _run_accuracy(model, feeds: dict, args) -> int:
+    """``--precision`` / ``--find-nonfinite`` (:mod:`irrun.accuracy`)."""
+    from ..accuracy.cli import nonfinite_text, run_model
+    if args.dump or args.profile or args.stop_at or args.output:
+        raise InputError("--precision and --find-nonfinite print the outputs; they do not combine "
+                         "with --dump, --profile, --stop-at or --output")
+    outputs, finding = run_model(model, feeds, args.precision, args.find_nonfinite)
+    print(_summary(outputs))
+    if args.find_nonfinite:
+        print("\n" + nonfinite_text(finding))
+        return EXIT_FINDINGS if finding is not None else EXIT_OK
     return EXIT_OK
 
 

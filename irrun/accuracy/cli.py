@@ -1,0 +1,105 @@
+"""Command-line glue for the accuracy tools: the options ``irrun compare`` and ``irrun run``
+gain (``--precision``, ``--find-nonfinite``, the model-vs-model comparison), and how a sequence
+of input files becomes the steps of a stateful run."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
+from .precision import PRECISIONS
+
+MAX_STEPS = 10_000
+
+
+def add_precision_arguments(p) -> None:
+    p.add_argument("--precision", choices=sorted(PRECISIONS),
+                   help="simulate OpenVINO's inference precision: round every activation to f16 or "
+                        "bf16 after each layer, as OpenVINO does (weights as in the file; the layers "
+                        "OpenVINO keeps in f32 stay f32)")
+    p.add_argument("--find-nonfinite", action="store_true",
+                   help="name the first layer that makes NaN or Inf from finite inputs, with its "
+                        "inputs' ranges and the positions (exit code 1 when there is one)")
+
+
+def add_compare_arguments(p) -> None:
+    add_precision_arguments(p)
+    a = p.add_argument_group("comparing two IRs (--reference OTHER.xml, or --precision alone)")
+    a.add_argument("--json", action="store_true", help="print the report as JSON")
+    a.add_argument("--top", type=int, default=10, metavar="K", help="layers to rank (default 10)")
+    a.add_argument("--ignored-scope", metavar="FILE",
+                   help='write the top K layers as {"names": [...]} for nncf.IgnoredScope(**...)')
+    a.add_argument("--plot", metavar="FILE.png|FILE.svg",
+                   help="draw the error along the network (needs pip install irrun[plot])")
+
+
+def step_files(specs: list[str]) -> list[list[str]] | None:
+    """``--input`` options as steps: each .npz (or the .npz/.npy files of one directory, in name
+    order) is one step; None when the options are one ordinary set of inputs."""
+    if len(specs) == 1 and Path(specs[0]).is_dir():
+        d = Path(specs[0])
+        files = sorted(str(f) for f in d.iterdir() if f.suffix in (".npz", ".npy") and f.is_file())
+        if not files:
+            raise InputError("no .npy or .npz files in the directory", file=str(d))
+        return [[f] for f in files[:MAX_STEPS]]
+    if len(specs) > 1 and all(s.endswith(".npz") and "=" not in Path(s).name for s in specs):
+        return [[s] for s in specs[:MAX_STEPS]]
+    return None
+
+
+def load_steps(model, specs: list[str]) -> list[dict]:
+    from ..commands import load_inputs
+    files = step_files(specs)
+    return [load_inputs(model, s) for s in files] if files is not None else [load_inputs(model, specs)]
+
+
+def run_compare(args) -> int:
+    """``irrun compare MODEL --reference OTHER.xml`` or ``irrun compare MODEL --precision P``."""
+    from .. import read_model
+    from .attribute import compare_models
+    from .report import as_json, ignored_scope, text, write_file
+
+    cand = read_model(args.model)
+    ref_path = args.reference or args.model
+    same = Path(ref_path).resolve() == Path(args.model).resolve()
+    if same and not args.precision:
+        raise InputError("comparing a model with itself: give --precision f16|bf16, or another "
+                         "--reference", file=args.model)
+    ref = read_model(ref_path)
+    cand.check_memory()
+    steps = list(zip(load_steps(cand, args.input), load_steps(ref, args.input), strict=True))
+    res = compare_models(cand, ref, steps, args.precision, same_model=same)
+    protect = (args.model, ref_path, *(s.partition("=")[2] or s for s in args.input))
+    print(as_json(res) if args.json else text(res, args.top))
+    if args.ignored_scope:
+        import json
+        scope = ignored_scope(res, args.top)
+        write_file(args.ignored_scope, (json.dumps(scope, indent=1) + "\n").encode(), protect)
+        if not args.json:
+            print(f"\nwrote {len(scope['names'])} layer names to {args.ignored_scope} "
+                  "(nncf.IgnoredScope(**json.load(f)))")
+    if args.plot:
+        from .plot import render
+        fmt = Path(args.plot).suffix.lstrip(".").lower()
+        if fmt not in ("png", "svg"):
+            raise InputError("the plot file must end in .png or .svg", file=args.plot)
+        write_file(args.plot, render(res, fmt), protect)
+        if not args.json:
+            print(f"wrote the error plot to {args.plot}")
+    return EXIT_FINDINGS if res.first_nonfinite is not None else EXIT_OK
+
+
+def run_model(model, feeds: dict, precision: str | None, find_nonfinite: bool):
+    """``irrun MODEL --precision P`` / ``--find-nonfinite``: the outputs, and the finding."""
+    from .capture import record
+    from .nonfinite import Watch
+    from .precision import Policy
+    import numpy as np
+    watch = Watch() if find_nonfinite else None
+    with np.errstate(all="ignore"):          # overflow and log(0) are reported, not warned about
+            rec = record(model, feeds, Policy(model, precision) if precision else None, watch)
+    return rec.outputs, (watch.first if watch else None)
+
+
+def nonfinite_text(finding) -> str:
+    return finding.text() if finding is not None else \
+        "no layer makes NaN or Inf from finite inputs"

@@ -1,0 +1,117 @@
+"""What ``irrun compare MODEL --reference OTHER.xml`` / ``--precision`` prints and writes: a
+short aligned text report, the same as JSON, and NNCF's ignored scope.
+
+The ignored-scope file is JSON ``{"names": [...]}``: the reference model's layer names (the node
+names NNCF sees in an OpenVINO model, ``node.get_friendly_name()``) of the top layers, which
+``nncf.IgnoredScope(**json.load(f))`` and optimum-intel's ``ignored_scope=`` dict both take.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+
+from ..errors import InputError
+from .attribute import LayerError, Result
+from .metrics import fmt_db, fmt_rel
+
+NAME_WIDTH = 56
+
+
+def write_file(path: str | os.PathLike, data: bytes, protect: tuple = ()) -> None:
+    """Write ``data`` to ``path`` atomically (temp file beside it + os.replace), refusing a
+    symlink at the target and any of the ``protect`` files (the models, the inputs).
+    The one place accuracy tools write files: switch to the shared writer at merge."""
+    p = Path(path)
+    if p.is_symlink():
+        raise InputError("refusing to write through a symbolic link", file=str(p))
+    if p.exists() and any(p.resolve() == Path(q).resolve() for q in protect):
+        raise InputError("refusing to overwrite a model or input file", file=str(p))
+    parent = p.parent if str(p.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=parent)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, p)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError as e:
+        raise InputError(f"cannot write the file: {e.strerror or e}", file=str(p)) from None
+
+
+def _short(name: str, width: int = NAME_WIDTH) -> str:
+    """Long layer names (``__module.model.layers.1.mlp.down_proj/aten::linear/MatMul``) keep
+    both ends, where the block and the op are."""
+    if len(name) <= width:
+        return name
+    half = (width - 1) // 2
+    return name[:half] + "…" + name[-(width - 1 - half):]
+
+
+def _table(rows: list[tuple[str, ...]], right: set[int]) -> list[str]:
+    w = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.rjust(w[i]) if i in right else c.ljust(w[i]) for i, c in enumerate(r)).rstrip()
+            for r in rows]
+
+
+def _label(res: Result) -> tuple[str, str]:
+    cand = res.candidate + (f" at {res.precision}" if res.precision else "")
+    ref = res.reference + (" at f32" if res.precision else "")
+    return cand, ref
+
+
+def text(res: Result, top: int = 10) -> str:
+    cand, ref = _label(res)
+    m = res.matching
+    unmatched = ", ".join(f"{k} {t}" for t, k in m.unmatched.most_common(4))
+    lines = [f"{cand}\n  vs {ref}",
+             f"{res.steps} step{'s' * (res.steps != 1)}; {len(res.layers)} of {res.activation_layers} layers "
+             f"matched" + (f" (unmatched, counted in their readers: {unmatched})" if unmatched else "")]
+    for name, s in res.outputs.items():
+        lines.append(f'output "{name}": rel L2 {fmt_rel(s.rel_l2)} (SNR {fmt_db(s.snr_db)} dB), '
+                     f"cosine {s.cosine:.6f}, max abs {s.max_error:.4g}")
+    ranked = res.ranking()[:top]
+    if ranked:
+        lines.append(f"\nlayers adding the most error (added: the layer run on the reference's inputs; "
+                     f"inherited: its inputs' error)")
+        rows = [("#", "id", "layer", "op", "added", "SNR dB", "inherited", "total", "cosine", "max abs")]
+        for k, le in enumerate(ranked, 1):
+            a, t = le.added_worst, le.total_worst
+            rows.append((str(k), str(le.node), _short(le.name), le.op, fmt_rel(a.rel_l2), fmt_db(a.snr_db),
+                         fmt_rel(res.inherited(le).rel_l2), fmt_rel(t.rel_l2), f"{t.cosine:.5f}",
+                         f"{t.max_error:.3g}"))
+        lines += _table(rows, {0, 1, 4, 5, 6, 7, 8, 9})
+    if res.first_nonfinite is not None:
+        what = "an overflow (inf/NaN where f32 is finite)" if res.precision else "NaN/Inf"
+        lines += ["", res.first_nonfinite.text(what)]
+    return "\n".join(lines)
+
+
+def _layer_dict(res: Result, rank: int | None, le: LayerError) -> dict:
+    return {"rank": rank, "id": le.node, "name": le.name, "op": le.op, "order": le.order,
+            "reference_id": le.ref_node, "reference_name": le.ref_name,
+            "added": le.added_worst.as_dict() if le.rerun else None,
+            "inherited": res.inherited(le).as_dict(), "total": le.total_worst.as_dict()}
+
+
+def as_json(res: Result) -> str:
+    ranks = {le.node: k for k, le in enumerate(res.ranking(), 1)}
+    doc = {"candidate": res.candidate, "reference": res.reference, "precision": res.precision,
+           "steps": res.steps, "matched_layers": len(res.layers), "layers_with_activations": res.activation_layers,
+           "matched_by": dict(res.matching.how), "unmatched": dict(res.matching.unmatched),
+           "outputs": {k: s.as_dict() for k, s in res.outputs.items()},
+           "first_nonfinite": res.first_nonfinite.as_dict() if res.first_nonfinite else None,
+           "layers": [_layer_dict(res, ranks.get(le.node), le)
+                      for le in sorted(res.layers.values(), key=lambda x: x.order)]}
+    return json.dumps(doc, indent=1, allow_nan=False)
+
+
+def ignored_scope(res: Result, top: int) -> dict:
+    """``{"names": [...]}``: the reference's names of the ``top`` layers adding a non-zero error."""
+    names = [le.ref_name for le in res.ranking() if le.added_worst.rel_l2 > 0 and not math.isnan(
+        le.added_worst.rel_l2)][:top]
+    return {"names": list(dict.fromkeys(names))}
