@@ -158,11 +158,14 @@ class Model:
         from .irsave import reshape
         reshape(self, shapes)
 
-    def save(self, xml_path: str | os.PathLike) -> None:
-        """Write the model as IR (``xml_path`` and the .bin beside it): the XML it was read from
-        with the current Parameter shapes and port dims, everything else kept; the .bin copied."""
+    def save(self, xml_path: str | os.PathLike) -> os.PathLike:
+        """Write the model as IR (``xml_path``, ending in .xml, and the .bin beside it): the XML
+        it was read from with the current Parameter shapes and port dims, everything else kept;
+        the .bin copied. Both files or neither are written (missing directories are created);
+        never over the files the model was read from, never through a symlink
+        (:class:`~irrun.errors.OutputError`). Returns the .xml path."""
         from .irsave import save
-        save(self, xml_path)
+        return save(self, xml_path)
 
     # -- state ------------------------------------------------------------------------------
     def reset_state(self) -> None:
