@@ -1,0 +1,151 @@
+"""PCRE2 patterns (as openvino-tokenizers compiles them: ``PCRE2_UTF | PCRE2_UCP``) run with the
+``regex`` library, on UTF-8 bytes with byte offsets.
+
+Why ``regex`` and not ``re``: the patterns tokenizers write use ``\\p{L}``/``\\p{N}``/``\\p{Han}``
+classes, branch reset ``(?|...)``, and (Llama 3, Qwen) possessive/atomic forms, which ``re``
+lacks; ``regex``'s ``\\s`` is Unicode White_Space like PCRE2's with UCP (``re`` also counts
+U+001C..U+001F). Differences measured against OpenVINO (tests/test_tokenizers.py, the
+``codepoints`` batch) are listed in docs/ops.md.
+
+Semantics kept from the C++ wrapper (src/utils.cpp):
+
+* a search starts at a byte offset of the whole string, so look-behinds and ``^`` see the real
+  start (``regex``'s ``search(s, pos)`` does the same);
+* a subject that is not valid UTF-8 never matches and is never changed (the wrapper's
+  pcre2_match checks UTF);
+* the replacement is PCRE2 syntax: ``$n``, ``${n}``, ``$$`` (a backslash is literal; the op
+  rewrites ``\\1``..``\\9`` to ``$1``..``$9`` first); a reference to an unset or missing group
+  makes pcre2_substitute fail, and the op then keeps the string unchanged.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import regex
+
+from ...errors import OpError
+
+#: Longest pattern irrun compiles (a hostile model could ask for a pathological one).
+MAX_PATTERN = 1 << 20
+
+
+@lru_cache(maxsize=256)
+def compile_pattern(pattern: bytes) -> "regex.Pattern | None":
+    """The compiled pattern, or None where PCRE2 would fail to compile it (the ops then match
+    nothing, as openvino-tokenizers does)."""
+    if len(pattern) > MAX_PATTERN:
+        raise OpError(f"a regex pattern of {len(pattern)} bytes is longer than irrun accepts ({MAX_PATTERN})")
+    try:
+        return regex.compile(pattern.decode("utf-8"), regex.VERSION0)
+    except (UnicodeDecodeError, regex.error):
+        return None
+
+
+def byte_offsets(text: str) -> np.ndarray | None:
+    """Byte offset of each character boundary of ``text`` (None when ASCII: they are equal)."""
+    if text.isascii():
+        return None
+    cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
+    sizes = 1 + (cps >= 0x80) + (cps >= 0x800) + (cps >= 0x10000)
+    out = np.zeros(len(cps) + 1, np.int64)
+    np.cumsum(sizes, out=out[1:])
+    return out
+
+
+class Matcher:
+    """Successive non-empty matches of one pattern in one UTF-8 subject, in byte offsets."""
+
+    def __init__(self, pattern: "regex.Pattern | None", subject: bytes):
+        self.pattern = pattern
+        try:
+            self.text = subject.decode("utf-8")
+        except UnicodeDecodeError:
+            self.pattern = None
+            self.text = ""
+        self.offsets = byte_offsets(self.text)
+
+    def _char(self, byte_pos: int) -> int:
+        if self.offsets is None:
+            return byte_pos
+        return int(np.searchsorted(self.offsets, byte_pos))
+
+    def _byte(self, char_pos: int) -> int:
+        return char_pos if self.offsets is None else int(self.offsets[char_pos])
+
+    def search(self, byte_start: int, groups: bool = False):
+        """``(start, end)`` in bytes of the first match at or after ``byte_start``, or None for
+        no match; with ``groups``, ``((start, end), [(gs, ge) or None per group])``."""
+        if self.pattern is None:
+            return None
+        m = self.pattern.search(self.text, self._char(byte_start))
+        if m is None:
+            return None
+        span = (self._byte(m.start()), self._byte(m.end()))
+        if not groups:
+            return span
+        gs = [None if m.start(g) < 0 else (self._byte(m.start(g)), self._byte(m.end(g)))
+              for g in range(1, (m.re.groups or 0) + 1)]
+        return span, gs
+
+
+def _parse_replacement(repl: str) -> list | None:
+    """PCRE2 replacement text -> literal strings and group numbers (None: invalid syntax)."""
+    parts: list = []
+    i, lit = 0, []
+    while i < len(repl):
+        c = repl[i]
+        if c != "$":
+            lit.append(c)
+            i += 1
+            continue
+        if i + 1 < len(repl) and repl[i + 1] == "$":
+            lit.append("$")
+            i += 2
+            continue
+        m = regex.match(r"\$(?:(\d+)|\{(\d+)\})", repl[i:])
+        if m is None:
+            return None
+        if lit:
+            parts.append("".join(lit))
+            lit = []
+        parts.append(int(m.group(1) or m.group(2)))
+        i += m.end()
+    if lit:
+        parts.append("".join(lit))
+    return parts
+
+
+class _Unset(Exception):
+    pass
+
+
+def substitute(pattern: "regex.Pattern | None", subject: bytes, replacement: bytes, global_replace: bool) -> bytes:
+    """pcre2_substitute as the RegexNormalization op calls it."""
+    if pattern is None:
+        return subject
+    try:
+        text = subject.decode("utf-8")
+    except UnicodeDecodeError:          # the wrapper's first pcre2_match checks UTF and fails
+        return subject
+    parts = _parse_replacement(replacement.decode("utf-8", "surrogateescape"))
+    if parts is None or any(isinstance(p, int) and p > pattern.groups for p in parts):
+        return subject
+
+    def repl(m) -> str:
+        out = []
+        for p in parts:
+            if isinstance(p, str):
+                out.append(p)
+            else:
+                g = m.group(p)
+                if g is None:
+                    raise _Unset
+                out.append(g)
+        return "".join(out)
+
+    try:
+        result = pattern.sub(repl, text, count=0 if global_replace else 1)
+    except _Unset:
+        return subject
+    return result.encode("utf-8", "surrogatepass")
