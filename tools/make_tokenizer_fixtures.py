@@ -18,7 +18,8 @@ detokenizers that keep special tokens / clean up tokenization spaces.
 
 Everything OpenVINO touches runs in the oracle worker (tools/ovoracle.py, CI=true). Per case it
 writes tokenizer.xml/.bin, detokenizer.xml/.bin, runs.npz (inputs and the CPU plugin's outputs,
-strings as unicode arrays) and meta.json (which arrays feed and answer each run).
+string inputs as unicode arrays, string outputs as UTF-8 bytes + end offsets + shape, see
+``_run``) and meta.json (which arrays feed and answer each run).
 tests/test_tokenizers.py replays them through irrun without OpenVINO.
 """
 from __future__ import annotations
@@ -71,6 +72,14 @@ TEXTS = {
     "long": [LONG],
     "empty": [""],
     "one": ["a"],
+    # where the regex library and PCRE2 could disagree: spaces, controls, format characters,
+    # marks, digits, letters of every case, CJK, emoji, private use, unassigned, non-characters
+    "codepoints": [f"a{c}b {c}{c} x{c}" for c in (
+        "\x00", "\x01", "\t", "\x0b", "\x0c", "\r", "\x1c", "\x1f", "\x7f", "\x85", "\xa0", "\xad",
+        "\u0301", "\u0378", "\u0660", "\u1680", "\u180e", "\u2000", "\u200b", "\u200d", "\u2028",
+        "\u2029", "\u202f", "\u205f", "\u2060", "\u3000", "\ufeff", "\ue000", "\uffff", "\u00b2",
+        "\u2460", "\u01c5", "\u00df", "\u1e9e", "\u0130", "\u03a3", "\u1f88", "\ufb01", "\u4e2d",
+        "\U00020000", "\U0001f642", "\u0e01", "\u0627", "\u05d0", "'", "!", "_", "-", "$", "\u2019")],
 }
 
 
@@ -98,6 +107,11 @@ def build_hf(kind: str, tmp: str):
         tok.train_from_iterator(corpus(), trainers.BpeTrainer(
             vocab_size=400, special_tokens=["<|endoftext|>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
         return PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|endoftext|>", bos_token="<|endoftext|>")
+    if kind == "bpe_bytelevel_nfd_lower":      # normalizers: NFD, Lowercase, StripAccents, Replace
+        tok = build_hf("bpe_bytelevel", tmp).backend_tokenizer
+        tok.normalizer = normalizers.Sequence([normalizers.NFD(), normalizers.Lowercase(), normalizers.StripAccents(),
+                                               normalizers.Replace("  ", " ")])
+        return PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|endoftext|>", bos_token="<|endoftext|>")
     if kind == "wordpiece":
         tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
         tok.normalizer = normalizers.BertNormalizer(lowercase=True)
@@ -124,6 +138,7 @@ CASES = {
     "bpe_bytelevel": ("bpe_bytelevel", {}),
     "bpe_bytelevel_pair_trunc": ("bpe_bytelevel", dict(number_of_inputs=2, truncation=True, max_length=12,
                                                        skip_special_tokens=False)),
+    "bpe_bytelevel_nfd_lower": ("bpe_bytelevel_nfd_lower", {}),
     "bpe_sentencepiece": ("bpe_sentencepiece", {}),
     "bpe_sentencepiece_keep_special": ("bpe_sentencepiece", dict(skip_special_tokens=False, truncation=True,
                                                                  max_length=20)),
@@ -142,15 +157,27 @@ def _name(port) -> str:
 
 
 def _run(compiled, feeds: list) -> dict:
+    """Outputs by name; a string output as (UTF-8 bytes u8, end offsets i64, shape i64): NumPy's
+    fixed-width unicode arrays would drop trailing NULs, and a token may be one."""
     req = compiled.create_infer_request()         # a fresh request: the state starts at its default
     req.infer(feeds)
     out = {}
     for o in compiled.outputs:
         t = req.get_tensor(o)
-        out[_name(o)] = np.array(t.str_data if o.get_element_type().get_type_name() == "string"
-                                                  else t.data, dtype=str if o.get_element_type().get_type_name()
-                                                  == "string" else None).reshape(tuple(t.shape))
+        if o.get_element_type().get_type_name() == "string":
+            items = list(t.bytes_data.reshape(-1))
+            out[_name(o)] = (np.frombuffer(b"".join(items), np.uint8),
+                             np.cumsum([len(b) for b in items], dtype=np.int64), np.array(t.shape, np.int64))
+        else:
+            out[_name(o)] = np.array(t.data)
     return out
+
+
+def _store(arrays: dict, key: str, value) -> None:
+    if isinstance(value, tuple):
+        arrays[key + "__utf8"], arrays[key + "__ends"], arrays[key + "__shape"] = value
+    else:
+        arrays[key] = value
 
 
 def make_case(case: str, out_dir: str) -> dict:
@@ -183,7 +210,8 @@ def make_case(case: str, out_dir: str) -> dict:
             continue
         runs.append(dict(model="tokenizer", name=tname, inputs={n: f"tok_{tname}_in{j}" for j, n in enumerate(names)},
                          outputs={k: f"tok_{tname}_{k}" for k in outs}))
-        arrays.update({f"tok_{tname}_{k}": v for k, v in outs.items()})
+        for k, v in outs.items():
+            _store(arrays, f"tok_{tname}_{k}", v)
         id_batches[tname] = outs["input_ids"]
     vocab = int(hf.backend_tokenizer.get_vocab_size())
     id_batches["every_token"] = np.arange(vocab, dtype=np.int64)[None, :]
@@ -194,7 +222,8 @@ def make_case(case: str, out_dir: str) -> dict:
     for iname, ids in id_batches.items():
         outs = _run(cdetok, [ids])
         arrays[f"detok_{iname}_in"] = ids
-        arrays.update({f"detok_{iname}_{k}": v for k, v in outs.items()})
+        for k, v in outs.items():
+            _store(arrays, f"detok_{iname}_{k}", v)
         runs.append(dict(model="detokenizer", name=iname, inputs={dname: f"detok_{iname}_in"},
                          outputs={k: f"detok_{iname}_{k}" for k in outs}))
     np.savez_compressed(os.path.join(out_dir, "runs.npz"), **arrays)

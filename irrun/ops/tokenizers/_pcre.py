@@ -11,8 +11,9 @@ Semantics kept from the C++ wrapper (src/utils.cpp):
 
 * a search starts at a byte offset of the whole string, so look-behinds and ``^`` see the real
   start (``regex``'s ``search(s, pos)`` does the same);
-* a subject that is not valid UTF-8 never matches and is never changed (the wrapper's
-  pcre2_match checks UTF);
+* a split subject that is not valid UTF-8 never matches (pcre2_match checks UTF); substitution
+  runs with NO_UTF_CHECK, so irrun decodes invalid bytes with ``surrogateescape`` (they match
+  no class and come back unchanged);
 * the replacement is PCRE2 syntax: ``$n``, ``${n}``, ``$$`` (a backslash is literal; the op
   rewrites ``\\1``..``\\9`` to ``$1``..``$9`` first); a reference to an unset or missing group
   makes pcre2_substitute fail, and the op then keeps the string unchanged.
@@ -30,6 +31,37 @@ from ...errors import OpError
 MAX_PATTERN = 1 << 20
 
 
+_TOKEN = regex.compile(r"\\x\{([0-9A-Fa-f]{1,8})\}|\\.|\[\^?|\]|[^\\\[\]]+", regex.DOTALL)
+#: PCRE2's \s with UCP is its horizontal and vertical space lists plus category Z: Unicode
+#: White_Space and U+180E (a space before Unicode 6.3, still in PCRE2's \h list)
+_SPACE_EXTRA = "\\u180e"
+
+
+def to_regex_syntax(pattern: str) -> str:
+    r"""PCRE2 syntax ``regex`` lacks or reads differently, rewritten: ``\x{HHHH}`` ->
+    ``\UHHHHHHHH``; ``\s`` also matches U+180E (``\S`` outside a class does not). Other
+    escapes are left as they are (``\\x{..}`` is an escaped backslash)."""
+    out, in_class = [], False
+    for m in _TOKEN.finditer(pattern):
+        t = m.group(0)
+        if m.group(1) is not None:
+            cp = int(m.group(1), 16)
+            out.append(f"\\U{cp:08X}" if cp <= 0x10FFFF else t)
+        elif t == "\\s":
+            out.append("\\s" + _SPACE_EXTRA if in_class else "[\\s" + _SPACE_EXTRA + "]")
+        elif t == "\\S" and not in_class:
+            out.append("[^\\s" + _SPACE_EXTRA + "]")
+        elif t.startswith("[") and not in_class:
+            in_class = True
+            out.append(t)
+        elif t == "]" and in_class:
+            in_class = False
+            out.append(t)
+        else:
+            out.append(t)
+    return "".join(out)
+
+
 @lru_cache(maxsize=256)
 def compile_pattern(pattern: bytes) -> "regex.Pattern | None":
     """The compiled pattern, or None where PCRE2 would fail to compile it (the ops then match
@@ -37,7 +69,7 @@ def compile_pattern(pattern: bytes) -> "regex.Pattern | None":
     if len(pattern) > MAX_PATTERN:
         raise OpError(f"a regex pattern of {len(pattern)} bytes is longer than irrun accepts ({MAX_PATTERN})")
     try:
-        return regex.compile(pattern.decode("utf-8"), regex.VERSION0)
+        return regex.compile(to_regex_syntax(pattern.decode("utf-8")), regex.VERSION0)
     except (UnicodeDecodeError, regex.error):
         return None
 
@@ -124,10 +156,7 @@ def substitute(pattern: "regex.Pattern | None", subject: bytes, replacement: byt
     """pcre2_substitute as the RegexNormalization op calls it."""
     if pattern is None:
         return subject
-    try:
-        text = subject.decode("utf-8")
-    except UnicodeDecodeError:          # the wrapper's first pcre2_match checks UTF and fails
-        return subject
+    text = subject.decode("utf-8", "surrogateescape")    # (NO_UTF_CHECK: invalid bytes go through)
     parts = _parse_replacement(replacement.decode("utf-8", "surrogateescape"))
     if parts is None or any(isinstance(p, int) and p > pattern.groups for p in parts):
         return subject
@@ -148,4 +177,4 @@ def substitute(pattern: "regex.Pattern | None", subject: bytes, replacement: byt
         result = pattern.sub(repl, text, count=0 if global_replace else 1)
     except _Unset:
         return subject
-    return result.encode("utf-8", "surrogatepass")
+    return result.encode("utf-8", "surrogateescape")
