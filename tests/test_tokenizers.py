@@ -144,3 +144,50 @@ def test_charsmap_builtin_forms():
     assert simple_fold("\u00df") == "\u00df" and simple_fold("\u1e9e") == "\u00df" and simple_fold("A") == "a"
     with pytest.raises(irrun.errors.OpError, match="nfkc"):
         FormMap("nfkc", False)
+
+
+# --- hostile inputs: clear errors naming the layer, never an out-of-range read ---------------
+
+def _u8(text: bytes) -> np.ndarray:
+    return np.frombuffer(text, np.uint8).copy()
+
+
+def test_offsets_outside_the_chars_are_refused():
+    from helpers import raises_for, run_op
+    from irrun.errors import ExecutionError
+    i32 = lambda *v: np.array(v, np.int32)                              # noqa: E731
+    raises_for("RegexSplit", ExecutionError, "offsets outside", run_op, "RegexSplit",
+               [i32(0), i32(1), i32(0), i32(99), _u8(b"abc"), _u8(b"b")],
+               {"behaviour": "isolate"}, version="extension", n_out=5, params=(0, 1, 2, 3, 4))
+    raises_for("VocabDecoder", ExecutionError, "offsets outside", run_op, "VocabDecoder",
+               [np.array([[0]], np.int32), i32(0), i32(5), _u8(b"ab")], version="extension", n_out=5)
+
+
+def test_dense_output_over_the_budget_is_refused_before_allocating():
+    from helpers import raises_for, run_op
+    from irrun import budget
+    from irrun.budget import MemoryBudgetError
+    with budget.limit(1 << 20):
+        raises_for("RaggedToDense", MemoryBudgetError, "memory budget", run_op, "RaggedToDense",
+                   [np.array([0], np.int32), np.array([1], np.int32), np.array([7], np.int64),
+                    np.int32(2**30), np.int64(0)], version="extension", n_out=2, params=(0, 1, 2, 3))
+
+
+def test_regex_split_modes_by_hand():
+    """regex_split.cpp's modes on "a,b,,c" split by ",": worked by hand from the C++."""
+    from helpers import run_op
+    text = b"a,b,,c"
+    ins = [np.array([0], np.int32), np.array([1], np.int32), np.array([0], np.int32),
+           np.array([len(text)], np.int32), _u8(text), _u8(b",")]
+
+    def pieces(**attrs):
+        rb, re_, b, e, c = run_op("RegexSplit", ins, attrs, version="extension", n_out=5, params=(0, 1, 2, 3, 4))
+        data = c.tobytes()
+        return [data[i:j] for i, j in zip(b.tolist(), e.tolist())]
+    assert pieces(behaviour="remove") == [b"a", b"b", b"c"]
+    assert pieces(behaviour="isolate") == [b"a", b",", b"b", b",", b",", b"c"]
+    assert pieces(behaviour="contiguous") == [b"a", b",", b"b", b",,", b"c"]
+    # a match right after a match reuses the last gap's begin (the C++ keeps last_begin)
+    assert pieces(behaviour="mergedwithprevious") == [b"a,", b"b,", b"b,,", b"c"]
+    assert pieces(behaviour="mergedwithnext") == [b"a", b",b", b",c"]       # (the middle "," is lost, as in the C++)
+    assert pieces(behaviour="remove", max_splits=2) == [b"a", b"b,,c"]

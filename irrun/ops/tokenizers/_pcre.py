@@ -1,11 +1,16 @@
-"""PCRE2 patterns (as openvino-tokenizers compiles them: ``PCRE2_UTF | PCRE2_UCP``) run with the
+r"""PCRE2 patterns (as openvino-tokenizers compiles them: ``PCRE2_UTF | PCRE2_UCP``) run with the
 ``regex`` library, on UTF-8 bytes with byte offsets.
 
-Why ``regex`` and not ``re``: the patterns tokenizers write use ``\\p{L}``/``\\p{N}``/``\\p{Han}``
+Why ``regex`` and not ``re``: the patterns tokenizers write use ``\p{L}``/``\p{N}``/``\p{Han}``
 classes, branch reset ``(?|...)``, and (Llama 3, Qwen) possessive/atomic forms, which ``re``
-lacks; ``regex``'s ``\\s`` is Unicode White_Space like PCRE2's with UCP (``re`` also counts
-U+001C..U+001F). Differences measured against OpenVINO (tests/test_tokenizers.py, the
-``codepoints`` batch) are listed in docs/ops.md.
+lacks; ``regex``'s ``\s`` is Unicode White_Space like PCRE2's with UCP (``re`` also counts
+U+001C..U+001F). Measured against OpenVINO on 50 code points chosen where the two could differ
+(spaces, controls, format characters, marks, cased letters, CJK, emoji, private use, unassigned;
+the ``codepoints`` batch of tests/test_tokenizers.py) through every fixture tokenizer: ``regex``
+lacks ``\x{HHHH}`` and its ``\s`` misses U+180E, which PCRE2's has (its ``\h`` list); both are
+rewritten by :func:`to_regex_syntax`, after which every run matches. Not rewritten (not in any
+pattern convert_tokenizer writes): ``\Q..\E``, ``\o{..}``, callouts, ``\R``/``\h``/``\v`` as
+PCRE2 defines them.
 
 Semantics kept from the C++ wrapper (src/utils.cpp):
 
@@ -15,7 +20,7 @@ Semantics kept from the C++ wrapper (src/utils.cpp):
   runs with NO_UTF_CHECK, so irrun decodes invalid bytes with ``surrogateescape`` (they match
   no class and come back unchanged);
 * the replacement is PCRE2 syntax: ``$n``, ``${n}``, ``$$`` (a backslash is literal; the op
-  rewrites ``\\1``..``\\9`` to ``$1``..``$9`` first); a reference to an unset or missing group
+  rewrites ``\1``..``\9`` to ``$1``..``$9`` first); a reference to an unset or missing group
   makes pcre2_substitute fail, and the op then keeps the string unchanged.
 """
 from __future__ import annotations
@@ -27,6 +32,9 @@ import regex
 
 from ...errors import OpError
 
+#: What ``irrun ops`` says of the regex ops.
+RESTRICTIONS = ("PCRE2 patterns run by the regex library (\\x{..} and \\s rewritten); "
+                "PCRE2-only syntax \\Q..\\E, \\o{..}, callouts unsupported")
 #: Longest pattern irrun compiles (a hostile model could ask for a pathological one).
 MAX_PATTERN = 1 << 20
 

@@ -30,18 +30,29 @@ MAX_I32 = 2**31 - 1
 
 def expect_types(inputs: Sequence[TensorInfo], first: int, kinds: str, what: str) -> None:
     """Check the element types of ``len(kinds)`` consecutive inputs from ``first``: ``i`` = i32,
-    ``u`` = u8, ``b`` = boolean, ``.`` = anything (OpenVINO's check_*_input messages)."""
-    want = {"i": I32, "u": U8, "b": BOOL}
+    ``u`` = u8, ``b`` = boolean, ``f`` = f32, ``n`` = any integer, ``.`` = anything (OpenVINO's
+    check_*_input messages); a dynamic element type passes."""
+    want = {"i": I32, "u": U8, "b": BOOL, "f": TYPES["f32"]}
     for k, kind in enumerate(kinds):
-        if kind == ".":
-            continue
         port = first + k
         if port >= len(inputs):
             raise OpError(f"{what} needs input {port}")
         et = inputs[port].etype
-        if not et.is_dynamic and et != want[kind]:
-            raise OpError(f"Expected an {want[kind].name} tensor as part {k + 1} of the decomposed {what}, "
-                          f"got {et.name}", port=f"input {port}")
+        if kind == "." or et.is_dynamic:
+            continue
+        ok = et.is_integer if kind == "n" else et == want[kind]
+        if not ok:
+            name = "integer" if kind == "n" else want[kind].name
+            raise OpError(f"Expected an {name} tensor as part {k + 1} of the {what}, got {et.name}",
+                          port=f"input {port}")
+
+
+def scalar(value: np.ndarray, port: int) -> int:
+    """The first element of an integer input that must hold one (max_length, an id...)."""
+    v = np.asarray(value).reshape(-1)
+    if v.size == 0:
+        raise OpError("expected a scalar, got an empty tensor", port=f"input {port}")
+    return int(v[0])
 
 
 def flat(n: int = 1, etype=I32) -> list[TensorInfo]:

@@ -139,10 +139,8 @@ class BPETokenizer(Op):
 
     def infer(self, inputs):
         self._check(len(inputs))
-        expect_types(inputs, 0, "iiiiu", "ragged string representation")
-        expect_types(inputs, 5, "iiuiiu", "string representation")
-        if len(inputs) in (15, 18):
-            expect_types(inputs, len(inputs) - 4, "iiui", "added tokens")
+        expect_types(inputs, 0, "iiiiu" + "iiu" * ((len(inputs) - 5) // 3) + "i" * (len(inputs) in (15, 18)),
+                     "BPETokenizer inputs")
         return ragged_out(inputs[0].shape, I32)
 
     def _model(self, inputs) -> BPEModel:

@@ -32,7 +32,7 @@ class VocabDecoder(Op):
     num_inputs = (4, 5)
 
     def infer(self, inputs):
-        expect_types(inputs, 1, "iiu", "string representation")
+        expect_types(inputs, 0, "iiiu" + "i" * (len(inputs) == 5), "VocabDecoder inputs")
         ids = inputs[0].shape
         if ids.rank not in (None, 2):
             raise OpError(f"the token ids must be 2-D, got {ids}", port="input 0")
@@ -89,7 +89,7 @@ class FuzeRagged(Op):
     num_inputs = (4, 4)
 
     def infer(self, inputs):
-        expect_types(inputs, 0, "iiii", "ragged string representation")
+        expect_types(inputs, 0, "iiii", "FuzeRagged inputs")
         return string_out(inputs[0].shape)[:2]
 
     def run(self, rb, re_, b, e):

@@ -17,7 +17,7 @@ from ...errors import OpError
 from ..base import Attr, Op
 from ..registry import register
 from ._charsmap import FormMap, PrecompiledMap, normalize
-from ._pcre import compile_pattern, substitute
+from ._pcre import RESTRICTIONS, compile_pattern, substitute
 from ._ragged import BOOL, expect_types, flat, pack, scalar_text, string_out, strings
 
 #: fix_search_pattern: old patterns openvino-tokenizers rewrites before compiling them
@@ -43,7 +43,7 @@ def _apply(inputs, has_skips: bool, fn) -> list:
 
 
 def _outputs(inputs, has_skips: bool) -> list:
-    expect_types(inputs, 0, "iiu", "string representation")
+    expect_types(inputs, 0, "iiu" + "b" * has_skips + "u" * (len(inputs) - 3 - has_skips), "normalization inputs")
     return string_out(inputs[0].shape) + (flat(1, BOOL) if has_skips else [])
 
 
@@ -55,6 +55,7 @@ class RegexNormalization(Op):
     spec = "https://github.com/openvinotoolkit/openvino_tokenizers/blob/master/src/regex_normalization.cpp"
     attrs = {"global_replace": Attr("bool", True)}
     num_inputs = (5, 6)
+    restrictions = RESTRICTIONS
 
     def infer(self, inputs):
         return _outputs(inputs, len(inputs) == 6)

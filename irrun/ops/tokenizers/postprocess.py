@@ -16,11 +16,12 @@ from __future__ import annotations
 import numpy as np
 
 from ...budget import check_alloc
+from ...elements import TYPES
 from ...errors import OpError
 from ...shapes import DYN, PartialShape
 from ..base import Attr, Op, TensorInfo
 from ..registry import register
-from ._ragged import BOOL, I32, check_spans, ragged_out, scalar_text
+from ._ragged import BOOL, I32, check_spans, expect_types, ragged_out, scalar, scalar_text
 
 
 @register
@@ -38,8 +39,8 @@ class Truncate(Op):
 
     def infer(self, inputs):
         k = self._count(len(inputs))
-        mx = inputs[3 * k]
-        if not (mx.etype.is_dynamic or mx.etype == I32) or mx.shape.rank not in (None, 0):
+        expect_types(inputs, 0, "ii." * k + "i" + "u" * (len(inputs) - 3 * k - 1), "Truncate inputs")
+        if inputs[3 * k].shape.rank not in (None, 0):
             raise OpError("Expected a scalar tensor as the max_length input", port=f"input {3 * k}")
         out = []
         for i in range(k):
@@ -48,7 +49,7 @@ class Truncate(Op):
 
     def run(self, *inputs):
         k = self._count(len(inputs))
-        max_length = int(np.asarray(inputs[3 * k]).reshape(-1)[0])
+        max_length = scalar(inputs[3 * k], 3 * k)
         side = scalar_text(inputs[3 * k + 1], "side").decode("utf-8", "replace")
         mode = scalar_text(inputs[3 * k + 2], "mode").decode("utf-8", "replace") if len(inputs) > 3 * k + 2 else ""
         if side not in ("left", "right"):
@@ -111,6 +112,10 @@ class CombineSegments(Op):
         if (len(inputs) - 1) % 3:
             raise OpError(f"CombineSegments takes 3 inputs per segment and the ids, got {len(inputs)}")
         n = (len(inputs) - 1) // 3
+        expect_types(inputs, 0, "ii." * n + "n", "CombineSegments inputs")
+        kinds = {inputs[3 * i + 2].etype for i in range(n)} - {TYPES["dynamic"]}
+        if len(kinds) > 1:
+            raise OpError(f"the segments' elements differ in type: {', '.join(sorted(map(str, kinds)))}")
         shape = PartialShape(None)
         for i in range(n):
             s = inputs[3 * i].shape
@@ -162,27 +167,34 @@ class RaggedToDense(Op):
 
     def infer(self, inputs):
         b, data, size = inputs[0], inputs[2], inputs[3]
-        if not (size.etype.is_dynamic or size.etype.is_integer):
-            raise OpError("the target dense dimension must be an integer", port="input 3")
+        expect_types(inputs, 0, "ii.n." + "n" * (len(inputs) == 6), "RaggedToDense inputs")
+        default = inputs[4].etype
+        if not (default.is_dynamic or data.etype.is_dynamic or default == data.etype):
+            raise OpError(f"the default value ({default}) and the data ({data.etype}) differ in type", port="input 4")
+        if data.shape.rank == 0:
+            raise OpError("the ragged data must have rank >= 1", port="input 2")
         if b.shape.rank is None or data.shape.rank is None:
             shape = PartialShape(None)
         else:
-            target = DYN if size.value is None else int(np.asarray(size.value).reshape(-1)[0])
+            target = DYN if size.value is None or size.value.size != 1 else max(0, scalar(size.value, 3))
             shape = PartialShape(list(b.shape) + [target] + list(data.shape)[1:])
         return [TensorInfo(data.etype, shape), TensorInfo(BOOL, shape)]
 
     def run(self, begins, ends, data, size, default, pad_right=None):
         data = np.asarray(data)
         b, e = check_spans(begins, ends, data.shape[0] if data.ndim else 0, "the ragged rows")
-        target = int(np.asarray(size).reshape(-1)[0])
+        target = scalar(size, 3)
         if target < 0:
             raise OpError(f"the target dense dimension is negative ({target})", port="input 3")
-        right = self.pad_right if pad_right is None else bool(np.asarray(pad_right).reshape(-1)[0])
+        right = self.pad_right if pad_right is None else bool(scalar(pad_right, 5))
         inner = data.shape[1:]
         out_shape = np.asarray(begins).shape + (target,) + inner
         check_alloc(out_shape, data.dtype, "the dense output")
         out = np.empty((b.size, target) + inner, data.dtype)
-        out[...] = np.asarray(default).astype(data.dtype)
+        fill = np.asarray(default).reshape(-1)
+        if fill.size < 1:
+            raise OpError("the default value is empty", port="input 4")
+        out[...] = fill[0]
         mask = np.zeros((b.size, target) + inner, bool)
         for i in range(b.size):
             n = min(int(e[i] - b[i]), target) if not self.m_pad_max_length else target

@@ -21,8 +21,8 @@ import numpy as np
 from ...errors import OpError
 from ..base import Attr, Op
 from ..registry import register
-from ._pcre import Matcher, compile_pattern
-from ._ragged import BOOL, expect_types, pack, ragged_string_out, rows, scalar_text, strings, flat
+from ._pcre import RESTRICTIONS, Matcher, compile_pattern
+from ._ragged import BOOL, expect_types, flat, pack, ragged_string_out, rows, scalar_text, strings
 
 _MODES = ("remove", "isolate", "contiguous", "mergedwithprevious", "mergedwithnext")
 
@@ -60,9 +60,10 @@ class SpecialTokensSplit(Op):
     type, version = "SpecialTokensSplit", "extension"
     spec = "https://github.com/openvinotoolkit/openvino_tokenizers/blob/master/src/special_tokens_split.cpp"
     num_inputs = (6, 7)
+    restrictions = RESTRICTIONS
 
     def infer(self, inputs):
-        expect_types(inputs, 0, "iiiiu", "ragged string representation")
+        expect_types(inputs, 0, "iiiiu" + "b" * (len(inputs) == 7) + "u", "SpecialTokensSplit inputs")
         return ragged_string_out(inputs[0].shape) + flat(1, BOOL)
 
     def run(self, *inputs):
@@ -105,6 +106,7 @@ class RegexSplit(Op):
     spec = "https://github.com/openvinotoolkit/openvino_tokenizers/blob/master/src/regex_split.cpp"
     attrs = {"behaviour": Attr("str", "remove"), "invert": Attr("bool", False), "max_splits": Attr("int", -1)}
     num_inputs = (6, 9)
+    restrictions = RESTRICTIONS
 
     def _check(self, n: int) -> None:
         if n not in (6, 7, 9):
@@ -117,7 +119,7 @@ class RegexSplit(Op):
 
     def infer(self, inputs):
         self._check(len(inputs))
-        expect_types(inputs, 0, "iiiiu", "ragged string representation")
+        expect_types(inputs, 0, {6: "iiiiuu", 7: "iiiiubu", 9: "iiiiuuiiu"}[len(inputs)], "RegexSplit inputs")
         outs = ragged_string_out(inputs[0].shape)
         if len(inputs) == 7:
             outs += flat(1, BOOL)

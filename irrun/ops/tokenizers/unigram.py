@@ -91,8 +91,7 @@ class UnigramTokenizer(Op):
     num_inputs = (9, 9)
 
     def infer(self, inputs):
-        expect_types(inputs, 0, "iiiiu", "ragged string representation")
-        expect_types(inputs, 5, "iiu", "string representation")
+        expect_types(inputs, 0, "iiiiuiiuf", "UnigramTokenizer inputs")
         return ragged_out(inputs[0].shape, I32)
 
     def run(self, *inputs):

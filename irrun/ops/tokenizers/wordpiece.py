@@ -13,7 +13,7 @@ import numpy as np
 
 from ..base import Attr, Op
 from ..registry import register
-from ._ragged import I32, LongestMatch, expect_types, ragged_out, strings, tokenize_rows
+from ._ragged import I32, LongestMatch, expect_types, ragged_out, scalar, strings, tokenize_rows
 
 
 @register
@@ -24,8 +24,7 @@ class WordpieceTokenizer(Op):
     num_inputs = (9, 9)
 
     def infer(self, inputs):
-        expect_types(inputs, 0, "iiiiu", "ragged string representation")
-        expect_types(inputs, 5, "iiu", "string representation")
+        expect_types(inputs, 0, "iiiiuiiun", "WordpieceTokenizer inputs")
         return ragged_out(inputs[0].shape, I32)
 
     def run(self, *inputs):
@@ -38,7 +37,7 @@ class WordpieceTokenizer(Op):
             else:
                 roots[w] = i
         root_match, sub_match = LongestMatch(roots), LongestMatch(subwords)
-        unk = int(np.asarray(inputs[8]).reshape(-1)[0])
+        unk = scalar(inputs[8], 8)
 
         def tokenize(word: bytes) -> list[int]:
             if len(word) > self.max_bytes_per_word:
