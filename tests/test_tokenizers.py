@@ -190,4 +190,5 @@ def test_regex_split_modes_by_hand():
     # a match right after a match reuses the last gap's begin (the C++ keeps last_begin)
     assert pieces(behaviour="mergedwithprevious") == [b"a,", b"b,", b"b,,", b"c"]
     assert pieces(behaviour="mergedwithnext") == [b"a", b",b", b",c"]       # (the middle "," is lost, as in the C++)
-    assert pieces(behaviour="remove", max_splits=2) == [b"a", b"b,,c"]
+    # the piece after max_splits pieces runs to the end, and splitting goes on (as in the C++)
+    assert pieces(behaviour="remove", max_splits=1) == [b"a", b"b,,c", b"c"]
