@@ -114,8 +114,8 @@ def resolve(type_name: str, version: str) -> type[Op]:
     elif ver == "extension":
         cls = _lookup(type_name, "extension")
         if cls is None:
-            raise UnsupportedError(f'unsupported op {type_name} version="{version}" (an extension op '
-                                   "irrun does not implement)")
+            raise UnsupportedError(f'unsupported op {type_name} version="{version}" (custom/extension op); '
+                                   f"irrun does not implement {type_name}")
         return cls
     table = _opsets().get(ver)
     impl = table.get(canon) if table is not None else None
