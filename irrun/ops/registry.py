@@ -111,11 +111,7 @@ def resolve(type_name: str, version: str) -> type[Op]:
         ver = "opset2"
     elif ver in ("experimental", "extension") and canon in _EXPERIMENTAL:
         ver = "opset6"
-    elif ver == "extension":
-        cls = _lookup(type_name, "extension")
-        if cls is None:
-            raise UnsupportedError(f'unsupported op {type_name} version="{version}" (custom/extension op); '
-                                   f"irrun does not implement {type_name}")
+    elif ver == "extension" and (cls := _lookup(type_name, "extension")) is not None:
         return cls
     table = _opsets().get(ver)
     impl = table.get(canon) if table is not None else None
