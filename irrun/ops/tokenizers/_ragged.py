@@ -162,3 +162,19 @@ class LongestMatch:
                 if tid is not None:
                     return tid, pos + n
         return -1, pos
+
+
+class BuiltOnce:
+    """The last model built from an op's vocabulary inputs, reused while their bytes are equal
+    (they are Consts in every IR convert_tokenizer writes; comparing costs a memcmp, rebuilding
+    a vocabulary table costs far more)."""
+
+    def __init__(self):
+        self._key: tuple | None = None
+        self._value = None
+
+    def get(self, arrays: Sequence[np.ndarray], build):
+        key = tuple((a.dtype.str, a.shape, np.ascontiguousarray(a).tobytes()) for a in map(np.asarray, arrays))
+        if key != self._key:
+            self._value, self._key = build(), key
+        return self._value

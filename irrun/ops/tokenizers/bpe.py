@@ -20,7 +20,7 @@ import numpy as np
 from ...errors import OpError
 from ..base import Attr, Op
 from ..registry import register
-from ._ragged import I32, LongestMatch, expect_types, ragged_out, strings, tokenize_rows
+from ._ragged import I32, BuiltOnce, LongestMatch, expect_types, ragged_out, strings, tokenize_rows
 
 
 class BPEModel:
@@ -166,7 +166,9 @@ class BPETokenizer(Op):
 
     def run(self, *inputs):
         self._check(len(inputs))
-        model = self._model(inputs)
+        if not hasattr(self, "_built"):
+            self._built = BuiltOnce()
+        model = self._built.get(inputs[5:], lambda: self._model(inputs))
         suffix = self.end_suffix.encode()
         cap = max(0, self.cache_capacity)
         return tokenize_rows(inputs, lambda w: model.tokenize(w + suffix, cap))

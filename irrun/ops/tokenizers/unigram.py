@@ -15,7 +15,7 @@ import numpy as np
 from ...errors import OpError
 from ..base import Attr, Op
 from ..registry import register
-from ._ragged import I32, expect_types, ragged_out, strings, tokenize_rows
+from ._ragged import I32, BuiltOnce, expect_types, ragged_out, strings, tokenize_rows
 
 _F32 = np.float32
 
@@ -95,6 +95,8 @@ class UnigramTokenizer(Op):
         return ragged_out(inputs[0].shape, I32)
 
     def run(self, *inputs):
-        model = UnigramModel(strings(*inputs[5:8], "the vocab"), np.asarray(inputs[8]).reshape(-1),
-                             self.unk_token_id)
+        if not hasattr(self, "_built"):
+            self._built = BuiltOnce()
+        model = self._built.get(inputs[5:], lambda: UnigramModel(
+            strings(*inputs[5:8], "the vocab"), np.asarray(inputs[8]).reshape(-1), self.unk_token_id))
         return tokenize_rows(inputs, model.tokenize)
