@@ -18,12 +18,11 @@ def add_arguments(p) -> None:
                         "one run per file, one OUTDIR/<file>.npz each (needs --output OUTDIR/)")
     p.add_argument("--output", "-o", metavar="OUT.npz",
                    help="write the outputs to an .npz keyed by output name")
-    p.add_argument("--max-memory", type=_size, metavar="SIZE",
-                   help="refuse (before allocating) any tensor or input bigger than SIZE, e.g. "
-                        "2G, 512MiB (default: half the machine's memory)")
-    p.add_argument("--threads", type=int, metavar="N",
-                   help="BLAS threads for MatMul and convolutions (default: OMP_NUM_THREADS / "
-                        "OPENBLAS_NUM_THREADS / MKL_NUM_THREADS, else every core)")
+    p.add_argument("--random-inputs", action="store_true",
+                   help="make every input not given by --input a seeded random array (dims: "
+                        "static as declared, an interval or ? its lower bound but at least 1; "
+                        "floats in [-1,1), integers in [0,8)), like benchmark_app without files")
+    p.add_argument("--seed", type=int, default=0, help="seed of --random-inputs (default 0)")
     d = p.add_argument_group("debugging")
     d.add_argument("--dump", metavar="DIR", help="write every executed layer's outputs to "
                    'DIR/tensors.npz (keys "<layer id>:<port id>") and DIR/manifest.json (stats)')
@@ -34,17 +33,13 @@ def add_arguments(p) -> None:
     d.add_argument("--stop-at", metavar="LAYER", help="run only what LAYER (id or name) needs and "
                    "print or save its outputs instead of the model's")
     d.add_argument("--profile", action="store_true",
-                   help="time every layer: per-layer table, slowest layers, totals per op type")
-
-
-def _size(text: str) -> int:
-    import argparse
-
-    from ..budget import parse_size
-    try:
-        return parse_size(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+                   help="time every layer over several runs: per-layer medians and spread, "
+                        "slowest layers, medians per op type")
+    d.add_argument("--iterations", "-n", type=int, default=5, metavar="N",
+                   help="with --profile: timed runs (default 5)")
+    d.add_argument("--warmup", type=int, default=1, metavar="K",
+                   help="with --profile: untimed runs first (default 1)")
+    d.add_argument("--json", action="store_true", help="with --profile: print the profile as JSON")
 
 
 def _summary_row(name: str, arr: np.ndarray) -> tuple[str, ...]:
@@ -68,41 +63,66 @@ def _summary(outputs: dict[str, np.ndarray]) -> str:
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r[:5], widths)) + "  " + r[5] for r in rows)
 
 
-def main(args) -> int:
-    from .. import budget, read_model
-    if args.threads is not None:
-        from ..threads import set_threads
-        set_threads(args.threads)
+def _check_options(args, model) -> None:
+    """Options that would silently do nothing are errors, before anything runs."""
+    if not args.dump:
+        used = [o for o, v in (("--dump-ops", args.dump_ops), ("--dump-names", args.dump_names)) if v]
+        if used:
+            raise InputError(f"{' and '.join(used)} choose{'s' * (len(used) == 1)} what --dump writes; "
+                             "give --dump DIR too")
+    if not args.profile:
+        used = [o for o, v, d in (("--iterations", args.iterations, 5), ("--warmup", args.warmup, 1),
+                                  ("--json", args.json, False)) if v != d]
+        if used:
+            raise InputError(f"{', '.join(used)} go{'es' * (len(used) == 1)} with --profile")
+    if args.dump_ops:
+        from ..debug import check_op_types
+        check_op_types(model, args.dump_ops)
+    if args.dump_names:
+        from ..debug import check_name_globs
+        check_name_globs(model, args.dump_names)
 
-    with budget.limit(args.max_memory):
-        model = read_model(args.model)
-        model.check_memory()                  # a huge tensor is refused before inputs are read
-        if len(args.input) == 1 and Path(args.input[0]).is_dir():
-            return _run_dir(model, args)
+
+def main(args) -> int:
+    from .. import read_model
+
+    model = read_model(args.model)
+    _check_options(args, model)
+    model.check_memory()                  # a huge tensor is refused before inputs are read
+    if len(args.input) == 1 and Path(args.input[0]).is_dir():
+        return _run_dir(model, args)
+    if args.random_inputs:
+        from ..profiling import random_inputs
+        feeds = random_inputs(model, load_inputs(model, args.input, partial=True), args.seed)
+    else:
         feeds = load_inputs(model, args.input)
-        t = None
-        if args.dump or args.profile:
-            from ..debug import trace
-            t = trace(model, feeds, stop_at=args.stop_at, ops=args.dump_ops, names=args.dump_names,
-                      arrays=bool(args.dump))
-            outputs = t.outputs
-        else:
-            outputs = model.run(feeds, stop_at=args.stop_at)
+    if args.profile:
+        from ..profiling import dumps, profile
+        prof = profile(model, feeds, args.iterations, args.warmup, args.stop_at)
+        outputs = prof.outputs
+    t = None
+    if args.dump:
+        from ..debug import trace
+        t = trace(model, feeds, stop_at=args.stop_at, ops=args.dump_ops, names=args.dump_names)
+        outputs = t.outputs
+    elif not args.profile:
+        outputs = model.run(feeds, stop_at=args.stop_at)
+    note = sys.stderr if args.json else sys.stdout      # stdout holds only the JSON then
     if args.output:
         try:
             np.savez(args.output, **outputs)
         except OSError as e:
             raise InputError(f"cannot write the outputs: {e.strerror or e}", file=args.output) from None
-        print(f"wrote {len(outputs)} output(s) to {args.output}: {', '.join(outputs)}")
-    else:
+        print(f"wrote {len(outputs)} output(s) to {args.output}: {', '.join(outputs)}", file=note)
+    elif not args.json:
         print(_summary(outputs))
     if args.dump:
         d = t.save(args.dump)
         n = len(t.tensors())
         print(f"dumped {n} tensor{'s' * (n != 1)} of {sum(r.arrays is not None for r in t.layers)} layers "
-              f"to {d}/ (tensors.npz, manifest.json)")
+              f"to {d}/ (tensors.npz, manifest.json)", file=note)
     if args.profile:
-        print("\n" + t.profile())
+        print(dumps(prof) if args.json else "\n" + prof.text())
     return EXIT_OK
 
 
