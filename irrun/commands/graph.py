@@ -70,6 +70,9 @@ def write_atomically(path: Path, data: bytes) -> None:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as f:
+                umask = os.umask(0o022)
+                os.umask(umask)
+                os.fchmod(f.fileno(), 0o666 & ~umask)     # as open() would make it, not mkstemp's 0600
                 f.write(data)
             os.replace(tmp, path)
         except BaseException:
