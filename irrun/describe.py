@@ -19,6 +19,26 @@ def _all_layers(irg):
             yield from _all_layers(body)
 
 
+def info_json(model) -> dict:
+    """What :func:`info_text` says, as one JSON-ready object (``irrun info --json``)."""
+    g, ir = model.graph, model.ir
+    all_layers = list(_all_layers(ir.graph))
+    ops = Counter(type_version(model, n) for n, d in g.nodes(data=True) if d["layer"].type.lower() not in SPECIAL)
+    missing = {type_version(model, n) for n in model.op_errors}
+    consts = [L for L in all_layers if L.const_value is not None]
+    port = lambda p: {"name": p.name, "names": list(p.names), "element_type": str(p.etype),   # noqa: E731
+                      "shape": str(p.shape)}
+    return {"path": str(model.path), "ir_version": ir.ir_version, "name": ir.name, "layers": len(g),
+            "body_layers": len(all_layers) - len(g),
+            "inputs": [port(p) for p in model.inputs], "outputs": [port(p) for p in model.outputs],
+            "ops": [{"op": op, "layers": c, "implemented": op not in missing}
+                    for op, c in sorted(ops.items(), key=lambda kv: kv[0].lower())],
+            "opsets": sorted({L.version for L in all_layers}),
+            "weights": {"consts": len(consts), "values": sum(L.const_value.size for L in consts),
+                        "bytes": sum(int(L.data.get("size", 0)) for L in consts)},
+            "unused_layers": len(g) - len(model.order) if model.order else 0}
+
+
 def info_text(model) -> str:
     """Inputs and outputs, layer counts, op types with versions, opsets, weights."""
     g, ir = model.graph, model.ir

@@ -139,3 +139,20 @@ def test_info_and_graph_work_on_every_fixture(case, capsys):
     xml = FIXTURES / case / "model.xml"
     assert run_cli(capsys, "info", xml).startswith(f"{xml}: IR v")
     assert run_cli(capsys, "graph", xml, "-f", "mermaid").startswith("flowchart TD")
+
+
+def test_info_and_ops_json(capsys):
+    import json
+    xml = FIXTURES / "shufflenet_block" / "model.xml"
+    info = json.loads(run_cli(capsys, "info", xml, "--json"))
+    text = xml.read_text()
+    assert (info["ir_version"], info["layers"]) == (int(re.search(r'<net name="[^"]*" version="(\d+)"', text)[1]),
+                                                   len(re.findall(r"<layer id=", text)))
+    assert [(p["name"], p["element_type"], p["shape"]) for p in info["inputs"]] == [("x", "f32", "[1,8,4,4]")]
+    assert [p["name"] for p in info["outputs"]] == ["p", "q"]
+    assert {o["op"]: o["layers"] for o in info["ops"]} == {
+        "Concat-1": 1, "ShuffleChannels-1": 1, "Split-1": 1, "Transpose-1": 1, "VariadicSplit-1": 1}
+    assert info["weights"]["consts"] == len(re.findall(r'type="Const"', text))
+    ops = json.loads(run_cli(capsys, "ops", "--json"))
+    by_type = {o["type"]: o for o in ops}
+    assert "opset1" in by_type["Concat"]["versions"] and by_type["Concat"]["spec"].startswith("https://")
