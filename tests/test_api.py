@@ -133,3 +133,9 @@ def test_import_irrun_is_light():
 def test_py_typed_is_shipped():
     from importlib import resources
     assert resources.files("irrun").joinpath("py.typed").is_file()
+
+
+def test_api_reference_is_current():
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+    from make_api_docs import OUT, generate
+    assert OUT.read_text(encoding="utf-8") == generate(), "regenerate it: python tools/make_api_docs.py"
