@@ -144,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     if "--version" in argv:
         print(f"irrun {version()}")
         return EXIT_OK
+    if rest[:1] == ["help"]:                  # irrun help [COMMAND]
+        rest = [rest[1], "--help"] if len(rest) > 1 and rest[1] in COMMANDS else ["--help"]
     if not rest or rest[0] in ("-h", "--help"):
         print(overview(), file=sys.stdout if rest else sys.stderr)
         return EXIT_OK if rest else EXIT_ERROR

@@ -146,6 +146,14 @@ def test_version_help_and_python_m(capsys):
     assert (r.returncode, r.stdout.strip()) == (0, f"irrun {irrun.__version__}")
 
 
+def test_help_command(capsys):
+    code, out, err = run_cli(capsys, "help")
+    assert code == 0 and "commands:" in out
+    with pytest.raises(SystemExit) as e:
+        run_cli(capsys, "help", "check")
+    assert e.value.code == 0 and "usage: irrun check" in capsys.readouterr().out
+
+
 def test_no_arguments_prints_the_overview_and_exits_2(capsys):
     code, out, err = run_cli(capsys)
     assert code == 2 and "commands:" in err
