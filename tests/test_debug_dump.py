@@ -288,7 +288,7 @@ def test_profile_json_has_every_run(capsys):
 
 
 @pytest.mark.parametrize("args, fragment", [
-    (["--iterations", "3"], "--iterations go"), (["--json"], "--json go"),
+    (["--iterations", "3"], "--iterations goes"), (["--json"], "--json goes"), (["-n", "5", "--warmup", "1"], "--iterations, --warmup go"),
     (["--profile", "-n", "0"], "--iterations must be >= 1"),
     (["--dump-ops", "Concat"], "--dump-ops chooses what --dump writes"),
 ])

@@ -35,9 +35,9 @@ def add_arguments(p) -> None:
     d.add_argument("--profile", action="store_true",
                    help="time every layer over several runs: per-layer medians and spread, "
                         "slowest layers, medians per op type")
-    d.add_argument("--iterations", "-n", type=int, default=5, metavar="N",
+    d.add_argument("--iterations", "-n", type=int, metavar="N",
                    help="with --profile: timed runs (default 5)")
-    d.add_argument("--warmup", type=int, default=1, metavar="K",
+    d.add_argument("--warmup", type=int, metavar="K",
                    help="with --profile: untimed runs first (default 1)")
     d.add_argument("--json", action="store_true", help="with --profile: print the profile as JSON")
 
@@ -71,8 +71,8 @@ def _check_options(args, model) -> None:
             raise InputError(f"{' and '.join(used)} choose{'s' * (len(used) == 1)} what --dump writes; "
                              "give --dump DIR too")
     if not args.profile:
-        used = [o for o, v, d in (("--iterations", args.iterations, 5), ("--warmup", args.warmup, 1),
-                                  ("--json", args.json, False)) if v != d]
+        used = [o for o, v in (("--iterations", args.iterations is not None),
+                               ("--warmup", args.warmup is not None), ("--json", args.json)) if v]
         if used:
             raise InputError(f"{', '.join(used)} go{'es' * (len(used) == 1)} with --profile")
     if args.dump_ops:
@@ -98,7 +98,8 @@ def main(args) -> int:
         feeds = load_inputs(model, args.input)
     if args.profile:
         from ..profiling import dumps, profile
-        prof = profile(model, feeds, args.iterations, args.warmup, args.stop_at)
+        prof = profile(model, feeds, 5 if args.iterations is None else args.iterations,
+                       1 if args.warmup is None else args.warmup, args.stop_at)
         outputs = prof.outputs
     t = None
     if args.dump:
