@@ -175,9 +175,18 @@ class _Check:
 
     def consts(self) -> set:
         bad = set()
+        no_bin = [p for p in self.ir.problems if getattr(p, "weights_missing", False)]
+        if no_bin:                      # one finding for the file, not one per Const
+            ids = ", ".join(p.layer.id for p in no_bin[:8]) + (", ..." if len(no_bin) > 8 else "")
+            self.findings.append(Finding("error", "const", None, None, None, None, None, None,
+                                         f"the weights file {self.ir.bin_path} is missing; "
+                                         f"{len(no_bin)} Const{'s need' if len(no_bin) > 1 else ' needs'} "
+                                         f"it (layer{'s' * (len(no_bin) > 1)} {ids}), so the layers "
+                                         "they feed are not checked"))
         for p in self.ir.problems:      # a Const too big to unpack is no fault of the file
-            self.findings.append(Finding.from_error(
-                p, "const", "error" if isinstance(p, ModelFileError) else "unchecked"))
+            if not getattr(p, "weights_missing", False):
+                self.findings.append(Finding.from_error(
+                    p, "const", "error" if isinstance(p, ModelFileError) else "unchecked"))
             if p.layer is not None and p.layer.id.isdigit():
                 if p.layer.path:
                     self.bad_body_consts.add((p.layer.path, int(p.layer.id)))
