@@ -101,6 +101,7 @@ CATEGORIES = {
     "shape": ("#e4e4e4", "shapes and index ranges"),
     "detection": ("#f7c6c0", "detection, sorting, FFT"),
     "control": ("#f49a9a", "sub-graphs and state"),
+    "text": ("#c9e4de", "strings and tokenizers"),
     "io": ("#c6e6f5", "inputs and outputs"),
 }
 _MODULE_CATEGORY = {
@@ -123,6 +124,8 @@ def category(layer_type: str) -> str | None:
     """The colour category of an op type (None: irrun has no such op)."""
     from .ops.registry import _index, canonical_type
     mods = _index().get(canonical_type(layer_type), ())
+    if any(".tokenizers." in f".{m}." for m in mods):      # the openvino-tokenizers package
+        return "text"
     return next((_MODULES[m.rsplit(".", 1)[-1]] for m in mods if m.rsplit(".", 1)[-1] in _MODULES), None)
 
 
