@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import networkx as nx
 import numpy as np
 
-from . import budget, elements
+from . import budget, elements, iterations
 from .elements import ElementType
 from .errors import InputError, IrrunError
 from .executor import Observer, RunContext, Step, cached_plan, check_memory, execute, plan
@@ -238,13 +238,17 @@ class Model:
         check_memory(steps, budget.current() if max_memory is None else max_memory, self.path)
 
     def run(self, inputs: Mapping[str, np.ndarray] | np.ndarray,
-            max_memory: int | None = None, *, stop_at: int | str | None = None,
+            max_memory: int | None = None, *, max_iterations: int | None = None,
+            stop_at: int | str | None = None,
             dump: str | os.PathLike | None = None, observe: Observer | None = None
             ) -> dict[str, np.ndarray]:
         """Run on NumPy arrays: a dict by input name, or one array for a one-input model.
         Returns the outputs keyed by output name, in model order. No tensor may exceed
         ``max_memory`` bytes (default: :func:`irrun.budget.current`, half the machine's memory
-        unless set): a bigger one is refused before it is allocated, naming the layer.
+        unless set): a bigger one is refused before it is allocated, naming the layer. The run's
+        TensorIterator/Loop bodies may execute ``max_iterations`` times in all (default:
+        :func:`irrun.iterations.current`, 10**6 unless set); past that the run stops, naming
+        the Loop (:mod:`irrun.iterations`).
 
         Debugging (:mod:`irrun.debug`): ``stop_at`` (a layer id or name) runs only what that layer
         needs and returns its outputs instead; ``dump`` (a directory) writes every executed
@@ -252,10 +256,12 @@ class Model:
         step."""
         if max_memory is not None:
             with budget.limit(max_memory):
-                return self.run(inputs, stop_at=stop_at, dump=dump, observe=observe)
+                return self.run(inputs, max_iterations=max_iterations, stop_at=stop_at, dump=dump,
+                                observe=observe)
         if dump is not None:
             from .debug import trace
-            t = trace(self, inputs, stop_at=stop_at)
+            with iterations.limit(max_iterations):
+                t = trace(self, inputs, stop_at=stop_at)
             t.save(dump)
             return t.outputs
         self._require_ops()
@@ -270,10 +276,11 @@ class Model:
             key += (("stop_at", target),)
         steps = cached_plan(self._plans, key, lambda: self._plan(feeds, target))
         check_memory(steps, budget.current(), self.path)
-        if target is not None:
-            return self._run_to(target, steps, feeds, observe)
         ctx = RunContext(self.state.values)
-        results = execute(steps, feeds, self.path, observe, ctx)
+        with iterations.limit(max_iterations):       # one count of body executions per run
+            if target is not None:
+                return self._run_to(target, steps, feeds, observe)
+            results = execute(steps, feeds, self.path, observe, ctx)
         self.state.commit(ctx.writes)       # only a run that succeeded changes the state
         return {self._output_names(n)[0]: results[n] for n in self._results}
 

@@ -21,6 +21,9 @@ def add_arguments(p) -> None:
     p.add_argument("--max-memory", type=_size, metavar="SIZE",
                    help="refuse (before allocating) any tensor or input bigger than SIZE, e.g. "
                         "2G, 512MiB (default: half the machine's memory)")
+    p.add_argument("--max-iterations", type=_iterations, metavar="N",
+                   help="stop the run (exit 2) once its TensorIterator/Loop bodies have run N "
+                        "times in all, nested loops included (default: 1000000)")
     p.add_argument("--threads", type=int, metavar="N",
                    help="BLAS threads for MatMul and convolutions (default: OMP_NUM_THREADS / "
                         "OPENBLAS_NUM_THREADS / MKL_NUM_THREADS, else every core)")
@@ -47,6 +50,16 @@ def _size(text: str) -> int:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def _iterations(text: str) -> int:
+    import argparse
+
+    from ..iterations import parse
+    try:
+        return parse(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _summary_row(name: str, arr: np.ndarray) -> tuple[str, ...]:
     """name, dtype[shape], min, max, mean, and the first values (flattened)."""
     flat = arr.reshape(-1)
@@ -69,12 +82,12 @@ def _summary(outputs: dict[str, np.ndarray]) -> str:
 
 
 def main(args) -> int:
-    from .. import budget, read_model
+    from .. import budget, iterations, read_model
     if args.threads is not None:
         from ..threads import set_threads
         set_threads(args.threads)
 
-    with budget.limit(args.max_memory):
+    with budget.limit(args.max_memory), iterations.limit(args.max_iterations):
         model = read_model(args.model)
         model.check_memory()                  # a huge tensor is refused before inputs are read
         if len(args.input) == 1 and Path(args.input[0]).is_dir():
