@@ -14,6 +14,7 @@ from .errors import InputError, IrrunError
 from .executor import Observer, RunContext, Step, cached_plan, check_memory, execute, plan
 from .graph import build_graph, inputs_of, live_order, of_types
 from .infer import Types, infer_types
+from .npyio import as_strings
 from .ops.base import Op, TensorInfo
 from .reader import IRModel, read_ir
 from .shapes import PartialShape
@@ -268,7 +269,7 @@ class Model:
         feeds = self._feeds(inputs)
         for n, arr in feeds.items():
             if arr.dtype.kind == "U" and self.ops[n].element_type.name == "string":
-                feeds[n] = arr = arr.astype(elements.STRING_DTYPE)   # .npy files hold <U, not StringDType
+                feeds[n] = arr = as_strings(arr, f'input "{self._input_names(n)[0]}"')   # .npy: <U
             self.check_input(n, arr)
         key = tuple((n, arr.shape, arr.dtype.str) for n, arr in sorted(feeds.items()))
         target = None if stop_at is None else self._stop_target(stop_at)
@@ -277,7 +278,7 @@ class Model:
         steps = cached_plan(self._plans, key, lambda: self._plan(feeds, target))
         check_memory(steps, budget.current(), self.path)
         ctx = RunContext(self.state.values)
-        with iterations.limit(max_iterations):       # one count of body executions per run
+        with iterations.limit(max_iterations), budget.live_scope():   # per-run accounts
             if target is not None:
                 return self._run_to(target, steps, feeds, observe)
             results = execute(steps, feeds, self.path, observe, ctx)

@@ -479,9 +479,11 @@ class _Iterating(_SubgraphOp):
             for k, chunks in parts.items():
                 chunks.append(res[self.outputs[k].result])
                 held += chunks[-1].nbytes
-            if held > budget.current():
+            live = budget.live()
+            if held + (live.total if live else 0) > budget.current():
                 raise budget.OverBudget(budget.over_message(
-                    f"the concatenated outputs after {i + 1} iterations", held, budget.current()))
+                    f"the concatenated outputs after {i + 1} iterations, with the run's other "
+                    "live tensors,", held + (live.total if live else 0), budget.current()))
             i += 1
         return self._assemble(a, xs, res, parts, i)
 
