@@ -91,8 +91,11 @@ def remaining() -> int:
 def refuse_static(least: int, what: str = "the Loop runs") -> None:
     """Refuse, before any iteration, a loop that must run ``least`` more body executions than
     the run has left."""
-    if least > remaining():
-        raise OpError(_message(f"{what} at least {least} iterations"))
+    left = remaining()
+    if least > left:
+        spent = current() - left
+        raise OpError(_message(f"{what} at least {least} iterations" + (
+            f" and the run has made {spent} body executions already" if spent else "")))
 
 
 def spend(n: int = 1) -> None:
