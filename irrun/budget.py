@@ -233,15 +233,21 @@ class Live:
             return 0
         return string_bytes(a) if a.dtype.kind == "T" else a.nbytes
 
-    def change(self, held: Iterable, dropped: Iterable) -> str | None:
-        """Count ``held`` arrays in and ``dropped`` ones out; why the total is over the budget
-        now, or None."""
-        for a in dropped:
-            self.total -= self.size(a)
+    def change(self, held: list, dropped: list) -> str | None:
+        """A layer made ``held`` and was the last to read ``dropped``: why the run's peak — its
+        outputs beside its inputs — is over the budget, or None. An output written into an
+        input's buffer (the same array) is counted once."""
+        ids = {id(a) for a in dropped}
         for a in held:
-            self.total += self.size(a)
-        if self.total > current():
-            return over_message("the run's live tensors", self.total, current())
+            if id(a) not in ids:
+                self.total += self.size(a)
+        peak = self.total
+        ids = {id(a) for a in held}
+        for a in dropped:
+            if id(a) not in ids:
+                self.total -= self.size(a)
+        if peak > current():
+            return over_message("the run's live tensors", peak, current())
         return None
 
 
