@@ -75,7 +75,8 @@ def test_loops_without_a_bound_are_warned_about():
     constant trip counts are bounds, even with a computed condition (loop_early_stop)."""
     warned = sorted(str(x.relative_to(FIXTURES).parent) for x in ALL_IRS
                     if any(f.code == "loop-bound" for f in check_model(x)))
-    assert warned == ["subgraphs/loop_runtime_trip_and_condition", "subgraphs/loop_runtime_trip_scan",
+    assert warned == ["subgraphs/loop_doubling", "subgraphs/loop_nested",
+                      "subgraphs/loop_runtime_trip_and_condition", "subgraphs/loop_runtime_trip_scan",
                       "subgraphs/loop_while", "subgraphs/torch_loop_if"]
     f, = check_model(FIXTURES / "subgraphs/loop_while/model.xml")
     assert (f.severity, f.layer_type, f.layer_id) == ("warning", "Loop", "4")
