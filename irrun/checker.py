@@ -20,7 +20,8 @@ Codes: ``graph`` (edges to missing layers/ports, duplicate ids, input ports fed 
 cycles, no Result), ``dead-layer`` / ``unused-input`` (warnings), ``const`` (bytes that do not fit
 the .bin or the shape; ``const-size`` warns of spare bytes), ``attribute`` (invalid value,
 missing mandatory attribute, op not in the named opset; missing-with-default, unknown and
-malformed-bool attributes are warnings), ``shape-rule`` (the op rejects its inputs, as OpenVINO
+malformed-bool attributes are warnings), ``loop-bound`` (a warning: a Loop whose iterations
+nothing bounds, see irrun/iterations.py), ``shape-rule`` (the op rejects its inputs, as OpenVINO
 does when it reads the file), ``loads-but-fails`` (OpenVINO reads the file but fails, or reads
 garbage, when it runs it), ``dims`` / ``rank`` / ``precision`` (a declared output port against the
 inferred type), ``input-dims`` / ``input-rank`` / ``input-precision`` (a consumer's declared input
@@ -284,6 +285,9 @@ class _Check:
                 continue
             ins = [sc.types.get(p) for p in inputs_of(sc.g, n)]
             known = all(i is not None for i in ins) and n not in sc.failed
+            why = op.unbounded(ins) if known and hasattr(op, "unbounded") else None
+            if why:
+                self.add("warning", "loop-bound", sc.g.nodes[n]["layer"], None, None, None, why)
             pairs = op.body_inputs(ins) if known else [(b, {}) for b in op.bodies.values()]
             path = sc.path + (str(n),)
             for body, params in pairs:

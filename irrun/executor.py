@@ -261,6 +261,7 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
     heap.keep()
     env: dict[tuple, np.ndarray] = {}
     results = {}
+    live = budget.live()                   # the run's live bytes, bodies included (budget.Live)
     inplace = observe is None or not getattr(observe, "keeps_arrays", True)
     limit = budget.current()
     if observe is None:
@@ -288,8 +289,9 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
             outs = replaced
         for i in s.keep:
             env[(s.node, i)] = outs[i]
-        for r in s.frees:
-            env.pop(r, None)
+        dropped = [env.pop(r, None) for r in s.frees]
+        if live is not None and (over := live.change([outs[i] for i in s.keep], dropped)):
+            raise budget.MemoryBudgetError(over, file=file, layer=s.ref)
     return results
 
 

@@ -8,12 +8,13 @@ from dataclasses import dataclass
 import networkx as nx
 import numpy as np
 
-from . import budget, elements
+from . import budget, elements, iterations
 from .elements import ElementType
 from .errors import InputError, IrrunError
 from .executor import Observer, RunContext, Step, check_memory, execute, plan
 from .graph import build_graph, inputs_of, live_order
 from .infer import Types, infer_types
+from .npyio import as_strings
 from .ops.base import Op, TensorInfo
 from .program import Program
 from .reader import IRModel, read_ir
@@ -269,14 +270,18 @@ class Model:
         return model_repr(self)
 
     def run(self, inputs: Mapping[object, np.ndarray] | Sequence[np.ndarray] | np.ndarray,
-            max_memory: int | None = None, *, stop_at: int | str | None = None,
+            max_memory: int | None = None, *, max_iterations: int | None = None,
+            stop_at: int | str | None = None,
             dump: str | os.PathLike | None = None, observe: Observer | None = None
             ) -> dict[str, np.ndarray]:
         """Run on NumPy arrays: a dict keyed by input name, index or PortSpec, a list or tuple in
         input order, or one array for a one-input model.
         Returns the outputs keyed by output name, in model order. No tensor may exceed
         ``max_memory`` bytes (default: :func:`irrun.budget.current`, half the machine's memory
-        unless set): a bigger one is refused before it is allocated, naming the layer.
+        unless set): a bigger one is refused before it is allocated, naming the layer. The run's
+        TensorIterator/Loop bodies may execute ``max_iterations`` times in all (default:
+        :func:`irrun.iterations.current`, 10**6 unless set); past that the run stops, naming
+        the Loop (:mod:`irrun.iterations`).
 
         Debugging (:mod:`irrun.debug`): ``stop_at`` (a layer id or name) runs only what that layer
         needs and returns its outputs instead; ``dump`` (a directory) writes every executed
@@ -284,23 +289,25 @@ class Model:
         step."""
         if max_memory is not None:
             with budget.limit(max_memory):
-                return self.run(inputs, stop_at=stop_at, dump=dump, observe=observe)
+                return self.run(inputs, max_iterations=max_iterations, stop_at=stop_at, dump=dump,
+                                observe=observe)
         if dump is not None:
             from .debug import trace
-            t = trace(self, inputs, stop_at=stop_at)
+            with iterations.limit(max_iterations):
+                t = trace(self, inputs, stop_at=stop_at)
             t.save(dump)
             return t.outputs
         self._require_ops()
         feeds = self._feeds(inputs)
         for n, arr in feeds.items():
             if arr.dtype.kind == "U" and self.ops[n].element_type.name == "string":
-                feeds[n] = arr = arr.astype(elements.STRING_DTYPE)   # .npy files hold <U, not StringDType
+                feeds[n] = arr = as_strings(arr, f'input "{self._input_names(n)[0]}"')   # .npy: <U
             self.check_input(n, arr)
         target = None if stop_at is None else self._stop_target(stop_at)
         steps = self._any_shape_plan() if target is None and observe is None else None
         if steps is not None:
             try:
-                return self._execute(steps, feeds, None)
+                return self._execute(steps, feeds, None, max_iterations)
             except IrrunError:   # the error a plan for these very shapes gives (a ShapeError
                 pass             # from inference rather than the kernel's); nothing was kept
         key = tuple((n, arr.shape, arr.dtype.str) for n, arr in sorted(feeds.items()))
@@ -310,14 +317,16 @@ class Model:
                                   bake=target is None and observe is None)
         if target is not None:
             check_memory(steps, budget.current(), self.path)
-            return self._run_to(target, steps, feeds, observe)
-        return self._execute(steps, feeds, observe)
+            with iterations.limit(max_iterations), budget.live_scope():
+                return self._run_to(target, steps, feeds, observe)
+        return self._execute(steps, feeds, observe, max_iterations)
 
     def _execute(self, steps: list[Step], feeds: dict[int, np.ndarray],
-                 observe: Observer | None) -> dict[str, np.ndarray]:
+                 observe: Observer | None, max_iterations: int | None = None) -> dict[str, np.ndarray]:
         check_memory(steps, budget.current(), self.path)
         ctx = RunContext(self.state.values)
-        results = execute(steps, feeds, self.path, observe, ctx)
+        with iterations.limit(max_iterations), budget.live_scope():   # per-run accounts
+            results = execute(steps, feeds, self.path, observe, ctx)
         self.state.commit(ctx.writes)       # only a run that succeeded changes the state
         return {self._output_key(n): results[n] for n in self._results}
 

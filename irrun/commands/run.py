@@ -25,6 +25,9 @@ def add_arguments(p) -> None:
                         "static as declared, an interval or ? its lower bound but at least 1; "
                         "floats in [-1,1), integers in [0,8)), like benchmark_app without files")
     p.add_argument("--seed", type=int, default=0, help="seed of --random-inputs (default 0)")
+    p.add_argument("--max-iterations", type=_iterations, metavar="N",
+                   help="stop the run (exit 2) once its TensorIterator/Loop bodies have run N "
+                        "times in all, nested loops included (default: 1000000)")
     d = p.add_argument_group("debugging")
     d.add_argument("--dump", metavar="DIR", help="write every executed layer's outputs to "
                    'DIR/tensors.npz (keys "<layer id>:<port id>") and DIR/manifest.json (stats)')
@@ -44,6 +47,16 @@ def add_arguments(p) -> None:
     d.add_argument("--json", action="store_true", help="with --profile: print the profile as JSON")
     from ..accuracy.cli import add_precision_arguments
     add_precision_arguments(d)
+
+
+def _iterations(text: str) -> int:
+    import argparse
+
+    from ..iterations import parse
+    try:
+        return parse(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _summary_row(name: str, arr: np.ndarray) -> tuple[str, ...]:
@@ -121,6 +134,12 @@ def _check_options(args, model) -> None:
 
 
 def main(args) -> int:
+    from .. import iterations
+    with iterations.limit(args.max_iterations):
+        return _main(args)
+
+
+def _main(args) -> int:
     from .. import read_model
     from ..writers import model_files
 
