@@ -129,15 +129,15 @@ def two_weights_model(tmp_path: Path) -> Path:
 
 def test_constants_over_the_budget_are_recomputed_per_run_and_said_once(tmp_path, unfolded):
     model = irrun.read_model(two_weights_model(tmp_path))
-    feeds = {"x": np.random.default_rng(0).random((2, 8), np.float32)}
+    feeds = {"x": np.random.default_rng(0).random((1, 8), np.float32)}
     want = per_run(model, feeds)
     with pytest.warns(RuntimeWarning, match="1 constant tensor.* do not fit the memory budget"):
-        got = model.run(feeds, max_memory=170)
+        got = model.run(feeds, max_memory=180)
     assert_same(got, want)
     assert model.program.constant_bytes == 96 and len(model.program.constants) == 1
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert_same(model.run(feeds, max_memory=170), want)      # no second warning
+        assert_same(model.run(feeds, max_memory=180), want)      # no second warning
         assert_same(model.run(feeds), want)
     with pytest.raises(MemoryBudgetError, match="Convert"):      # each W alone is over it
         model.run(feeds, max_memory=95)
