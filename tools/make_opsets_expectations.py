@@ -55,7 +55,101 @@ def sink_cases() -> None:
         add(Case(f"{op}-sink-shape-{tag}", op, "opset13", [Dyn("f32", s) for s in shapes], sd(), params=()))
 
 
-BUILDERS = [sink_cases]
+# ---------------------------------------------------------------------------------------------
+# Data movement and indexing: SliceScatter, Xor, SearchSorted, SegmentMax, Col2Im
+
+def movement_cases() -> None:
+    x = normal(4, 5, 3)
+    for tag, upd, idx in [("axis0", normal(2, 5, 3), [i64(1), i64(3), i64(1), i64(0)]),
+                          ("neg-step", normal(4, 3, 3), [i64(-1), i64(-6), i64(-2), i64(-2)]),
+                          ("two-axes", normal(2, 5, 1), [i64(0, 2), i64(10, 3), i64(2, 1), i64(0, 2)]),
+                          ("no-axes", normal(1, 5, 3), [i64(3), i64(4), i64(1)]),
+                          ("empty", normal(0, 5, 3), [i64(2), i64(2), i64(1), i64(0)])]:
+        add(Case(f"SliceScatter-{tag}", "SliceScatter", "opset15", [x, upd, *idx], params=(0, 1)))
+    add(Case("SliceScatter-i32-params", "SliceScatter", "opset15",
+             [np.arange(10, dtype=np.int32), np.full(3, -1, np.int32), np.array([1], np.int32), np.array([8], np.int32),
+              np.array([3], np.int32)], params=(0, 1, 2, 3, 4)))
+    for tag, shapes in [("dyn", ["?,5,3", "2,?,3", "1", "1", "1", "1"]), ("bad", ["4,5,3", "3,5,3", "1", "1", "1", "1"]),
+                        ("rank-dyn", ["...", "2,5,3", "1", "1", "1"])]:
+        ins = [Dyn("f32", shapes[0]), Dyn("f32", shapes[1]), i64(1), i64(3), i64(1), i64(0)][:len(shapes)]
+        add(Case(f"SliceScatter-shape-{tag}", "SliceScatter", "opset15", ins, params=()))
+    a, b = rnd.rng.random((2, 3)) > 0.5, rnd.rng.random((3,)) > 0.5
+    add(Case("Xor-bcast", "Xor", "opset1", [a, b], params=(0, 1)))
+    seq = np.sort(normal(7))
+    seq[2] = seq[3]
+    vals = np.concatenate([normal(2, 3).ravel(), seq[[0, 2, 6]]]).reshape(3, 3)
+    for right in (False, True):
+        add(Case(f"SearchSorted-1d-{right}", "SearchSorted", "opset15", [seq, vals], {"right_mode": right}, params=(0, 1)))
+        add(Case(f"SearchSorted-nd-{right}", "SearchSorted", "opset15",
+                 [np.sort(normal(2, 3, 5), -1), normal(2, 3, 4)], {"right_mode": right}, params=(0, 1)))
+    add(Case("SearchSorted-i32-out", "SearchSorted", "opset15", [i64(1, 3, 3, 7), i64(0, 3, 8, 2)],
+             {"output_type": "i32"}, params=(0, 1)))
+    add(Case("SearchSorted-empty-values", "SearchSorted", "opset15", [seq, np.zeros((0, 2), np.float32)], params=(0, 1)))
+    for tag, shapes in [("nd", ["2,?,5", "?,3,4"]), ("bad-rank", ["2,5", "3"]), ("bad-dims", ["2,5", "3,4"]),
+                        ("scalar", ["", "3"])]:
+        add(Case(f"SearchSorted-shape-{tag}", "SearchSorted", "opset15", [Dyn("f32", s) for s in shapes], params=()))
+    data = normal(6, 3)
+    data[1, 0] = np.nan
+    ids = i64(0, 0, 2, 2, 2, 5)
+    for mode in ("zero", "lowest"):
+        add(Case(f"SegmentMax-{mode}", "SegmentMax", "opset16", [data, ids], {"fill_mode": mode}, params=(0, 1)))
+        add(Case(f"SegmentMax-num-{mode}", "SegmentMax", "opset16", [data, ids, np.int64(4)], {"fill_mode": mode},
+                 params=(0, 1, 2)))
+        add(Case(f"SegmentMax-i32-{mode}", "SegmentMax", "opset16",
+                 [np.arange(12, dtype=np.int32).reshape(4, 3) - 6, np.array([1, 1, 3, 3], np.int32)], {"fill_mode": mode}))
+    add(Case("SegmentMax-num-const", "SegmentMax", "opset16", [data, ids, np.int32(8)], {"fill_mode": "zero"}))
+    for tag, shapes in [("dyn", ["?,3", "?"]), ("bad", ["4,3", "5"]), ("rank-dyn", ["...", "4"])]:
+        add(Case(f"SegmentMax-shape-{tag}", "SegmentMax", "opset16", [Dyn("f32", shapes[0]), Dyn("i64", shapes[1])],
+                 {"fill_mode": "zero"}, params=()))
+    c2 = lambda s=(1, 1), d=(1, 1), pb=(0, 0), pe=(0, 0): {"strides": s, "dilations": d, "pads_begin": pb, "pads_end": pe}  # noqa: E731
+    for tag, data, size, kern, attrs in [
+            ("basic", normal(1, 3 * 4, 9), i64(4, 4), i64(2, 2), c2()),
+            ("unbatched", normal(2 * 6, 4), i64(3, 4), i64(2, 3), c2()),
+            ("stride-pad", normal(2, 2 * 4, 9), i64(5, 5), i64(2, 2), c2((2, 2), (1, 1), (1, 1), (1, 1))),
+            ("dilation", normal(1, 4, 12), i64(5, 6), i64(2, 2), c2((1, 1), (2, 2))),
+            ("asym", normal(1, 2 * 3, 12), i64(4, 7), i64(1, 3), c2((2, 1), (1, 2), (0, 1), (1, 0)))]:
+        add(Case(f"Col2Im-{tag}", "Col2Im", "opset15", [data, size, kern], attrs))
+    for tag, shapes, size, kern in [("dyn-size", ["?,12,?", "2", "2"], None, i64(2, 2)),
+                                    ("static", ["2,12,9", "2", "2"], i64(4, 4), i64(2, 2)),
+                                    ("bad-L", ["2,12,10", "2", "2"], i64(4, 4), i64(2, 2))]:
+        ins = [Dyn("f32", shapes[0]), Dyn("i64", "2") if size is None else size, kern]
+        add(Case(f"Col2Im-shape-{tag}", "Col2Im", "opset15", ins, c2(), params=()))
+
+
+# ---------------------------------------------------------------------------------------------
+# The EmbeddingBag family
+
+def embedding_cases() -> None:
+    table = normal(6, 3)
+    idx, off, w = i64(0, 2, 3, 3, 5, 1), i64(0, 2, 2, 5), normal(6)
+    add(Case("EmbeddingBagOffsetsSum-basic", "EmbeddingBagOffsetsSum", "opset3", [table, idx, off]))
+    add(Case("EmbeddingBagOffsetsSum-default-weights", "EmbeddingBagOffsetsSum", "opset3",
+             [table, idx, off, np.int64(4), w], params=(0, 1, 2, 4)))
+    add(Case("EmbeddingBagOffsetsSum-i32", "EmbeddingBagOffsetsSum", "opset3",
+             [np.arange(12, dtype=np.int32).reshape(6, 2), idx.astype(np.int32), off.astype(np.int32), np.int32(-1)]))
+    for red in ("sum", "mean"):
+        add(Case(f"EmbeddingBagOffsets-{red}", "EmbeddingBagOffsets", "opset15", [table, idx, off, np.int64(2)],
+                 {"reduction": red}, params=(0, 1, 2)))
+        add(Case(f"EmbeddingBagPacked-{red}", "EmbeddingBagPacked", "opset15", [table, idx.reshape(3, 2)],
+                 {"reduction": red}, params=(0, 1)))
+    add(Case("EmbeddingBagOffsets-mean-weights", "EmbeddingBagOffsets", "opset15", [table, idx, off, np.int64(2), w],
+             {"reduction": "mean"}))
+    add(Case("EmbeddingBagPackedSum-weights", "EmbeddingBagPackedSum", "opset3", [table, idx.reshape(2, 3), w.reshape(2, 3)],
+             params=(0, 1, 2)))
+    add(Case("EmbeddingBagPackedSum-3d-table", "EmbeddingBagPackedSum", "opset3", [normal(5, 2, 2), i64(0, 4, 1, 1).reshape(2, 2)]))
+    seg = i64(0, 1, 1, 1, 3, 3)
+    add(Case("EmbeddingSegmentsSum-basic", "EmbeddingSegmentsSum", "opset3", [table, idx, seg, np.int64(5)], params=(0, 1, 2)))
+    add(Case("EmbeddingSegmentsSum-default-weights", "EmbeddingSegmentsSum", "opset3",
+             [table, idx, seg, np.int64(5), np.int64(0), w], params=(0, 1, 2, 5)))
+    for tag, shapes in [("dyn", ["?,3", "?", "4"]), ("rank-dyn", ["...", "?", "?"]), ("bad-idx", ["6,3", "2,3", "4"])]:
+        add(Case(f"EmbeddingBagOffsetsSum-shape-{tag}", "EmbeddingBagOffsetsSum", "opset3",
+                 [Dyn("f32", shapes[0]), Dyn("i64", shapes[1]), Dyn("i64", shapes[2])], params=()))
+    add(Case("EmbeddingBagPackedSum-shape-dyn", "EmbeddingBagPackedSum", "opset3", [Dyn("f32", "?,4,2"), Dyn("i32", "3,?")], params=()))
+    add(Case("EmbeddingSegmentsSum-shape-const-num", "EmbeddingSegmentsSum", "opset3",
+             [Dyn("f32", "?,4"), Dyn("i64", "?"), Dyn("i64", "?"), np.int64(7)], params=()))
+
+
+BUILDERS = [sink_cases, movement_cases, embedding_cases]
 all_cases = CASES.built_by(*BUILDERS)
 
 if __name__ == "__main__":
