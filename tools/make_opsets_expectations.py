@@ -149,7 +149,47 @@ def embedding_cases() -> None:
              [Dyn("f32", "?,4"), Dyn("i64", "?"), Dyn("i64", "?"), np.int64(7)], params=()))
 
 
-BUILDERS = [sink_cases, movement_cases, embedding_cases]
+# ---------------------------------------------------------------------------------------------
+# CTC: greedy decoders and the loss
+
+def ctc_cases() -> None:
+    T, N, C = 6, 3, 4
+    data = normal(T, N, C)
+    data[1, 0] = data[0, 0]                 # a repeat to merge
+    data[2, 1, :] = 0                       # a tie: the first class wins
+    mask = np.ones((T, N), np.float32)
+    mask[4:, 1] = 0
+    mask[0, 2] = 0
+    for merge in (True, False):
+        add(Case(f"CTCGreedyDecoder-merge-{merge}", "CTCGreedyDecoder", "opset1", [data, mask],
+                 {"ctc_merge_repeated": merge}, params=(0, 1)))
+    nt = np.ascontiguousarray(data.transpose(1, 0, 2))
+    for merge in (True, False):
+        add(Case(f"CTCGreedyDecoderSeqLen-merge-{merge}", "CTCGreedyDecoderSeqLen", "opset6",
+                 [nt, np.array([6, 4, 0], np.int32)], {"merge_repeated": merge}, params=(0, 1)))
+    add(Case("CTCGreedyDecoderSeqLen-blank0-i64", "CTCGreedyDecoderSeqLen", "opset6",
+             [nt, i64(5, 6, 2), np.int64(0)], {"classes_index_type": "i64", "sequence_length_type": "i64"},
+             params=(0, 1)))
+    add(Case("CTCGreedyDecoder-shape-dyn", "CTCGreedyDecoder", "opset1", [Dyn("f32", "?,2,?"), Dyn("f32", "5,?")], params=()))
+    add(Case("CTCGreedyDecoderSeqLen-shape-dyn", "CTCGreedyDecoderSeqLen", "opset6",
+             [Dyn("f32", "?,7,?"), Dyn("i32", "3")], params=()))
+    logits = normal(3, 5, 4)
+    labels = np.array([[1, 1, 2, 0, 0], [2, 0, 1, 2, 1], [0, 0, 0, 0, 0]], np.int32)
+    for pre, merge, uniq in [(False, True, False), (True, True, False), (False, False, False), (False, True, True),
+                             (True, False, True)]:
+        add(Case(f"CTCLoss-{pre}-{merge}-{uniq}", "CTCLoss", "opset4",
+                 [logits, np.array([5, 4, 3], np.int32), labels, np.array([3, 2, 1], np.int32)],
+                 {"preprocess_collapse_repeated": pre, "ctc_merge_repeated": merge, "unique": uniq}, params=(0, 1, 2, 3)))
+    add(Case("CTCLoss-blank0-i64", "CTCLoss", "opset4",
+             [logits, i64(5, 5, 2), labels.astype(np.int64) + 1, i64(2, 3, 1), np.int64(0)], params=(0,)))
+    add(Case("CTCLoss-empty-label", "CTCLoss", "opset4", [logits, i64(5, 4, 3), labels.astype(np.int64), i64(2, 1, 0)]))
+    add(Case("CTCLoss-impossible", "CTCLoss", "opset4",
+             [logits[:1], i64(2), i64(1, 1, 1, 2, 0).reshape(1, 5), i64(4)], params=(0,)))
+    add(Case("CTCLoss-shape-dyn", "CTCLoss", "opset4", [Dyn("f32", "?,5,?"), Dyn("i32", "?"), Dyn("i32", "3,?"), Dyn("i32", "?")],
+             params=()))
+
+
+BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases]
 all_cases = CASES.built_by(*BUILDERS)
 
 if __name__ == "__main__":
