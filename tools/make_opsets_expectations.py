@@ -20,6 +20,9 @@ import make_misc_expectations as misc  # noqa: E402
 import make_nn_expectations as nn  # noqa: E402
 from make_nn_expectations import F16, Case, Cases, Dyn, Rnd, f32, i64  # noqa: E402
 
+#: where the CPU plugin and the reference kernel disagree, the reference kernel is the oracle for:
+#: RandomUniform (the CPU plugin computes f16/f64/i64 outputs in f32/i32, so it draws other numbers)
+misc.PREFER_REFERENCE.add("RandomUniform")
 CASES = Cases()
 add = CASES.add
 rnd = Rnd(20264)
@@ -189,7 +192,29 @@ def ctc_cases() -> None:
              params=()))
 
 
-BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases]
+# ---------------------------------------------------------------------------------------------
+# RandomUniform (OpenVINO's Philox stream)
+
+def random_cases() -> None:
+    ru = lambda et, g=150, o=10, al="tensorflow": {"output_type": et, "global_seed": g, "op_seed": o, "alignment": al}  # noqa: E731
+    for et, lo, hi in [("f32", -2.5, 4.0), ("f16", 0, 1), ("bf16", -1, 1), ("f64", -3, 7), ("i32", -5, 9),
+                       ("i64", -100, 1000)]:
+        dt = {"f32": np.float32, "f16": F16, "bf16": nn.BF16, "f64": np.float64, "i32": np.int32, "i64": np.int64}[et]
+        add(Case(f"RandomUniform-{et}", "RandomUniform", "opset8", [i64(3, 7), np.array(lo, dt), np.array(hi, dt)],
+                 ru(et), params=()))
+    add(Case("RandomUniform-long", "RandomUniform", "opset8", [i64(1001), f32(0), f32(1)], ru("f32"), params=()))
+    add(Case("RandomUniform-big-seeds", "RandomUniform", "opset8", [i64(2, 5), f32(0), f32(1)],
+             ru("f32", 2 ** 40 + 12345, 2 ** 33 + 7), params=()))
+    add(Case("RandomUniform-op-seed-only", "RandomUniform", "opset8", [i64(9), f32(0), f32(1)], ru("f32", 0, 3),
+             params=()))
+    add(Case("RandomUniform-empty", "RandomUniform", "opset8", [i64(0, 4), f32(0), f32(1)], ru("f32"), params=()))
+    add(Case("RandomUniform-shape-param", "RandomUniform", "opset8", [np.array([2, 3], np.int32), f32(0), f32(1)],
+             ru("f32"), params=(0,)))
+    add(Case("RandomUniform-shape-dyn", "RandomUniform", "opset8", [Dyn("i64", "3"), f32(0), f32(1)], ru("f32"), params=()))
+    add(Case("RandomUniform-shape-bad-minmax", "RandomUniform", "opset8", [i64(2), f32(1), f32(0)], ru("f32"), params=()))
+
+
+BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases]
 all_cases = CASES.built_by(*BUILDERS)
 
 if __name__ == "__main__":
