@@ -214,7 +214,45 @@ def random_cases() -> None:
     add(Case("RandomUniform-shape-bad-minmax", "RandomUniform", "opset8", [i64(2), f32(1), f32(0)], ru("f32"), params=()))
 
 
-BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases]
+# ---------------------------------------------------------------------------------------------
+# Small ones: AdaptiveMaxPool, GRN, GatherTree, Inverse, ExtractImagePatches
+
+def small_cases() -> None:
+    x = normal(2, 3, 7, 5)
+    x[0, 0, 0, 0] = np.nan
+    for tag, sizes in [("down", i64(3, 2)), ("up", i64(9, 6)), ("same", i64(7, 5))]:
+        add(Case(f"AdaptiveMaxPool-{tag}", "AdaptiveMaxPool", "opset8", [x, sizes], {"index_element_type": "i32"}))
+    add(Case("AdaptiveMaxPool-1d-i32", "AdaptiveMaxPool", "opset8", [normal(1, 2, 10), i64(4)], {"index_element_type": "i32"}))
+    add(Case("AdaptiveMaxPool-3d", "AdaptiveMaxPool", "opset8", [normal(1, 1, 4, 5, 3), i64(2, 3, 2)],
+             {"index_element_type": "i32"}))
+    add(Case("AdaptiveMaxPool-shape-dyn", "AdaptiveMaxPool", "opset8", [Dyn("f32", "?,3,?,?"), i64(2, 2)], params=()))
+    for bias in (1.0, 1e-6):
+        add(Case(f"GRN-{bias}", "GRN", "opset1", [normal(2, 3, 4, 2)], {"bias": bias}))
+    add(Case("GRN-2d-f16", "GRN", "opset1", [normal(4, 5).astype(F16)], {"bias": 0.5}))
+    add(Case("GRN-shape-rank5", "GRN", "opset1", [Dyn("f32", "1,2,3,4,5")], {"bias": 1.0}, params=()))
+    T, B, W = 5, 2, 3
+    steps = rnd.rng.integers(1, 9, (T, B, W)).astype(np.float32)
+    steps[2, 0, 1] = 0
+    parents = rnd.rng.integers(0, W, (T, B, W)).astype(np.float32)
+    add(Case("GatherTree-f32", "GatherTree", "opset1", [steps, parents, f32(4, 5), np.float32(0)], params=(0, 1, 2)))
+    add(Case("GatherTree-i32", "GatherTree", "opset1", [steps.astype(np.int32), parents.astype(np.int32),
+                                                         np.array([5, 2], np.int32), np.int32(7)], params=(0, 1, 2)))
+    add(Case("GatherTree-shape-dyn", "GatherTree", "opset1", [Dyn("i32", "?,2,?"), Dyn("i32", "5,?,3"), Dyn("i32", "?"),
+                                                               Dyn("i32", "")], params=()))
+    m = normal(2, 3, 3) + 3 * np.eye(3, dtype=np.float32)
+    for adj in (False, True):
+        add(Case(f"Inverse-{adj}", "Inverse", "opset14", [m], {"adjoint": adj}))
+    add(Case("Inverse-f64", "Inverse", "opset14", [normal(4, 4).astype(np.float64)]))
+    add(Case("Inverse-shape-bad", "Inverse", "opset14", [Dyn("f32", "2,3,4")], params=()))
+    img = normal(1, 2, 6, 7)
+    for pad in ("valid", "same_upper", "same_lower"):
+        add(Case(f"ExtractImagePatches-{pad}", "ExtractImagePatches", "opset3", [img],
+                 {"sizes": [3, 2], "strides": [2, 3], "rates": [1, 2], "auto_pad": pad}))
+    add(Case("ExtractImagePatches-shape-dyn", "ExtractImagePatches", "opset3", [Dyn("f32", "?,3,10,?")],
+             {"sizes": [3, 3], "strides": [5, 5], "rates": [1, 1], "auto_pad": "valid"}, params=()))
+
+
+BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases]
 all_cases = CASES.built_by(*BUILDERS)
 
 if __name__ == "__main__":
