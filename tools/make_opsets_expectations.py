@@ -252,7 +252,31 @@ def small_cases() -> None:
              {"sizes": [3, 3], "strides": [5, 5], "rates": [1, 1], "auto_pad": "valid"}, params=()))
 
 
-BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases]
+# ---------------------------------------------------------------------------------------------
+# NV12/I420 to RGB/BGR
+
+def color_cases() -> None:
+    N, H, W = 2, 4, 6
+    y = rnd.rng.integers(0, 256, (N, H, W, 1)).astype(np.uint8)
+    y[0, 0, 0, 0], y[0, 0, 1, 0] = 0, 255
+    uv = rnd.rng.integers(0, 256, (N, H // 2, W // 2, 2)).astype(np.uint8)
+    u, v = uv[..., :1].copy(), uv[..., 1:].copy()
+    nv12 = np.concatenate([y.reshape(N, -1), uv.reshape(N, -1)], 1).reshape(N, H * 3 // 2, W, 1)
+    i420 = np.concatenate([y.reshape(N, -1), u.reshape(N, -1), v.reshape(N, -1)], 1).reshape(N, H * 3 // 2, W, 1)
+    for rgb in ("RGB", "BGR"):
+        add(Case(f"NV12to{rgb}-single", f"NV12to{rgb}", "opset8", [nv12]))
+        add(Case(f"NV12to{rgb}-two", f"NV12to{rgb}", "opset8", [y, uv], params=(0, 1)))
+        add(Case(f"I420to{rgb}-single", f"I420to{rgb}", "opset8", [i420]))
+        add(Case(f"I420to{rgb}-three", f"I420to{rgb}", "opset8", [y, u, v], params=(0, 1, 2)))
+    add(Case("NV12toRGB-f32", "NV12toRGB", "opset8", [nv12.astype(np.float32)]))
+    add(Case("I420toBGR-f32-three", "I420toBGR", "opset8", [a.astype(np.float32) for a in (y, u, v)], params=(0, 1, 2)))
+    add(Case("NV12toRGB-shape-dyn", "NV12toRGB", "opset8", [Dyn("u8", "?,?,?,1")], params=()))
+    add(Case("NV12toRGB-shape-single", "NV12toRGB", "opset8", [Dyn("u8", "1,6..12,8,1")], params=()))
+    add(Case("I420toRGB-shape-bad-height", "I420toRGB", "opset8", [Dyn("u8", "1,10,8,1")], params=()))
+    add(Case("NV12toBGR-shape-two", "NV12toBGR", "opset8", [Dyn("f32", "?,?,?,1"), Dyn("f32", "1,3,5,2")], params=()))
+
+
+BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases]
 all_cases = CASES.built_by(*BUILDERS)
 
 if __name__ == "__main__":
