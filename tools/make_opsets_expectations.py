@@ -276,7 +276,37 @@ def color_cases() -> None:
     add(Case("NV12toBGR-shape-two", "NV12toBGR", "opset8", [Dyn("f32", "?,?,?,1"), Dyn("f32", "1,3,5,2")], params=()))
 
 
-BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases]
+# ---------------------------------------------------------------------------------------------
+# ROIPooling, PSROIPooling
+
+def roi_cases() -> None:
+    feat = normal(2, 3, 8, 10)
+    rois = np.array([[0, 1, 1, 6, 5], [1, 0, 0, 9, 7], [0, 3.4, 2.6, 3.6, 2.9], [1, 7, 5, 15, 12]], np.float32)
+    for scale in (1.0, 0.5):
+        add(Case(f"ROIPooling-max-{scale}", "ROIPooling", "opset2", [feat, rois],
+                 {"pooled_h": 3, "pooled_w": 2, "spatial_scale": scale, "method": "max"}, params=(0, 1)))
+    norm = np.array([[0, 0.1, 0.2, 0.7, 0.9], [1, 0, 0, 1, 1], [0, 0.5, 0.5, 0.5, 0.5]], np.float32)
+    for ph, pw in ((3, 4), (1, 1)):
+        add(Case(f"ROIPooling-bilinear-{ph}x{pw}", "ROIPooling", "opset2", [feat, norm],
+                 {"pooled_h": ph, "pooled_w": pw, "spatial_scale": 1.0, "method": "bilinear"}, params=(0, 1)))
+    add(Case("ROIPooling-shape-dyn", "ROIPooling", "opset2", [Dyn("f32", "?,5,?,?"), Dyn("f32", "?,5")],
+             {"pooled_h": 2, "pooled_w": 2, "spatial_scale": 1.0, "method": "max"}, params=()))
+    ps = normal(2, 2 * 9, 8, 10)
+    add(Case("PSROIPooling-average", "PSROIPooling", "opset1", [ps, rois[:2]],
+             {"output_dim": 2, "group_size": 3, "spatial_scale": 1.0, "mode": "average"}, params=(0, 1)))
+    add(Case("PSROIPooling-average-scale", "PSROIPooling", "opset1", [ps, rois],
+             {"output_dim": 2, "group_size": 3, "spatial_scale": 0.5, "mode": "average"}, params=(0, 1)))
+    psb = normal(2, 3 * 4, 8, 10)
+    brois = np.array([[0, 1, 1, 6, 5], [1, 0.5, 0, 4, 3.5]], np.float32)
+    for g in (1, 3):
+        add(Case(f"PSROIPooling-bilinear-g{g}", "PSROIPooling", "opset1", [psb, brois],
+                 {"output_dim": 3, "group_size": g, "spatial_scale": 0.1, "mode": "bilinear", "spatial_bins_x": 2,
+                  "spatial_bins_y": 2}, params=(0, 1)))
+    add(Case("PSROIPooling-shape-bad-channels", "PSROIPooling", "opset1", [Dyn("f32", "1,10,8,8"), Dyn("f32", "?,5")],
+             {"output_dim": 2, "group_size": 3, "spatial_scale": 1.0, "mode": "average"}, params=()))
+
+
+BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases]
 all_cases = CASES.built_by(*BUILDERS)
 
 if __name__ == "__main__":
