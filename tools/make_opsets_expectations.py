@@ -306,7 +306,34 @@ def roi_cases() -> None:
              {"output_dim": 2, "group_size": 3, "spatial_scale": 1.0, "mode": "average"}, params=()))
 
 
-BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases]
+# ---------------------------------------------------------------------------------------------
+# DeformableConvolution
+
+def deformable_cases() -> None:
+    dc = lambda g=1, dg=1, s=(1, 1), pb=(0, 0), pe=(0, 0), d=(1, 1), **kw: {  # noqa: E731
+        "strides": s, "pads_begin": pb, "pads_end": pe, "dilations": d, "auto_pad": "explicit", "group": g,
+        "deformable_group": dg, **kw}
+    x = normal(2, 4, 6, 5)
+    w = normal(6, 4, 3, 3)
+    off = normal(2, 2 * 9, 4, 3) * 1.5
+    add(Case("DeformableConvolution-v1", "DeformableConvolution", "opset1", [x, off, w], dc(), params=(0, 1)))
+    add(Case("DeformableConvolution-v1-zero-offsets", "DeformableConvolution", "opset1", [x, np.zeros_like(off), w], dc()))
+    off2 = normal(2, 2 * 2 * 9, 3, 3) * 2
+    add(Case("DeformableConvolution-v1-groups-pads", "DeformableConvolution", "opset1",
+             [x, off2, normal(6, 2, 3, 3)], dc(2, 2, (2, 2), (1, 1), (1, 1)), params=(0, 1)))
+    mask = rnd.rng.random((2, 9, 4, 3)).astype(np.float32)
+    for pad in (False, True):
+        add(Case(f"DeformableConvolution-v8-mask-pad-{pad}", "DeformableConvolution", "opset8", [x, off, w, mask],
+                 dc(bilinear_interpolation_pad=pad), params=(0, 1, 3)))
+    add(Case("DeformableConvolution-v8-dilation", "DeformableConvolution", "opset8",
+             [x, normal(2, 18, 2, 1), w], dc(d=(2, 2)), params=(0, 1)))
+    add(Case("DeformableConvolution-shape-dyn", "DeformableConvolution", "opset8",
+             [Dyn("f32", "?,4,?,?"), Dyn("f32", "?,18,?,?"), Dyn("f32", "6,4,3,3")], dc(), params=()))
+    add(Case("DeformableConvolution-shape-bad-offsets", "DeformableConvolution", "opset8",
+             [Dyn("f32", "1,4,6,5"), Dyn("f32", "1,10,4,3"), Dyn("f32", "6,4,3,3")], dc(), params=()))
+
+
+BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases]
 all_cases = CASES.built_by(*BUILDERS)
 
 if __name__ == "__main__":
