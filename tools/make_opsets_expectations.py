@@ -333,7 +333,32 @@ def deformable_cases() -> None:
              [Dyn("f32", "1,4,6,5"), Dyn("f32", "1,10,4,3"), Dyn("f32", "6,4,3,3")], dc(), params=()))
 
 
-BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases]
+# ---------------------------------------------------------------------------------------------
+# STFT, ISTFT
+
+def stft_cases() -> None:
+    sig = normal(2, 48)
+    hann = (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(16) / 16)).astype(np.float32)
+    for tr in (False, True):
+        add(Case(f"STFT-batch-{tr}", "STFT", "opset15", [sig, hann, np.int64(16), np.int64(4)],
+                 {"transpose_frames": tr}, params=(0, 1)))
+    add(Case("STFT-1d-short-window", "STFT", "opset15", [sig[0], hann[:9], np.int32(12), np.int32(5)],
+             {"transpose_frames": False}, params=(0, 1)))
+    add(Case("STFT-shape-dyn", "STFT", "opset15", [Dyn("f32", "?,20..100"), Dyn("f32", "?"), np.int64(16), np.int64(4)],
+             {"transpose_frames": True}, params=()))
+    spec = normal(2, 9, 11, 2)
+    for center, normalized in ((False, False), (True, False), (True, True)):
+        add(Case(f"ISTFT-{center}-{normalized}", "ISTFT", "opset16", [spec, hann, np.int64(16), np.int64(4)],
+                 {"center": center, "normalized": normalized}, params=(0, 1)))
+    add(Case("ISTFT-length", "ISTFT", "opset16", [spec[0], hann, np.int64(16), np.int64(4), np.int64(30)],
+             {"center": True, "normalized": False}, params=(0, 1)))
+    add(Case("ISTFT-length-long", "ISTFT", "opset16", [spec, hann, np.int64(16), np.int64(4), np.int64(70)],
+             {"center": False, "normalized": False}, params=(0, 1)))
+    add(Case("ISTFT-shape-dyn", "ISTFT", "opset16", [Dyn("f32", "?,9,3..11,2"), Dyn("f32", "16"), np.int64(16), np.int64(4)],
+             {"center": True, "normalized": False}, params=()))
+
+
+BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases]
 all_cases = CASES.built_by(*BUILDERS)
 
 if __name__ == "__main__":
