@@ -358,7 +358,23 @@ def stft_cases() -> None:
              {"center": True, "normalized": False}, params=()))
 
 
-BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases]
+# ---------------------------------------------------------------------------------------------
+# SparseFillEmptyRows
+
+def sparse_cases() -> None:
+    idx = i64(0, 1, 0, 3, 2, 0, 5, 2, 2, 4).reshape(5, 2)
+    add(Case("SparseFillEmptyRows-basic", "SparseFillEmptyRows", "opset16",
+             [f32(1, 2, 3, 4, 5), i64(7, 6), idx, np.float32(-1)], params=(0, 2)))
+    add(Case("SparseFillEmptyRows-i32-none-empty", "SparseFillEmptyRows", "opset16",
+             [np.arange(3, dtype=np.int32), np.array([3, 3], np.int32), np.array([[2, 1], [0, 0], [1, 2]], np.int32),
+              np.int32(9)], params=(0, 2)))
+    add(Case("SparseFillEmptyRows-empty", "SparseFillEmptyRows", "opset16",
+             [np.zeros(0, np.float32), i64(3, 2), np.zeros((0, 2), np.int64), np.float32(7)], params=(0, 2)))
+    add(Case("SparseFillEmptyRows-shape-dyn", "SparseFillEmptyRows", "opset16",
+             [Dyn("f32", "?"), i64(10, 4), Dyn("i64", "5,2"), Dyn("f32", "")], params=()))
+
+
+BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases]
 all_cases = CASES.built_by(*BUILDERS)
 
 if __name__ == "__main__":
