@@ -374,7 +374,30 @@ def sparse_cases() -> None:
              [Dyn("f32", "?"), i64(10, 4), Dyn("i64", "5,2"), Dyn("f32", "")], params=()))
 
 
-BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases]
+# ---------------------------------------------------------------------------------------------
+# ExperimentalDetectron*
+
+def detectron_cases() -> None:
+    rois = np.sort(rnd.rng.uniform(0, 60, (6, 2, 2)), axis=1).reshape(6, 4)[:, [0, 2, 1, 3]].astype(np.float32)
+    probs = rnd.rng.permutation(6).astype(np.float32) / 6
+    for k in (3, 8):
+        add(Case(f"ExperimentalDetectronTopKROIs-{k}", "ExperimentalDetectronTopKROIs", "opset6", [rois, probs],
+                 {"max_rois": k}, params=(0, 1)))
+    priors = normal(3, 4) * 8
+    fmap, image = normal(1, 2, 3, 4), normal(1, 3, 24, 40)
+    for flatten, h, w, sx, sy in [(True, 0, 0, 0.0, 0.0), (False, 0, 0, 0.0, 0.0), (True, 2, 5, 7.0, 3.5)]:
+        add(Case(f"ExperimentalDetectronPriorGridGenerator-{flatten}-{h}-{sx}", "ExperimentalDetectronPriorGridGenerator",
+                 "opset6", [priors, fmap, image], {"flatten": flatten, "h": h, "w": w, "stride_x": sx, "stride_y": sy},
+                 params=(0, 1, 2)))
+    boxes = np.array([[0, 0, 20, 30], [10, 5, 200, 180], [3, 4, 3, 9], [50, 40, 600, 500], [-5, -5, 8, 8]], np.float32)
+    levels = [normal(1, 3, 32, 32), normal(1, 3, 16, 16), normal(1, 3, 8, 8), normal(1, 3, 4, 4)]
+    for aligned, ratio in ((False, 2), (True, 0)):
+        add(Case(f"ExperimentalDetectronROIFeatureExtractor-{aligned}-{ratio}", "ExperimentalDetectronROIFeatureExtractor",
+                 "opset6", [boxes, *levels], {"output_size": 3, "sampling_ratio": ratio, "pyramid_scales": [4, 8, 16, 32],
+                                              "aligned": aligned}, params=(0, 1, 2, 3, 4)))
+
+
+BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases]
 all_cases = CASES.built_by(*BUILDERS)
 
 if __name__ == "__main__":
