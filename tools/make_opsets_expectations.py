@@ -210,6 +210,9 @@ def random_cases() -> None:
     add(Case("RandomUniform-empty", "RandomUniform", "opset8", [i64(0, 4), f32(0), f32(1)], ru("f32"), params=()))
     add(Case("RandomUniform-shape-param", "RandomUniform", "opset8", [np.array([2, 3], np.int32), f32(0), f32(1)],
              ru("f32"), params=(0,)))
+    # the stream Multinomial-rep-True draws from (its seeds, [0, 1), its output shape)
+    add(Case("RandomUniform-multinomial-stream", "RandomUniform", "opset8", [i64(3, 5), f32(0), f32(1)],
+             ru("f32", 7, 11), params=()))
     add(Case("RandomUniform-shape-dyn", "RandomUniform", "opset8", [Dyn("i64", "3"), f32(0), f32(1)], ru("f32"), params=()))
     add(Case("RandomUniform-shape-bad-minmax", "RandomUniform", "opset8", [i64(2), f32(1), f32(0)], ru("f32"), params=()))
 
@@ -397,7 +400,23 @@ def detectron_cases() -> None:
                                               "aligned": aligned}, params=(0, 1, 2, 3, 4)))
 
 
-BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases]
+# ---------------------------------------------------------------------------------------------
+# Multinomial (the RandomUniform stream)
+
+def multinomial_cases() -> None:
+    mn = lambda rep, log=False, et="i64": {"convert_type": et, "with_replacement": rep, "log_probs": log,  # noqa: E731
+                                           "global_seed": 7, "op_seed": 11}
+    probs = rnd.rng.random((3, 6)).astype(np.float32)
+    probs[1, 2] = 0
+    for rep in (True, False):
+        add(Case(f"Multinomial-rep-{rep}", "Multinomial", "opset13", [probs, np.int64(5)], mn(rep), params=()))
+    add(Case("Multinomial-log", "Multinomial", "opset13", [np.log(probs + 0.01), np.int32(8)], mn(True, True, "i32"), params=()))
+    add(Case("Multinomial-1d", "Multinomial", "opset13", [probs[0], i64(4)], mn(False), params=()))
+    add(Case("Multinomial-f64", "Multinomial", "opset13", [probs.astype(np.float64), np.int64(5)], mn(True), params=()))
+    add(Case("Multinomial-shape-dyn", "Multinomial", "opset13", [Dyn("f32", "?,10"), Dyn("i64", "")], mn(True), params=()))
+
+
+BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases, multinomial_cases]
 all_cases = CASES.built_by(*BUILDERS)
 
 if __name__ == "__main__":
