@@ -416,7 +416,31 @@ def multinomial_cases() -> None:
     add(Case("Multinomial-shape-dyn", "Multinomial", "opset13", [Dyn("f32", "?,10"), Dyn("i64", "")], mn(True), params=()))
 
 
-BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases, multinomial_cases]
+# ---------------------------------------------------------------------------------------------
+# Proposal
+
+def proposal_cases() -> None:
+    def attrs(framework="", **kw):
+        a = {"base_size": 16, "pre_nms_topn": 30, "post_nms_topn": 8, "nms_thresh": 0.5, "feat_stride": 16,
+             "min_size": 8, "ratio": [0.5, 1.0, 2.0], "scale": [1.0, 2.0], "framework": framework}
+        a.update(kw)
+        return a
+    A, H, W = 6, 3, 4
+    probs = rnd.rng.random((2, 2 * A, H, W)).astype(np.float32)
+    deltas = normal(2, 4 * A, H, W) * 0.3
+    image = f32(60, 70, 1)
+    for v in ("opset1", "opset4"):
+        add(Case(f"Proposal-{v}", "Proposal", v, [probs, deltas, image], attrs(), params=(0, 1)))
+    add(Case("Proposal-tensorflow", "Proposal", "opset4", [probs, deltas, f32(60, 70, 1, 1)],
+             attrs("tensorflow", clip_after_nms=True, normalize=True), params=(0, 1)))
+    add(Case("Proposal-few", "Proposal", "opset4", [probs[:1], deltas[:1], image],
+             attrs(pre_nms_topn=5, post_nms_topn=10, nms_thresh=0.3, clip_before_nms=False, box_size_scale=2.0,
+                   box_coordinate_scale=0.5), params=(0, 1)))
+    add(Case("Proposal-shape-dyn", "Proposal", "opset4", [Dyn("f32", "?,12,?,?"), Dyn("f32", "2,24,?,?"), Dyn("f32", "3")],
+             attrs(), params=()))
+
+
+BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases, multinomial_cases, proposal_cases]
 all_cases = CASES.built_by(*BUILDERS)
 
 if __name__ == "__main__":
