@@ -440,7 +440,40 @@ def proposal_cases() -> None:
              attrs(), params=()))
 
 
-BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases, multinomial_cases, proposal_cases]
+# ---------------------------------------------------------------------------------------------
+# MulticlassNms, MatrixNms
+
+def nms_boxes(n: int, m: int) -> np.ndarray:
+    xy = rnd.rng.uniform(0, 10, (n, m, 2))
+    wh = rnd.rng.uniform(1, 6, (n, m, 2))
+    return np.concatenate([xy, xy + wh], -1).astype(np.float32)
+
+
+def multiclass_cases() -> None:
+    N, C, M = 2, 3, 8
+    boxes = nms_boxes(N, M)
+    scores = rnd.rng.random((N, C, M)).astype(np.float32)
+    base = {"iou_threshold": 0.4, "score_threshold": 0.2, "nms_top_k": -1, "keep_top_k": -1, "background_class": -1,
+            "nms_eta": 1.0, "normalized": True, "output_type": "i64", "sort_result_type": "score",
+            "sort_result_across_batch": False}
+    variants = [("default", {}), ("classid", {"sort_result_type": "classid"}),
+                ("across-score", {"sort_result_across_batch": True}),
+                ("across-classid", {"sort_result_across_batch": True, "sort_result_type": "classid"}),
+                ("topk-bg", {"nms_top_k": 3, "keep_top_k": 5, "background_class": 1}),
+                ("eta-unnorm", {"nms_eta": 0.7, "iou_threshold": 0.9, "normalized": False, "output_type": "i32"}),
+                ("none", {"sort_result_type": "none"})]
+    for v in ("opset8", "opset9"):
+        for tag, extra in variants:
+            add(Case(f"MulticlassNms-{v}-{tag}", "MulticlassNms", v, [boxes, scores], {**base, **extra}, params=(0, 1)))
+    per_class = nms_boxes(C, M)
+    add(Case("MulticlassNms-opset9-roisnum", "MulticlassNms", "opset9",
+             [per_class, rnd.rng.random((C, M)).astype(np.float32), np.array([3, 5], np.int32)], base, params=(0, 1, 2)))
+    add(Case("MulticlassNms-shape-dyn", "MulticlassNms", "opset9", [Dyn("f32", "2,?,4"), Dyn("f32", "2,3,?")], base, params=()))
+    add(Case("MulticlassNms-shape-static", "MulticlassNms", "opset8", [Dyn("f32", "2,8,4"), Dyn("f32", "2,3,8")],
+             {**base, "nms_top_k": 3, "keep_top_k": 5}, params=()))
+
+
+BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases, multinomial_cases, proposal_cases, multiclass_cases]
 all_cases = CASES.built_by(*BUILDERS)
 
 if __name__ == "__main__":
