@@ -473,7 +473,26 @@ def multiclass_cases() -> None:
              {**base, "nms_top_k": 3, "keep_top_k": 5}, params=()))
 
 
-BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases, multinomial_cases, proposal_cases, multiclass_cases]
+
+def matrix_nms_cases() -> None:
+    N, C, M = 2, 3, 8
+    boxes = nms_boxes(N, M)
+    scores = rnd.rng.random((N, C, M)).astype(np.float32)
+    base = {"score_threshold": 0.1, "nms_top_k": -1, "keep_top_k": -1, "background_class": -1,
+            "decay_function": "linear", "gaussian_sigma": 2.0, "post_threshold": 0.05, "normalized": True,
+            "output_type": "i64", "sort_result_type": "score", "sort_result_across_batch": False}
+    for tag, extra in [("linear", {}), ("gaussian", {"decay_function": "gaussian"}),
+                       ("topk-bg", {"nms_top_k": 4, "keep_top_k": 6, "background_class": 0}),
+                       ("across-classid", {"sort_result_across_batch": True, "sort_result_type": "classid"}),
+                       ("across-score-unnorm", {"sort_result_across_batch": True, "normalized": False,
+                                                "output_type": "i32"}),
+                       ("post", {"post_threshold": 0.3})]:
+        add(Case(f"MatrixNms-{tag}", "MatrixNms", "opset8", [boxes, scores], {**base, **extra}, params=(0, 1)))
+    add(Case("MatrixNms-shape-static", "MatrixNms", "opset8", [Dyn("f32", "2,8,4"), Dyn("f32", "2,3,8")],
+             {**base, "nms_top_k": 3, "keep_top_k": 5}, params=()))
+
+
+BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases, multinomial_cases, proposal_cases, multiclass_cases, matrix_nms_cases]
 all_cases = CASES.built_by(*BUILDERS)
 
 if __name__ == "__main__":
