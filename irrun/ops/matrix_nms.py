@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..budget import check_alloc
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
@@ -28,18 +29,19 @@ from .registry import register
 F = np.float32
 
 
-def _iou(a: np.ndarray, b: np.ndarray, normalized: bool) -> F:
-    if b[0] > a[2] or b[2] < a[0] or b[1] > a[3] or b[3] < a[1]:
-        return F(0)
+def iou_matrix(b: np.ndarray, normalized: bool) -> np.ndarray:
+    """``[n, n]`` IoU of corner boxes ``b`` (f32; disjoint boxes 0, an inverted box has area 0)."""
     norm = F(0) if normalized else F(1)
-
-    def area(x):
-        if x[2] < x[0] or x[3] < x[1]:
-            return F(0)
-        return (x[2] - x[0] + norm) * (x[3] - x[1] + norm)
-    inter = (min(a[2], b[2]) - max(a[0], b[0]) + norm) * (min(a[3], b[3]) - max(a[1], b[1]) + norm)
+    x0, y0, x1, y1 = (b[:, k] for k in range(4))
+    area = np.where((x1 < x0) | (y1 < y0), F(0), (x1 - x0 + norm) * (y1 - y0 + norm))
+    disjoint = (x0[None, :] > x1[:, None]) | (x1[None, :] < x0[:, None]) | (y0[None, :] > y1[:, None]) | \
+        (y1[None, :] < y0[:, None])
+    iw = np.minimum(x1[:, None], x1[None, :]) - np.maximum(x0[:, None], x0[None, :]) + norm
+    ih = np.minimum(y1[:, None], y1[None, :]) - np.maximum(y0[:, None], y0[None, :]) + norm
+    inter = iw * ih
     with np.errstate(all="ignore"):
-        return F(inter / (area(a) + area(b) - inter))
+        iou = inter / (area[:, None] + area[None, :] - inter)
+    return np.where(disjoint, F(0), iou).astype(F)
 
 
 @register
@@ -82,10 +84,8 @@ class MatrixNms(Op):
         if self.nms_top_k > -1:
             cand = cand[:self.nms_top_k]
         n = len(cand)
-        iou = np.zeros((n, n), F)
-        for i in range(1, n):
-            for j in range(i):
-                iou[i, j] = _iou(boxes[cand[i]], boxes[cand[j]], self.normalized)
+        check_alloc((n, n, 4), np.dtype(F), "the IoU matrix")
+        iou = np.tril(iou_matrix(boxes[cand], self.normalized), -1)     # iou[i, j] for j < i
         max_iou = iou.max(axis=1) if n else iou
         out = []
         if n and scores[cand[0]] > F(self.post_threshold):
