@@ -492,7 +492,30 @@ def matrix_nms_cases() -> None:
              {**base, "nms_top_k": 3, "keep_top_k": 5}, params=()))
 
 
-BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases, multinomial_cases, proposal_cases, multiclass_cases, matrix_nms_cases]
+
+def generate_proposals_cases() -> None:
+    A, H, W = 3, 4, 5
+    xy = rnd.rng.uniform(0, 40, (H, W, A, 2))
+    anchors = np.concatenate([xy, xy + rnd.rng.uniform(4, 20, (H, W, A, 2))], -1).astype(np.float32)
+    deltas = normal(2, A * 4, H, W) * 0.2
+    scores = rnd.rng.random((2, A, H, W)).astype(np.float32)
+    single = {"min_size": 2.0, "nms_threshold": 0.5, "pre_nms_count": 40, "post_nms_count": 12}
+    add(Case("ExperimentalDetectronGenerateProposalsSingleImage-basic", "ExperimentalDetectronGenerateProposalsSingleImage",
+             "opset6", [f32(50, 60, 1), anchors.reshape(-1, 4), deltas[0], scores[0]], single, params=(0, 1, 2, 3)))
+    add(Case("ExperimentalDetectronGenerateProposalsSingleImage-few", "ExperimentalDetectronGenerateProposalsSingleImage",
+             "opset6", [f32(30, 30, 1), anchors.reshape(-1, 4), deltas[1], scores[1]],
+             {**single, "min_size": 6.0, "pre_nms_count": 8, "nms_threshold": 0.3}, params=(0, 1, 2, 3)))
+    info = np.array([[50, 60, 1], [40, 45, 1.5]], np.float32)
+    for tag, extra in [("normalized", {}), ("unnormalized", {"normalized": False}),
+                       ("i32", {"roi_num_type": "i32", "post_nms_count": 5, "min_size": 4.0})]:
+        add(Case(f"GenerateProposals-{tag}", "GenerateProposals", "opset9", [info, anchors, deltas, scores],
+                 {**single, "normalized": True, "nms_eta": 1.0, "roi_num_type": "i64", **extra}, params=(0, 1, 2, 3)))
+    add(Case("GenerateProposals-shape-dyn", "GenerateProposals", "opset9",
+             [Dyn("f32", "2,3"), Dyn("f32", "?,?,3,4"), Dyn("f32", "?,12,?,?"), Dyn("f32", "?,3,?,?")],
+             {**single, "normalized": True, "nms_eta": 1.0, "roi_num_type": "i64"}, params=()))
+
+
+BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases, multinomial_cases, proposal_cases, multiclass_cases, matrix_nms_cases, generate_proposals_cases]
 all_cases = CASES.built_by(*BUILDERS)
 
 if __name__ == "__main__":
