@@ -30,6 +30,7 @@ from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
 from .base import Attr, Op, TensorInfo
+from .generate_proposals import proposal_nms
 from .registry import register
 
 _SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/"
@@ -134,7 +135,7 @@ class _Proposal(Op):
             boxes = np.stack([x0, y0, x1, y1], -1).reshape(-1, 4)
             score = score.reshape(-1)
             order = np.argsort(-score, kind="stable")[:min(boxes.shape[0], self.pre_nms_topn)]
-            keep = self._nms(boxes[order], off)
+            keep = proposal_nms(boxes[order], np.zeros(order.size, bool), self.nms_thresh, post, off)
             sel = order[keep]
             rois = boxes[sel]
             if self.clip_after_nms:
@@ -148,27 +149,6 @@ class _Proposal(Op):
                 out[b, len(sel), 0] = -1
         res = [out.reshape(N * post, 5).astype(probs.dtype)]
         return res + [scores_out.reshape(-1).astype(probs.dtype)] * (self.n_outputs - 1)
-
-    def _nms(self, boxes: np.ndarray, off) -> list[int]:
-        dead = np.zeros(boxes.shape[0], bool)
-        keep: list[int] = []
-        area = (boxes[:, 2] - boxes[:, 0] + off) * (boxes[:, 3] - boxes[:, 1] + off)
-        for i in range(boxes.shape[0]):
-            if dead[i]:
-                continue
-            keep.append(i)
-            if len(keep) == self.post_nms_topn:
-                break
-            j = np.arange(i + 1, boxes.shape[0])
-            b, o = boxes[i], boxes[j]
-            overlap = (b[0] <= o[:, 2]) & (b[1] <= o[:, 3]) & (o[:, 0] <= b[2]) & (o[:, 1] <= b[3])
-            iw = np.maximum(F(0), np.minimum(b[2], o[:, 2]) - np.maximum(b[0], o[:, 0]) + off)
-            ih = np.maximum(F(0), np.minimum(b[3], o[:, 3]) - np.maximum(b[1], o[:, 1]) + off)
-            inter = iw * ih
-            with np.errstate(all="ignore"):
-                iou = np.where(overlap, inter / (area[i] + area[j] - inter), F(0))
-            dead[j[F(self.nms_thresh) < iou]] = True
-        return keep
 
 
 @register
