@@ -515,7 +515,29 @@ def generate_proposals_cases() -> None:
              {**single, "normalized": True, "nms_eta": 1.0, "roi_num_type": "i64"}, params=()))
 
 
-BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases, multinomial_cases, proposal_cases, multiclass_cases, matrix_nms_cases, generate_proposals_cases]
+
+def promote_cases() -> None:
+    cp = lambda unsafe=False, scalar=False, target="f32": {"promote_unsafe": unsafe, "pytorch_scalar_promotion": scalar,  # noqa: E731
+                                                           "u64_integer_promotion_target": target}
+    vals = {"f32": f32(1.5, -2.25), "f16": np.array([0.5, 3], F16), "f64": np.array([1e10, -1], np.float64),
+            "i8": np.array([-3, 7], np.int8), "u8": np.array([200, 3], np.uint8), "i32": np.array([-70000, 5], np.int32),
+            "u32": np.array([4000000000, 1], np.uint32), "i64": i64(-5, 2 ** 40), "u64": np.array([7, 2 ** 63], np.uint64),
+            "boolean": np.array([True, False]), "i16": np.array([-300, 4], np.int16), "bf16": f32(1.5, 2).astype(nn.BF16)}
+    pairs = [("f32", "i8"), ("f32", "i16"), ("f32", "i32"), ("f64", "i32"), ("u8", "i8"), ("u8", "i32"), ("u32", "i64"),
+             ("u64", "i32"), ("i8", "i64"), ("f16", "f32"), ("boolean", "i32"), ("f16", "bf16"), ("u8", "f16")]
+    for x, y in pairs:
+        for unsafe in (False, True):
+            add(Case(f"ConvertPromoteTypes-{x}-{y}-{unsafe}", "ConvertPromoteTypes", "opset14", [vals[x], vals[y]],
+                     cp(unsafe), params=(0, 1)))
+    add(Case("ConvertPromoteTypes-u64-target", "ConvertPromoteTypes", "opset14", [vals["u64"], vals["i8"]],
+             cp(True, target="i64"), params=(0, 1)))
+    for x, y in [("i64", "i8"), ("i8", "i64"), ("f16", "f64"), ("i8", "u8"), ("u8", "i16")]:
+        for unsafe in (False, True):
+            add(Case(f"ConvertPromoteTypes-scalar-{x}-{y}-{unsafe}", "ConvertPromoteTypes", "opset14",
+                     [vals[x][:1].reshape(()), vals[y]], cp(unsafe, True), params=(0, 1)))
+
+
+BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases, multinomial_cases, proposal_cases, multiclass_cases, matrix_nms_cases, generate_proposals_cases, promote_cases]
 all_cases = CASES.built_by(*BUILDERS)
 
 if __name__ == "__main__":
