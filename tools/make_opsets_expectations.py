@@ -537,7 +537,25 @@ def promote_cases() -> None:
                      [vals[x][:1].reshape(()), vals[y]], cp(unsafe, True), params=(0, 1)))
 
 
-BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases, multinomial_cases, proposal_cases, multiclass_cases, matrix_nms_cases, generate_proposals_cases, promote_cases]
+
+def detectron_output_cases() -> None:
+    R, C = 8, 4
+    xy = rnd.rng.uniform(0, 30, (R, 2))
+    rois = np.concatenate([xy, xy + rnd.rng.uniform(5, 25, (R, 2))], -1).astype(np.float32)
+    rois[3, 2] = rois[3, 0]                          # a ROI of zero width
+    deltas = normal(R, C * 4) * 0.3
+    scores = rnd.rng.random((R, C)).astype(np.float32)
+    attrs = {"score_threshold": 0.2, "nms_threshold": 0.5, "max_delta_log_wh": 4.135, "num_classes": C,
+             "post_nms_count": 5, "max_detections_per_image": 8, "class_agnostic_box_regression": False,
+             "deltas_weights": [10.0, 10.0, 5.0, 5.0]}
+    info = f32(60, 70, 1).reshape(1, 3)
+    add(Case("ExperimentalDetectronDetectionOutput-basic", "ExperimentalDetectronDetectionOutput", "opset6",
+             [rois, deltas, scores, info], attrs, params=(0, 1, 2, 3)))
+    add(Case("ExperimentalDetectronDetectionOutput-few", "ExperimentalDetectronDetectionOutput", "opset6",
+             [rois, deltas, scores, info], {**attrs, "score_threshold": 0.6, "post_nms_count": 2}, params=(0, 1, 2, 3)))
+
+
+BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases, multinomial_cases, proposal_cases, multiclass_cases, matrix_nms_cases, generate_proposals_cases, promote_cases, detectron_output_cases]
 all_cases = CASES.built_by(*BUILDERS)
 
 if __name__ == "__main__":
