@@ -555,7 +555,29 @@ def detectron_output_cases() -> None:
              [rois, deltas, scores, info], {**attrs, "score_threshold": 0.6, "post_nms_count": 2}, params=(0, 1, 2, 3)))
 
 
-BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases, multinomial_cases, proposal_cases, multiclass_cases, matrix_nms_cases, generate_proposals_cases, promote_cases, detectron_output_cases]
+
+def rotated_cases() -> None:
+    N, C, M = 2, 2, 7
+    boxes = np.concatenate([rnd.rng.uniform(0, 12, (N, M, 2)), rnd.rng.uniform(2, 8, (N, M, 2)),
+                            rnd.rng.uniform(-1.5, 1.5, (N, M, 1))], -1).astype(np.float32)
+    scores = rnd.rng.random((N, C, M)).astype(np.float32)
+    for tag, thr, attrs in [("cw", 0.3, {}), ("ccw", 0.3, {"clockwise": False}),
+                            ("unsorted-i32", 0.5, {"sort_result_descending": False, "output_type": "i32"})]:
+        add(Case(f"NMSRotated-{tag}", "NMSRotated", "opset13",
+                 [boxes, scores, np.int64(3), np.float32(thr), np.float32(0.1)],
+                 {"sort_result_descending": True, "output_type": "i64", "clockwise": True, **attrs}, params=(0, 1)))
+    add(Case("NMSRotated-shape-dyn", "NMSRotated", "opset13",
+             [Dyn("f32", "?,7,5"), Dyn("f32", "2,3,?"), np.int64(3), np.float32(0.3), np.float32(0.1)],
+             {"sort_result_descending": True, "output_type": "i64", "clockwise": True}, params=()))
+    data = normal(2, 3, 10, 12)
+    rois = np.array([[5, 4, 6, 3, 0.3], [6, 5, 8, 5, -0.8], [3, 3, 2, 2, 0], [10, 8, 5, 7, 1.4]], np.float32)
+    for tag, attrs in [("ccw", {}), ("cw", {"clockwise_mode": True}), ("ratio0-scale", {"sampling_ratio": 0, "spatial_scale": 0.5})]:
+        add(Case(f"ROIAlignRotated-{tag}", "ROIAlignRotated", "opset15", [data, rois, np.array([0, 1, 1, 0], np.int32)],
+                 {"pooled_h": 2, "pooled_w": 3, "sampling_ratio": 2, "spatial_scale": 1.0, "clockwise_mode": False, **attrs},
+                 params=(0, 1)))
+
+
+BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases, multinomial_cases, proposal_cases, multiclass_cases, matrix_nms_cases, generate_proposals_cases, promote_cases, detectron_output_cases, rotated_cases]
 all_cases = CASES.built_by(*BUILDERS)
 
 if __name__ == "__main__":

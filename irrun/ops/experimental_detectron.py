@@ -130,6 +130,25 @@ class ExperimentalDetectronPriorGridGenerator(Op):
         return [out.reshape(-1, 4) if self.flatten else out]
 
 
+def bilinear_taps(fmap: np.ndarray, Y: np.ndarray, X: np.ndarray) -> np.ndarray:
+    """Caffe2's bilinear sample of ``fmap`` ``[C, H, W]`` at each point of ``Y``/``X`` (f32):
+    0 outside ``[-1, size]``, coordinates clamped at 0 and to the last pixel -> ``[C, points]``."""
+    C, H, W = fmap.shape
+    f = np.float32
+    valid = (Y >= -1) & (Y <= H) & (X >= -1) & (X <= W)
+    Y, X = np.maximum(Y, 0), np.maximum(X, 0)
+    yl, xl = Y.astype(np.int64), X.astype(np.int64)
+    ytop, xtop = yl >= H - 1, xl >= W - 1
+    yl, xl = np.where(ytop, H - 1, yl), np.where(xtop, W - 1, xl)
+    Y, X = np.where(ytop, yl, Y).astype(f), np.where(xtop, xl, X).astype(f)
+    yh, xh = np.where(ytop, yl, yl + 1), np.where(xtop, xl, xl + 1)
+    ly, lx = Y - yl, X - xl
+    hy, hx = f(1) - ly, f(1) - lx
+    flat = fmap.reshape(C, -1).astype(f)
+    return sum(flat[:, (yy * W + xx).reshape(-1)] * (w * valid).reshape(-1)
+               for yy, xx, w in ((yl, xl, hy * hx), (yl, xh, hy * lx), (yh, xl, ly * hx), (yh, xh, ly * lx)))
+
+
 def roi_align(fmap: np.ndarray, box: np.ndarray, scale: float, out: int, ratio: int, aligned: bool) -> np.ndarray:
     """Caffe2's ROIAlign of one box on ``fmap`` ``[C, H, W]`` -> ``[C, out, out]`` (f32)."""
     C, H, W = fmap.shape
@@ -144,18 +163,7 @@ def roi_align(fmap: np.ndarray, box: np.ndarray, scale: float, out: int, ratio: 
     ys = (y0 + p[:, None] * bh + (np.arange(gh, dtype=f) + f(0.5))[None, :] * bh / f(gh)).reshape(-1)
     xs = (x0 + p[:, None] * bw + (np.arange(gw, dtype=f) + f(0.5))[None, :] * bw / f(gw)).reshape(-1)
     Y, X = np.meshgrid(ys, xs, indexing="ij")                          # [out*gh, out*gw]
-    valid = (Y >= -1) & (Y <= H) & (X >= -1) & (X <= W)
-    Y, X = np.maximum(Y, 0), np.maximum(X, 0)
-    yl, xl = Y.astype(np.int64), X.astype(np.int64)
-    ytop, xtop = yl >= H - 1, xl >= W - 1
-    yl, xl = np.where(ytop, H - 1, yl), np.where(xtop, W - 1, xl)
-    Y, X = np.where(ytop, yl, Y).astype(f), np.where(xtop, xl, X).astype(f)
-    yh, xh = np.where(ytop, yl, yl + 1), np.where(xtop, xl, xl + 1)
-    ly, lx = Y - yl, X - xl
-    hy, hx = f(1) - ly, f(1) - lx
-    flat = fmap.reshape(C, -1).astype(np.float32)
-    val = sum(flat[:, (yy * W + xx).reshape(-1)] * (w * valid).reshape(-1)
-              for yy, xx, w in ((yl, xl, hy * hx), (yl, xh, hy * lx), (yh, xl, ly * hx), (yh, xh, ly * lx)))
+    val = bilinear_taps(fmap, Y, X)
     return val.reshape(C, out, gh, out, gw).sum(axis=(2, 4)) / f(gh * gw)
 
 
