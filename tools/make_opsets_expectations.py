@@ -577,7 +577,24 @@ def rotated_cases() -> None:
                  params=(0, 1)))
 
 
-BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases, multinomial_cases, proposal_cases, multiclass_cases, matrix_nms_cases, generate_proposals_cases, promote_cases, detectron_output_cases, rotated_cases]
+
+def deformable_psroi_cases() -> None:
+    D, G = 2, 3
+    data = normal(2, D * G * G, 8, 10)
+    rois = np.array([[0, 1, 1, 6, 5], [1, 0.4, 0, 9, 7.6], [0, 3, 2, 3, 2], [1, 4, 3, 15, 12]], np.float32)
+    base = {"output_dim": D, "spatial_scale": 1.0, "group_size": G, "mode": "bilinear_deformable",
+            "spatial_bins_x": 1, "spatial_bins_y": 1, "trans_std": 1.0, "part_size": 1}
+    add(Case("DeformablePSROIPooling-no-offsets", "DeformablePSROIPooling", "opset1", [data, rois], base, params=(0, 1)))
+    add(Case("DeformablePSROIPooling-bins-scale", "DeformablePSROIPooling", "opset1", [data, rois],
+             {**base, "spatial_bins_x": 2, "spatial_bins_y": 3, "spatial_scale": 0.5}, params=(0, 1)))
+    off = normal(4, 2, 2, 2) * 0.2
+    add(Case("DeformablePSROIPooling-offsets", "DeformablePSROIPooling", "opset1", [data, rois, off],
+             {**base, "part_size": 2, "trans_std": 0.5, "spatial_bins_x": 2, "spatial_bins_y": 2}, params=(0, 1, 2)))
+    add(Case("DeformablePSROIPooling-offsets-classes", "DeformablePSROIPooling", "opset1", [data, rois, normal(4, 4, 3, 3) * 0.1],
+             {**base, "part_size": 3}, params=(0, 1, 2)))
+
+
+BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases, multinomial_cases, proposal_cases, multiclass_cases, matrix_nms_cases, generate_proposals_cases, promote_cases, detectron_output_cases, rotated_cases, deformable_psroi_cases]
 all_cases = CASES.built_by(*BUILDERS)
 
 if __name__ == "__main__":
