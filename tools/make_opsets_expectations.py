@@ -594,7 +594,18 @@ def deformable_psroi_cases() -> None:
              {**base, "part_size": 3}, params=(0, 1, 2)))
 
 
-BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases, multinomial_cases, proposal_cases, multiclass_cases, matrix_nms_cases, generate_proposals_cases, promote_cases, detectron_output_cases, rotated_cases, deformable_psroi_cases]
+
+def binary_convolution_cases() -> None:
+    bc = {"strides": [1, 1], "pads_begin": [1, 0], "pads_end": [0, 1], "dilations": [1, 1], "mode": "xnor-popcount",
+          "pad_value": 1.0, "auto_pad": "explicit"}
+    for tag, shapes, attrs in [("static", ["1,3,5,6", "4,3,3,3"], bc), ("dyn", ["?,3,?,?", "4,3,2,2"], bc),
+                               ("same", ["2,3,5,6", "4,3,3,3"], {**bc, "auto_pad": "same_upper", "strides": [2, 2]}),
+                               ("bad-channels", ["1,2,5,6", "4,3,3,3"], bc)]:
+        add(Case(f"BinaryConvolution-shape-{tag}", "BinaryConvolution", "opset1",
+                 [Dyn("f32", shapes[0]), Dyn("u1", shapes[1])], attrs, params=()))
+
+
+BUILDERS = [sink_cases, movement_cases, embedding_cases, ctc_cases, random_cases, small_cases, color_cases, roi_cases, deformable_cases, stft_cases, sparse_cases, detectron_cases, multinomial_cases, proposal_cases, multiclass_cases, matrix_nms_cases, generate_proposals_cases, promote_cases, detectron_output_cases, rotated_cases, deformable_psroi_cases, binary_convolution_cases]
 all_cases = CASES.built_by(*BUILDERS)
 
 if __name__ == "__main__":
