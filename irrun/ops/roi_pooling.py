@@ -1,6 +1,6 @@
 """ROIPooling-2 and PSROIPooling-1: a fixed-size map pooled from each region of interest.
 
-Specs (detection/): roi-pooling-1 (ROIPooling is read as opset2), ps-roi-pooling-1 under
+Specs (detection/): roi-pooling-1 (ROIPooling is read as opset2), psroi-pooling-1 under
 https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/
 
 Both take a feature map ``[N, C, H, W]`` and boxes ``[R, 5]`` (batch index, x1, y1, x2, y2), as
@@ -130,7 +130,7 @@ class PSROIPooling(Op):
     """PSROIPooling-1; see the module docstring."""
 
     type, version = "PSROIPooling", "opset1"
-    spec = _SPECS + "ps-roi-pooling-1.html"
+    spec = _SPECS + "psroi-pooling-1.html"
     attrs = {"output_dim": Attr("int", required=True), "group_size": Attr("int", 1),
              "spatial_scale": Attr("float", required=True), "mode": Attr("enum", "average", choices=("average", "bilinear")),
              "spatial_bins_x": Attr("int", 1), "spatial_bins_y": Attr("int", 1)}

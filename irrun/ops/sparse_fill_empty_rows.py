@@ -1,7 +1,7 @@
 """SparseFillEmptyRows-16: a 2-D sparse tensor (COO) with an entry ``[row, 0] = default_value``
 added to every row that has none, as TensorFlow's ``sparse.fill_empty_rows``.
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sparse/sparse-fill-empty-rows-16.html
+Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sparse/fill-empty-rows-16.html
 
 Inputs values ``[N]``, dense_shape ``[2]``, indices ``[N, 2]``, default_value (scalar of the
 values' type). Outputs: the indices ``[M, 2]`` and values ``[M]`` ordered by row (entries of one
@@ -27,7 +27,7 @@ class SparseFillEmptyRows(Op):
     """SparseFillEmptyRows-16; see the module docstring."""
 
     type, version = "SparseFillEmptyRows", "opset16"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sparse/sparse-fill-empty-rows-16.html"
+    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sparse/fill-empty-rows-16.html"
     num_inputs = (4, 4)
 
     def infer(self, inputs):
