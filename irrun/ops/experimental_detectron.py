@@ -1,7 +1,7 @@
 """ExperimentalDetectronTopKROIs-6, ExperimentalDetectronPriorGridGenerator-6 and
 ExperimentalDetectronROIFeatureExtractor-6: the Mask R-CNN (Detectron) box and feature helpers.
 
-Specs (detection/): sort/experimental-detectron-top-krois-6, experimental-detectron-prior-grid-generator-6,
+Specs: sort/experimental-detectron-top-krois-6, detection/experimental-detectron-prior-grid-generator-6,
 experimental-detectron-roi-feature-extractor-6 under
 https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/
 
@@ -56,7 +56,7 @@ class ExperimentalDetectronTopKROIs(Op):
     """ExperimentalDetectronTopKROIs-6: rois ``[N, 4]``, probabilities ``[N]`` -> ``[max_rois, 4]``."""
 
     type, version = "ExperimentalDetectronTopKROIs", "opset6"
-    spec = _SPECS + "experimental-detectron-top-krois-6.html"
+    spec = _SPECS.replace("/detection/", "/sort/") + "experimental-detectron-top-krois-6.html"
     attrs = {"max_rois": Attr("int", required=True, default=0)}
     num_inputs = (2, 2)
 
