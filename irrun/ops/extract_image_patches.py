@@ -66,7 +66,9 @@ class ExtractImagePatches(Op):
             pads.append(total // 2 if self.auto_pad == "same_upper" else total - total // 2)
         (kh, kw), (sh, sw), (rh, rw) = self.sizes, self.strides, self.rates
         check_alloc((N, kh * kw * C, *out_hw), x.dtype)
-        padded = np.zeros((N, C, H + kh * rh + sh * out_hw[0], W + kw * rw + sw * out_hw[1]), x.dtype)
+        padded_shape = (N, C, H + kh * rh + sh * out_hw[0], W + kw * rw + sw * out_hw[1])
+        check_alloc(padded_shape, x.dtype, "the padded image")
+        padded = np.zeros(padded_shape, x.dtype)
         padded[:, :, pads[0]:pads[0] + H, pads[1]:pads[1] + W] = x
         out = np.empty((N, kh, kw, C, *out_hw), x.dtype)
         for i in range(kh):

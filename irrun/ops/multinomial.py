@@ -21,7 +21,6 @@ import secrets
 
 import numpy as np
 
-from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
 from .base import Attr, Op, TensorInfo, as_int64
