@@ -197,16 +197,17 @@ def random_cases() -> None:
     for et, lo, hi in [("f32", -2.5, 4.0), ("f16", 0, 1), ("bf16", -1, 1), ("f64", -3, 7), ("i32", -5, 9),
                        ("i64", -100, 1000)]:
         dt = {"f32": np.float32, "f16": F16, "bf16": nn.BF16, "f64": np.float64, "i32": np.int32, "i64": np.int64}[et]
-        add(Case(f"RandomUniform-{et}", "RandomUniform", "opset8", [i64(3, 7), np.array(lo, dt), np.array(hi, dt)],
-                 ru(et), params=()))
+        for tag, al in (("", "tensorflow"), ("-pytorch", "pytorch")):
+            add(Case(f"RandomUniform-{et}{tag}", "RandomUniform", "opset8", [i64(3, 7), np.array(lo, dt), np.array(hi, dt)],
+                     ru(et, al=al), params=()))
+    add(Case("RandomUniform-i64-pytorch-wide", "RandomUniform", "opset8", [i64(9), np.int64(-5), np.int64(2 ** 40)],
+             ru("i64", al="pytorch"), params=()))
     add(Case("RandomUniform-long", "RandomUniform", "opset8", [i64(1001), f32(0), f32(1)], ru("f32"), params=()))
     add(Case("RandomUniform-big-seeds", "RandomUniform", "opset8", [i64(2, 5), f32(0), f32(1)],
              ru("f32", 2 ** 40 + 12345, 2 ** 33 + 7), params=()))
-    add(Case("RandomUniform-op-seed-only", "RandomUniform", "opset8", [i64(9), f32(0), f32(1)], ru("f32", 0, 3),
-             params=()))
+    add(Case("RandomUniform-op-seed-only", "RandomUniform", "opset8", [i64(9), f32(0), f32(1)], ru("f32", 0, 3), params=()))
     add(Case("RandomUniform-empty", "RandomUniform", "opset8", [i64(0, 4), f32(0), f32(1)], ru("f32"), params=()))
-    add(Case("RandomUniform-shape-param", "RandomUniform", "opset8", [np.array([2, 3], np.int32), f32(0), f32(1)],
-             ru("f32"), params=(0,)))
+    add(Case("RandomUniform-shape-param", "RandomUniform", "opset8", [np.array([2, 3], np.int32), f32(0), f32(1)], ru("f32")))
     # the stream Multinomial-rep-True draws from (its seeds, [0, 1), its output shape)
     add(Case("RandomUniform-multinomial-stream", "RandomUniform", "opset8", [i64(3, 5), f32(0), f32(1)],
              ru("f32", 7, 11), params=()))

@@ -16,7 +16,11 @@ f32/f16/bf16/i32 take one word per element, f64/i64 two:
 Each run starts the stream afresh (OpenVINO's evaluator continues it across calls of one compiled
 node; a new model starts where irrun does). ``global_seed = op_seed = 0`` asks OpenVINO for a
 non-deterministic stream: irrun then draws the key from the operating system's entropy.
-``alignment="pytorch"`` (a Mersenne Twister) is not supported.
+``alignment="pytorch"`` draws PyTorch's CPU stream instead: MT19937 seeded with the low 32 bits
+of ``global_seed`` (``op_seed`` unused), one 32-bit word per element (f64: two, high word first;
+i64: two only when the range exceeds 32 bits), floats as ``(word & (2^digits - 1)) * 2^-digits``
+(digits 24/11/8/53 for f32/f16/bf16/f64) scaled into the range, integers ``word % (max - min) +
+min`` — matched bit for bit against the reference kernel (the CPU plugin again lowers f16/f64).
 """
 from __future__ import annotations
 
@@ -52,6 +56,31 @@ def philox_words(n_calls: int, global_seed: int, op_seed: int) -> np.ndarray:
              (p0 >> np.uint64(32)) ^ c[3] ^ np.uint64(k1), p0 & mask]
         k0, k1 = (k0 + _W32A) & _M, (k1 + _W32B) & _M
     return np.stack(c, axis=1).astype(np.uint32)
+
+
+def mt19937_words(n: int, seed: int) -> np.ndarray:
+    """The first ``n`` outputs of ``std::mt19937(seed)`` (NumPy's legacy seeding is the same)."""
+    return np.random.RandomState(seed & _M)._bit_generator.random_raw(n).astype(np.uint64)
+
+
+def uniform_pytorch(shape: tuple[int, ...], etype: str, lo, hi, global_seed: int) -> np.ndarray:
+    """RandomUniform with ``alignment="pytorch"`` (see the module docstring)."""
+    n = int(np.prod(shape, dtype=np.int64))
+    dtype = TYPES[etype].dtype
+    check_alloc(shape, dtype)
+    wide = etype == "f64" or (etype == "i64" and (int(lo) > _M or int(hi) > _M))
+    w = mt19937_words(2 * n if wide else n, global_seed)
+    if wide:
+        w = (w[0::2] << np.uint64(32)) + w[1::2]
+    if etype in ("i32", "i64"):
+        span = np.uint64((int(hi) - int(lo)) & ((1 << 64) - 1))
+        return ((w % span).astype(np.int64) + int(lo)).astype(dtype).reshape(shape)
+    digits = {"f32": 24, "f16": 11, "bf16": 8, "f64": 53}[etype]
+    acc = np.float64 if etype == "f64" else np.float32
+    x = (w & np.uint64((1 << digits) - 1)).astype(acc) * acc(2.0 ** -digits)
+    lo_, hi_ = dtype.type(lo), dtype.type(hi)
+    span = (hi_ - lo_).astype(dtype) if etype in ("f16", "bf16") else hi_ - lo_
+    return (x * acc(span) + acc(lo_)).astype(dtype).reshape(shape)
 
 
 def uniform(shape: tuple[int, ...], etype: str, lo, hi, global_seed: int, op_seed: int) -> np.ndarray:
@@ -104,14 +133,11 @@ class RandomUniform(Op):
              "op_seed": Attr("int", 0), "alignment": Attr("enum", "tensorflow",
                                                           choices=("tensorflow", "pytorch"))}
     num_inputs = (3, 3)
-    restrictions = 'alignment "pytorch" unsupported'
 
     def infer(self, inputs):
         shape, lo, hi = inputs
         if self.output_type.name not in _OUTPUT_TYPES:
             raise OpError(f"Unsupported output type: {self.output_type}")
-        if self.alignment == "pytorch":
-            raise OpError('irrun does not support RandomUniform with alignment="pytorch"', unsupported=True)
         if not (shape.etype.is_dynamic or shape.etype.name in ("i32", "i64")):
             raise OpError("Type of the input should be int32 or int64.", port="input 0")
         if shape.shape.rank not in (None, 1):
@@ -143,4 +169,6 @@ class RandomUniform(Op):
         g, o = self.global_seed & ((1 << 64) - 1), self.op_seed & ((1 << 64) - 1)
         if g == 0 and o == 0:
             g = secrets.randbits(32)
+        if self.alignment == "pytorch":
+            return [uniform_pytorch(dims, self.output_type.name, a, b, g)]
         return [uniform(dims, self.output_type.name, a, b, g, o)]

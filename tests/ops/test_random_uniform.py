@@ -1,11 +1,10 @@
 """RandomUniform-8: OpenVINO's own Philox stream, bit for bit (opsets_expectations: the CPU plugin,
-which agrees with the reference kernel), for every output type and both alignments irrun has (tensorflow)."""
+which agrees with the reference kernel), for every output type and both alignments irrun has (tensorflow, pytorch)."""
 
 import numpy as np
 import pytest
 
-from helpers import raises_for, run_op
-from irrun.errors import UnsupportedError
+from helpers import run_op
 from nn_cases import case_ids, replay
 
 
@@ -27,7 +26,13 @@ def test_range_and_determinism():
     assert not np.array_equal(x, ru([1000], -2, 3, op_seed="4"))
 
 
-def test_unseeded_runs_differ_and_pytorch_is_refused():
+def test_unseeded_runs_differ():
     a = ru([64], 0, 1, global_seed="0", op_seed="0")
     assert not np.array_equal(a, ru([64], 0, 1, global_seed="0", op_seed="0"))
-    raises_for("RandomUniform", UnsupportedError, "pytorch", ru, [2], 0, 1, alignment="pytorch")
+
+
+def test_pytorch_alignment_is_torchs_cpu_stream():
+    # torch.manual_seed(42); torch.rand(3): the MT19937 words' low 24 bits / 2**24
+    words = np.random.RandomState(42).randint(0, 2 ** 32, 3, dtype=np.uint64)
+    np.testing.assert_array_equal(ru([3], 0, 1, global_seed="42", alignment="pytorch"),
+                                  ((words & 0xFFFFFF) / 2.0 ** 24).astype(np.float32))
