@@ -35,7 +35,6 @@ def normal(*shape) -> np.ndarray:
 
 
 # ScaledDotProductAttention-13 with attention sinks (input 5)
-
 def sink_cases() -> None:
     op, sd = "ScaledDotProductAttention", lambda causal=False: {"causal": causal}  # noqa: E731
     q, k, v = normal(1, 2, 3, 4), normal(1, 2, 5, 4), normal(1, 2, 5, 6)
@@ -60,7 +59,6 @@ def sink_cases() -> None:
 
 
 # Data movement and indexing: SliceScatter, Xor, SearchSorted, SegmentMax, Col2Im
-
 def movement_cases() -> None:
     x = normal(4, 5, 3)
     for tag, upd, idx in [("axis0", normal(2, 5, 3), [i64(1), i64(3), i64(1), i64(0)]),
@@ -120,7 +118,6 @@ def movement_cases() -> None:
 
 
 # The EmbeddingBag family
-
 def embedding_cases() -> None:
     table = normal(6, 3)
     idx, off, w = i64(0, 2, 3, 3, 5, 1), i64(0, 2, 2, 5), normal(6)
@@ -152,7 +149,6 @@ def embedding_cases() -> None:
 
 
 # CTC: greedy decoders and the loss
-
 def ctc_cases() -> None:
     T, N, C = 6, 3, 4
     data = normal(T, N, C)
@@ -191,7 +187,6 @@ def ctc_cases() -> None:
 
 
 # RandomUniform (OpenVINO's Philox stream)
-
 def random_cases() -> None:
     ru = lambda et, g=150, o=10, al="tensorflow": {"output_type": et, "global_seed": g, "op_seed": o, "alignment": al}  # noqa: E731
     for et, lo, hi in [("f32", -2.5, 4.0), ("f16", 0, 1), ("bf16", -1, 1), ("f64", -3, 7), ("i32", -5, 9),
@@ -216,7 +211,6 @@ def random_cases() -> None:
 
 
 # Small ones: AdaptiveMaxPool, GRN, GatherTree, Inverse, ExtractImagePatches
-
 def small_cases() -> None:
     x = normal(2, 3, 7, 5)
     x[0, 0, 0, 0] = np.nan
@@ -240,9 +234,10 @@ def small_cases() -> None:
     add(Case("GatherTree-shape-dyn", "GatherTree", "opset1", [Dyn("i32", "?,2,?"), Dyn("i32", "5,?,3"), Dyn("i32", "?"),
                                                                Dyn("i32", "")], params=()))
     m = normal(2, 3, 3) + 3 * np.eye(3, dtype=np.float32)
-    for adj in (False, True):
-        add(Case(f"Inverse-{adj}", "Inverse", "opset14", [m], {"adjoint": adj}))
-    add(Case("Inverse-f64", "Inverse", "opset14", [normal(4, 4).astype(np.float64)]))
+    singular = f32(1, 2, 2, 4, 0, 0, 0, 0, 0, 1, 1, 0).reshape(3, 2, 2)
+    for tag, x, adj in [("False", m, False), ("True", m, True), ("f64", normal(4, 4).astype(np.float64), False),
+                        ("singular", singular, False)]:
+        add(Case(f"Inverse-{tag}", "Inverse", "opset14", [x], {"adjoint": adj}))
     add(Case("Inverse-shape-bad", "Inverse", "opset14", [Dyn("f32", "2,3,4")], params=()))
     img = normal(1, 2, 6, 7)
     for pad in ("valid", "same_upper", "same_lower"):
@@ -253,7 +248,6 @@ def small_cases() -> None:
 
 
 # NV12/I420 to RGB/BGR
-
 def color_cases() -> None:
     N, H, W = 2, 4, 6
     y = rnd.rng.integers(0, 256, (N, H, W, 1)).astype(np.uint8)
@@ -276,7 +270,6 @@ def color_cases() -> None:
 
 
 # DeformableConvolution
-
 def deformable_cases() -> None:
     dc = lambda g=1, dg=1, s=(1, 1), pb=(0, 0), pe=(0, 0), d=(1, 1), **kw: {  # noqa: E731
         "strides": s, "pads_begin": pb, "pads_end": pe, "dilations": d, "auto_pad": "explicit", "group": g,
@@ -302,7 +295,6 @@ def deformable_cases() -> None:
 
 
 # STFT, ISTFT
-
 def stft_cases() -> None:
     sig = normal(2, 48)
     hann = (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(16) / 16)).astype(np.float32)
@@ -326,7 +318,6 @@ def stft_cases() -> None:
 
 
 # SparseFillEmptyRows
-
 def sparse_cases() -> None:
     idx = i64(0, 1, 0, 3, 2, 0, 5, 2, 2, 4).reshape(5, 2)
     add(Case("SparseFillEmptyRows-basic", "SparseFillEmptyRows", "opset16",
@@ -341,7 +332,6 @@ def sparse_cases() -> None:
 
 
 # Multinomial (the RandomUniform stream)
-
 def multinomial_cases() -> None:
     mn = lambda rep, log=False, et="i64": {"convert_type": et, "with_replacement": rep, "log_probs": log,  # noqa: E731
                                            "global_seed": 7, "op_seed": 11}
