@@ -56,10 +56,10 @@ def lu_inverse(a: np.ndarray) -> np.ndarray:
     P = np.broadcast_to(np.arange(n), (B, n)).copy()
     rows = np.arange(B)
     for k in range(n):
-        piv = np.full(B, k)
-        for i in range(k + 1, n):            # a row replaces the pivot only if strictly larger
-            better = np.abs(U[rows, i, k]) > np.abs(U[rows, piv, k])
-            piv = np.where(better, i, piv)
+        # the CPU scans for a strictly larger magnitude: the first maximum, NaN never chosen
+        col = np.abs(U[:, k:, k])
+        piv = k + np.argmax(np.where(np.isnan(col), -np.inf, col), axis=1)
+        piv = np.where(col[rows, piv - k] > col[:, 0], piv, k)        # (False against a NaN pivot)
         for M in (L, U):
             M[rows, k], M[rows, piv] = M[rows, piv].copy(), M[rows, k].copy()
         P[rows, k], P[rows, piv] = P[rows, piv].copy(), P[rows, k].copy()
