@@ -76,10 +76,17 @@ class ROIPooling(Op):
 
     type, version = "ROIPooling", "opset2"
     spec = _SPECS + "roi-pooling-1.html"
-    attrs = {"pooled_h": Attr("int", required=True), "pooled_w": Attr("int", required=True),
-             "spatial_scale": Attr("float", required=True),
-             "method": Attr("enum", "max", choices=("max", "bilinear"))}
+    attrs = {"pooled_h": Attr("int", 0), "pooled_w": Attr("int", 0), "spatial_scale": Attr("float", required=True),
+             "method": Attr("enum", "max", choices=("max", "bilinear")),
+             "output_size": Attr("ints", []), "output_roi": Attr("ints", [])}
     num_inputs = (2, 2)
+
+    def __init__(self, **attrs):
+        super().__init__(**attrs)
+        # OpenVINO writes the pooled size twice (pooled_h/pooled_w and output_size); either will do
+        if len(self.output_size) == 2:
+            self.pooled_h = self.pooled_h or self.output_size[0]
+            self.pooled_w = self.pooled_w or self.output_size[1]
 
     def infer(self, inputs):
         feat, rois = inputs
