@@ -105,15 +105,19 @@ CATEGORIES = {
     "io": ("#c6e6f5", "inputs and outputs"),
 }
 _MODULE_CATEGORY = {
-    "linear": "convolution matmul einsum attention rnn",
-    "elementwise": "elementwise activations select fake_quantize fake_convert convert convert_like bucketize cumsum",
-    "normalize": "normalization lrn softmax reduce",
-    "spatial": "pooling interpolate grid_sample roi_align",
+    "linear": "convolution matmul einsum attention rnn binary_convolution deformable_convolution inverse",
+    "elementwise": "elementwise activations select fake_quantize fake_convert convert convert_like bucketize cumsum convert_promote_types color_convert",
+    "normalize": "normalization lrn softmax reduce grn segment_max embedding_bag",
+    "spatial": "pooling interpolate grid_sample roi_align adaptive_max_pool roi_pooling "
+               "deformable_psroi_pooling extract_image_patches col2im",
     "movement": "broadcast concat depth_to_space gather gather_elements gather_nd pad reshape reverse "
                 "reverse_sequence roll scatter shuffle_channels slice space_to_batch split squeeze "
-                "strided_slice tile transpose unsqueeze variadic_split one_hot",
-    "shape": "shape_of range eye non_zero",
-    "detection": "nms detection_output prior_box region_yolo topk unique dft",
+                "strided_slice tile transpose unsqueeze variadic_split one_hot slice_scatter "
+                "sparse_fill_empty_rows gather_tree",
+    "shape": "shape_of range eye non_zero random_uniform multinomial search_sorted",
+    "detection": "nms detection_output prior_box region_yolo topk unique dft stft ctc proposal "
+                 "generate_proposals experimental_detectron detectron_detection_output matrix_nms "
+                 "multiclass_nms rotated",
     "control": "subgraph variables",
 }
 _MODULES = {m: cat for cat, mods in _MODULE_CATEGORY.items() for m in mods.split()}
