@@ -37,6 +37,8 @@ def add_arguments(p) -> None:
                    help="time every layer: per-layer table, slowest layers, totals per op type")
     from ..accuracy.cli import add_precision_arguments
     add_precision_arguments(d)
+    from ..distributed.cli import add_arguments as add_batch_arguments
+    add_batch_arguments(p)
 
 
 def _size(text: str) -> int:
@@ -72,6 +74,8 @@ def _summary(outputs: dict[str, np.ndarray]) -> str:
 
 def main(args) -> int:
     from .. import budget, read_model
+    from ..distributed import cli as batch
+    batch.check_args(args)                    # --workers / --cluster: before the model is read
     if args.threads is not None:
         from ..threads import set_threads
         set_threads(args.threads)
@@ -126,6 +130,7 @@ def _run_accuracy(model, feeds: dict, args) -> int:
 
 def _run_dir(model, args) -> int:
     """``--input DIR/``: one run per .npy/.npz file, one OUTDIR/<file stem>.npz each."""
+    from ..distributed import cli as batch
     src = Path(args.input[0])
     if args.dump or args.profile:
         raise InputError("--dump and --profile take one set of inputs, not a directory")
@@ -138,6 +143,8 @@ def _run_dir(model, args) -> int:
     if len(set(stems)) < len(stems):
         dup = next(s for s in stems if stems.count(s) > 1)
         raise InputError(f"{dup}.npy and {dup}.npz would both write {dup}.npz; keep one", file=str(src))
+    if batch.wanted(args):
+        return batch.main(args, files)
     out = Path(args.output)
     try:
         out.mkdir(parents=True, exist_ok=True)

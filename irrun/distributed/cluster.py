@@ -1,0 +1,91 @@
+"""A local Dask cluster whose worker processes never import from the user's working directory."""
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from typing import Any
+
+from ..errors import InputError, UnsupportedError
+
+INSTALL_HINT = "pip install 'irrun[dask]'"
+
+
+def require_dask():
+    """Import ``distributed`` or say how to install it (exit code 3, like ``--plot``)."""
+    try:
+        import distributed
+    except ImportError:
+        raise UnsupportedError(f"running on several workers needs Dask: {INSTALL_HINT}") from None
+    return distributed
+
+
+def _findable(name: str, path: list[str]) -> bool:
+    """Whether a fresh interpreter with ``sys.path == path`` would find the package ``name``
+    (through ``path`` or a meta-path finder such as an editable install's)."""
+    from importlib.machinery import PathFinder
+    if PathFinder.find_spec(name, path) is not None:
+        return True
+    for finder in sys.meta_path:
+        if finder is PathFinder or not hasattr(finder, "find_spec"):
+            continue
+        with contextlib.suppress(Exception):
+            if finder.find_spec(name, None) is not None and "frozen" not in repr(finder).lower():
+                return True
+    return False
+
+
+@contextlib.contextmanager
+def safe_spawn() -> Iterator[None]:
+    """Worker processes must not import from the user's working directory. Dask starts them with
+    multiprocessing's *spawn*: a fresh ``python -c ...`` (which puts the current directory first
+    on ``sys.path`` while it boots) that then copies this process's ``sys.path``, where ``''``
+    stands for the working directory. While the cluster runs, ``PYTHONSAFEPATH=1`` (Python 3.11+)
+    keeps the booting child's path clean and ``sys.path`` here leaves out ``''`` and the working
+    directory; both are restored afterwards. (On Python 3.10 only the second applies.)"""
+    cwd = os.path.realpath(os.getcwd())
+    clean = [p for p in sys.path if p and os.path.realpath(p) != cwd]
+    if not _findable("irrun", clean):
+        raise UnsupportedError("irrun is imported from the working directory, which the worker "
+                               "processes must not import from; install it (pip install -e .) first")
+    saved_path, saved_env = sys.path[:], os.environ.get("PYTHONSAFEPATH")
+    sys.path[:] = clean
+    os.environ["PYTHONSAFEPATH"] = "1"
+    try:
+        yield
+    finally:
+        sys.path[:] = saved_path
+        if saved_env is None:
+            os.environ.pop("PYTHONSAFEPATH", None)
+        else:
+            os.environ["PYTHONSAFEPATH"] = saved_env
+
+
+@contextlib.contextmanager
+def local_cluster(workers: int, threads_per_worker: int = 1) -> Iterator[Any]:
+    """A Dask ``Client`` on a new local cluster of ``workers`` processes (TLS with throw-away
+    certificates when ``cryptography`` is installed, so other local users cannot submit work to
+    it; scratch space in a private temporary directory; no dashboard), closed on exit."""
+    distributed = require_dask()
+    if workers < 1:
+        raise InputError(f"--workers must be at least 1, got {workers}")
+    try:
+        import cryptography  # noqa: F401
+        security = True
+    except ImportError:
+        security = False
+    scratch = tempfile.mkdtemp(prefix="irrun-dask-")
+    try:
+        with safe_spawn(), distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=threads_per_worker, processes=True,
+                dashboard_address=None, local_directory=scratch, security=security,
+                silence_logs=logging.CRITICAL) as cluster, distributed.Client(cluster) as client:
+            yield client
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
