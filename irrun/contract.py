@@ -44,27 +44,62 @@ def run_checked(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo |
             outs = widen.run_constant(op, args, infos)
         else:
             outs = op.run(*args, ctx=ctx, **kw) if op.uses_context else op.run(*args, **kw)
-    except OverBudget as e:
+    except Exception as e:
+        raise_failure(e, file, ref, "while folding constants: " if folding else "")
+    if expect is not None and len(outs) == len(expect) and all(
+            type(a) is np.ndarray and a.dtype == d and a.shape == s for a, (d, s) in zip(outs, expect)):
+        return list(outs)
+    return check_outputs(outs, infos, ref, file)
+
+
+def raise_failure(e: Exception, file: str | None, ref: LayerRef, kind: str = "") -> None:
+    """Raise what a kernel's exception means (called in its ``except`` block)."""
+    if isinstance(e, OverBudget):
         raise MemoryBudgetError(e.message, file=file, layer=ref, port=e.port) from None
-    except OpError as e:
-        kind = "while folding constants: " if folding else ""
+    if isinstance(e, OpError):
         cls = UnsupportedError if e.unsupported else ExecutionError
         raise cls(kind + e.message, file=file, layer=ref, port=e.port,
                   openvino_loads=e.openvino_loads) from None
-    except MemoryError as e:     # NumPy could not allocate: the input's fault, not irrun's
+    if isinstance(e, MemoryError):      # NumPy could not allocate: the input's fault, not irrun's
         raise MemoryBudgetError(f"out of memory: {e}", file=file, layer=ref) from None
-    except IrrunError:
-        raise
-    except ValueError as e:
-        if "maximum supported dimension" not in str(e):
-            raise _bug(e, file, ref) from e
+    if isinstance(e, IrrunError):
+        raise e
+    if isinstance(e, ValueError) and "maximum supported dimension" in str(e):
         raise UnsupportedError(f"NumPy arrays have at most 64 dims ({e})", file=file, layer=ref) from None
-    except Exception as e:       # the shape rule accepted what the kernel cannot do: a bug
-        raise _bug(e, file, ref) from e
+    raise _bug(e, file, ref) from e     # the shape rule accepted what the kernel cannot do: a bug
+
+
+def output_specs(infos: Sequence[TensorInfo | None]) -> tuple | None:
+    """What :func:`outputs_fit` checks: (dtype, ((lo, hi), ...)) per output; None when some
+    output's dtype or rank is unknown (the full check then runs)."""
+    specs = []
+    for info in infos:
+        if info is None or info.etype.dtype is None or info.shape.rank is None:
+            return None
+        specs.append((info.etype.dtype, tuple((d.lo, 1 << 62 if d.hi is None else d.hi)
+                                              for d in info.shape)))
+    return tuple(specs)
+
+
+def outputs_fit(outs: Sequence, specs: tuple | None) -> bool:
+    """The common case of the contract, cheaply: each output an ndarray of the promised dtype
+    whose shape lies inside the inferred partial shape."""
+    if specs is None or len(outs) != len(specs):
+        return False
+    for a, (dtype, dims) in zip(outs, specs):
+        if type(a) is not np.ndarray or a.dtype != dtype or len(a.shape) != len(dims):
+            return False
+        for n, (lo, hi) in zip(a.shape, dims):
+            if n < lo or n > hi:
+                return False
+    return True
+
+
+def check_outputs(outs: Sequence, infos: Sequence[TensorInfo | None], ref: LayerRef,
+                  file: str | None) -> list[np.ndarray]:
+    """The outputs, checked against the inferred ports (0-d NumPy scalars made arrays);
+    :class:`InternalError` naming the layer and port when a kernel broke its shape rule."""
     outs = list(outs)
-    if expect is not None and len(outs) == len(expect) and all(
-            type(a) is np.ndarray and a.dtype == d and a.shape == s for a, (d, s) in zip(outs, expect)):
-        return outs
     if len(outs) != len(infos):
         raise InternalError(f"kernel returned {len(outs)} outputs, its shape rule promised "
                             f"{len(infos)}", file=file, layer=ref)

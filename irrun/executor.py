@@ -12,7 +12,6 @@ result into (``inplace``, see :func:`_inplace`).
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from time import perf_counter
@@ -21,7 +20,7 @@ import networkx as nx
 import numpy as np
 
 from . import budget, heap
-from .contract import run_checked
+from .contract import check_outputs, output_specs, outputs_fit, raise_failure, run_checked
 from .errors import UnsupportedError
 from .graph import inputs_of
 from .ops.base import Op, TensorInfo
@@ -42,6 +41,26 @@ class Step:
     inplace: tuple | None = None   # the input port whose buffer the output may take (``out=``)
     expect: tuple | None = None    # ((dtype, shape), ...) when every output is static: O(1) checks
     constant: bool = False         # an op whose inputs are all constant-derived (irrun/widen.py)
+    hi: int = 0                    # bytes its largest output may take (UNBOUNDED: no bound known)
+    call: Callable | None = None   # op.run, bound once
+    kw: dict = field(default_factory=dict)   # its prepared keyword arguments (``skip``)
+    slow: bool = False             # run through irrun.contract.run_checked (constants, context)
+    specs: tuple = ()              # (dtype, ((lo, hi), ...)) per output: irrun.contract.outputs_fit
+    values: tuple = ()             # a "const" step's outputs
+    guard: int = 0                 # item size to check (input elements x it) against the budget
+
+
+#: ``Step.hi`` of an output whose size shape inference cannot bound.
+UNBOUNDED = 1 << 80
+
+
+class Plan(list):
+    """The steps, with what a run checks in O(1): ``need``, the bytes the largest tensor needs
+    at least; ``unguarded``, the most bytes a layer whose op cannot check its own allocation
+    (``Op.allocation == ""``) may ask for."""
+
+    need: int = 0
+    unguarded: int = 0
 
 
 @dataclass
@@ -62,28 +81,46 @@ class RunContext:
         self.writes[variable_id] = value
 
 
-def plan(g: nx.MultiDiGraph, order: list, ops: dict, types: dict) -> list[Step]:
-    readers = Counter()
+def plan(g: nx.MultiDiGraph, order: list, ops: dict, types: dict,
+         rewrite: Callable[[list[Step]], list[Step]] | None = None) -> list[Step]:
+    """The steps for the layers in ``order`` with these inferred ``types``. ``rewrite`` may
+    replace steps before they are linked (the program's constant cache: irrun/program.py)."""
     steps = []
     for n in order:
-        reads = inputs_of(g, n)
-        readers.update(reads)
         layer = g.nodes[n]["layer"]
         infos = [types.get((n, i)) for i in range(len(layer.outputs))]
         t = layer.type.lower()
         kind = ("param" if t == "parameter" else "result" if t == "result" else
                 "const" if infos and all(i is not None and i.value is not None for i in infos) else "op")
-        steps.append(Step(n, kind, ops.get(n), reads, infos, [], layer.ref,
-                          need=_least_shape(infos) if kind != "const" else (0, 0, ())))
+        steps.append(Step(n, kind, ops.get(n), inputs_of(g, n), infos, [], layer.ref))
+    if rewrite is not None:
+        steps = rewrite(steps)
+    return link(steps, types)
+
+
+def link(steps: list[Step], types: dict) -> list[Step]:
+    """Fill in what depends on the other steps: kept and freed ports, lazy outputs, O(1)
+    output checks, constant flags and in-place buffers."""
+    readers = {r for s in steps for r in s.reads}
     constant: set = set()                  # ports holding constant-derived arrays
     for step in steps:
+        step.frees = []
+        step.need = _least_shape(step.infos) if step.kind != "const" else (0, 0, ())
         step.keep = [i for i in range(len(step.infos)) if (step.node, i) in readers]
-        if step.kind == "const" or (step.kind == "op" and step.reads
+        if step.kind == "const" or (step.kind == "op" and step.reads and not step.op.uses_context
                                     and all(r in constant for r in step.reads)):
             step.constant = step.kind == "op"
             constant.update((step.node, i) for i in step.keep)
         if step.kind == "op":
+            step.hi = _most_bytes(step.infos)
+            step.guard = max((budget.itemsize(i.etype.dtype) for i in step.infos if i is not None),
+                             default=1) if step.op.allocation == "inputs" else 0
             step.skip = frozenset(i for i in step.op.lazy_outputs if i not in step.keep)
+            step.call, step.kw = step.op.run, {"skip": step.skip} if step.skip else {}
+            step.slow = step.constant or step.op.uses_context
+            step.specs = output_specs(step.infos)
+        elif step.kind == "const":
+            step.values = tuple(i.value for i in step.infos)
             if all(i is not None and i.etype.dtype is not None and i.shape.is_static for i in step.infos):
                 step.expect = tuple((i.etype.dtype, i.shape.to_tuple()) for i in step.infos)
     seen: set = set()
@@ -93,7 +130,10 @@ def plan(g: nx.MultiDiGraph, order: list, ops: dict, types: dict) -> list[Step]:
                 seen.add(r)
                 step.frees.append(r)
     _inplace(steps, types)
-    return steps
+    out = Plan(steps)
+    out.need = max((s.need[0] for s in steps), default=0)
+    out.unguarded = max((s.hi for s in steps if s.kind == "op" and not s.op.allocation), default=0)
+    return out
 
 
 #: Plans kept per model or body (one per input signature), oldest dropped first.
@@ -176,9 +216,22 @@ def _least_shape(infos: list[TensorInfo | None]) -> tuple[int, int, tuple[int, .
     return best
 
 
+def _most_bytes(infos: list[TensorInfo | None]) -> int:
+    """Bytes the largest output may take, by its partial shape (UNBOUNDED when unknown)."""
+    most = 0
+    for info in infos:
+        n = None if info is None else info.shape.max_numel()
+        if n is None:
+            return UNBOUNDED
+        most = max(most, n * budget.itemsize(info.etype.dtype))
+    return most
+
+
 def check_memory(steps: list[Step], limit: int, file: str | None = None) -> None:
     """Before anything runs: refuse a plan in which some tensor must exceed ``limit`` bytes,
     naming the layer, the port and the bytes. Allocates nothing, so ``check`` works on any model."""
+    if isinstance(steps, Plan) and steps.need <= limit:
+        return
     for s in steps:
         if s.need[0] > limit:
             _, i, lo = s.need
@@ -209,8 +262,11 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
     env: dict[tuple, np.ndarray] = {}
     results = {}
     inplace = observe is None or not getattr(observe, "keeps_arrays", True)
+    limit = budget.current()
+    if observe is None:
+        return _run(steps, feeds, file, ctx, limit, env)
     for s in steps:
-        t0 = perf_counter() if observe is not None else 0.0
+        t0 = perf_counter()
         args = [env[r] for r in s.reads]
         if s.kind == "param":
             outs = [feeds[s.node]]
@@ -220,17 +276,69 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
         elif s.kind == "const":
             outs = [i.value for i in s.infos]
         else:
-            kw = {"skip": s.skip} if s.skip and observe is None else {}   # observers see every output
+            if s.hi > limit and s.guard:
+                _guard(s, args, limit, file)
+            kw = {}                         # observers see every output: no ``skip``
             if s.inplace is not None and inplace:
                 kw["out"] = env[s.inplace]
             outs = run_checked(s.op, args, s.infos, s.ref, file, ctx=ctx, kwargs=kw, expect=s.expect,
                                constant=s.constant)
-        if observe is not None:
-            replaced = observe(s, args, outs, perf_counter() - t0)
-            if replaced is not None:
-                outs = replaced
+        replaced = observe(s, args, outs, perf_counter() - t0)
+        if replaced is not None:
+            outs = replaced
         for i in s.keep:
             env[(s.node, i)] = outs[i]
         for r in s.frees:
             env.pop(r, None)
     return results
+
+
+def _run(steps: list[Step], feeds: dict, file: str | None, ctx: RunContext | None, limit: int,
+         env: dict) -> dict:
+    """:func:`execute` without an observer: the loop of every run, kept to what each layer
+    needs beyond its kernel (a bound method, prepared keyword arguments, O(1) output checks)."""
+    results = {}
+    for s in steps:
+        kind = s.kind
+        if kind == "op":
+            args = [env[r] for r in s.reads]
+            if s.hi > limit and s.guard:
+                _guard(s, args, limit, file)
+            if s.slow:                      # constant math (irrun/widen.py) or a context
+                kw = dict(s.kw)
+                if s.inplace is not None:
+                    kw["out"] = env[s.inplace]
+                outs = run_checked(s.op, args, s.infos, s.ref, file, ctx=ctx, kwargs=kw,
+                                   expect=s.expect, constant=s.constant)
+            else:
+                try:
+                    if s.inplace is not None:
+                        outs = s.call(*args, out=env[s.inplace], **s.kw)
+                    else:
+                        outs = s.call(*args, **s.kw)
+                except Exception as e:
+                    raise_failure(e, file, s.ref)
+                if not outputs_fit(outs, s.specs):
+                    outs = check_outputs(outs, s.infos, s.ref, file)
+        elif kind == "param":
+            outs = (feeds[s.node],)
+        elif kind == "const":
+            outs = s.values
+        else:
+            results[s.node] = env[s.reads[0]]
+            outs = ()
+        for i in s.keep:
+            env[(s.node, i)] = outs[i]
+        for r in s.frees:
+            env.pop(r, None)
+    return results
+
+
+def _guard(s: Step, args: list, limit: int, file: str | None) -> None:
+    """Before a layer whose op allocates no more elements than its largest input holds
+    (``Op.allocation == "inputs"``) runs where shape inference could not bound its output."""
+    most = max((a.size for a in args), default=0) * s.guard
+    if most > limit:
+        raise budget.MemoryBudgetError(budget.over_message(f"the output (up to {most // s.guard} "
+                                                           "elements)", most, limit),
+                                       file=file, layer=s.ref, port="output 0")

@@ -11,10 +11,11 @@ import numpy as np
 from . import budget, elements
 from .elements import ElementType
 from .errors import InputError, IrrunError
-from .executor import Observer, RunContext, Step, cached_plan, check_memory, execute, plan
-from .graph import build_graph, inputs_of, live_order, of_types
+from .executor import Observer, RunContext, Step, check_memory, execute, plan
+from .graph import build_graph, inputs_of, live_order
 from .infer import Types, infer_types
 from .ops.base import Op, TensorInfo
+from .program import Program
 from .reader import IRModel, read_ir
 from .shapes import PartialShape
 from .state import State, Variable
@@ -59,10 +60,12 @@ class Model:
         self.state = State(self.variables, self._variable_type)
         self.order = live_order(self.graph) if not any(
             "cycle" in p.message for p in self.problems) else []
-        self._params = of_types(self.graph, ("parameter",))
-        self._results = of_types(self.graph, ("result",))
+        self.program = Program(self.graph, self.ops, self.op_errors, self.order, self.path)
+        self._params = self.program.params
+        self._results = self.program.results
         self._types: Types | None = None
-        self._plans: dict[tuple, list[Step]] = {}
+        self._plans: dict[tuple, list[Step]] = self.program.plans
+        self._any_shape: bool | None = None     # may the plan of the declared shapes run?
 
     # -- structure --------------------------------------------------------------------------
     def _input_names(self, n: int) -> tuple[str, ...]:
@@ -264,29 +267,65 @@ class Model:
             if arr.dtype.kind == "U" and self.ops[n].element_type.name == "string":
                 feeds[n] = arr = arr.astype(elements.STRING_DTYPE)   # .npy files hold <U, not StringDType
             self.check_input(n, arr)
-        key = tuple((n, arr.shape, arr.dtype.str) for n, arr in sorted(feeds.items()))
         target = None if stop_at is None else self._stop_target(stop_at)
+        steps = self._any_shape_plan() if target is None and observe is None else None
+        if steps is not None:
+            try:
+                return self._execute(steps, feeds, None)
+            except IrrunError:   # the error a plan for these very shapes gives (a ShapeError
+                pass             # from inference rather than the kernel's); nothing was kept
+        key = tuple((n, arr.shape, arr.dtype.str) for n, arr in sorted(feeds.items()))
         if target is not None:
             key += (("stop_at", target),)
-        steps = cached_plan(self._plans, key, lambda: self._plan(feeds, target))
-        check_memory(steps, budget.current(), self.path)
+        steps = self.program.plan(key, lambda: self._types_for(feeds), self._order_to(target),
+                                  bake=target is None and observe is None)
         if target is not None:
+            check_memory(steps, budget.current(), self.path)
             return self._run_to(target, steps, feeds, observe)
+        return self._execute(steps, feeds, observe)
+
+    def _execute(self, steps: list[Step], feeds: dict[int, np.ndarray],
+                 observe: Observer | None) -> dict[str, np.ndarray]:
+        check_memory(steps, budget.current(), self.path)
         ctx = RunContext(self.state.values)
         results = execute(steps, feeds, self.path, observe, ctx)
         self.state.commit(ctx.writes)       # only a run that succeeded changes the state
         return {self._output_names(n)[0]: results[n] for n in self._results}
 
-    def _plan(self, feeds: dict[int, np.ndarray], target: int | None) -> list[Step]:
-        """The plan for these input arrays (up to ``target`` when given)."""
+    def _any_shape_plan(self) -> list[Step] | None:
+        """The plan inferred from the declared input shapes, which every input that passed
+        :meth:`check_input` lies inside: made once, reused for every shape (no inference or
+        planning per run). None when it cannot serve: an input of dynamic element type, shapes
+        that infer only when concrete, or a layer whose output could pass the memory budget and
+        whose op cannot check its own allocation — those runs get a plan for their own shapes."""
+        if self._any_shape is False:
+            return None
+        try:
+            if self._any_shape is None and any(self._param_info(n).etype.dtype is None
+                                               for n in self._params):
+                raise InputError("an input of dynamic element type")
+            steps = self.program.plan(("declared shapes",), self.types)
+        except IrrunError:
+            self._any_shape = False
+            return None
+        self._any_shape = True
+        return steps if getattr(steps, "unguarded", 0) <= budget.current() else None
+
+    def _types_for(self, feeds: dict[int, np.ndarray]) -> Types:
+        """Every port inferred for these input arrays."""
         overrides = {}
         for n, a in feeds.items():
             etype = self._param_info(n).etype
             overrides[n] = TensorInfo(etype if etype.dtype is not None else elements.from_dtype(a.dtype),
                                       PartialShape(a.shape))
-        types = infer_types(self.graph, self.order, self.ops, self.path, overrides)
-        need = nx.ancestors(self.graph, target) | {target} if target is not None else None
-        return plan(self.graph, [n for n in self.order if need is None or n in need], self.ops, types)
+        return infer_types(self.graph, self.order, self.ops, self.path, overrides)
+
+    def _order_to(self, target: int | None) -> list:
+        """The live layers, or those ``target`` needs."""
+        if target is None:
+            return self.order
+        need = nx.ancestors(self.graph, target) | {target}
+        return [n for n in self.order if n in need]
 
     def _stop_target(self, spec: int | str) -> int:
         from .debug import find_layer

@@ -16,11 +16,12 @@ import numpy as np
 
 from . import budget
 from .errors import InternalError, IrrunError, OpError, ShapeError, UnsupportedError
-from .executor import RunContext, Step, cached_plan, check_memory, execute, plan
-from .graph import build_graph, inputs_of, live_order, of_types
+from .executor import RunContext, Step, check_memory, execute
+from .graph import build_graph, inputs_of, live_order
 from .infer import Types, infer_types
 from .ops import registry
 from .ops.base import Op, TensorInfo
+from .program import Program
 from .reader import IRGraph, Layer
 from .state import Variable
 
@@ -75,12 +76,11 @@ class Body:
         self.g, problems = build_graph(irg, build.file)
         if problems:                     # the checker lists them all; running needs none
             raise problems[0]
-        self.ops, self.op_errors = build.ops(self.g)
-        self.order = live_order(self.g)
-        self.params = of_types(self.g, ("parameter",))
-        self.results = of_types(self.g, ("result",))
+        ops, op_errors = build.ops(self.g)
+        self.program = Program(self.g, ops, op_errors, live_order(self.g), build.file)
+        self.ops, self.op_errors, self.order = ops, op_errors, self.program.order
+        self.params, self.results = self.program.params, self.program.results
         self.uses_context = any(op.uses_context for op in self.ops.values())
-        self._plans: dict[tuple, list[Step]] = {}
 
     def layer(self, n: int) -> Layer:
         return self.g.nodes[n]["layer"]
@@ -111,8 +111,7 @@ class Body:
     def plan(self, params: dict[int, TensorInfo]) -> list[Step]:
         """The execution plan for these Parameter infos (cached), checked against the budget."""
         key = tuple((n, i.etype.name, i.shape.dims) for n, i in sorted(params.items()))
-        steps = cached_plan(self._plans, key,
-                            lambda: plan(self.g, self.order, self.ops, self.infer(params)))
+        steps = self.program.plan(key, lambda: self.infer(params))
         check_memory(steps, budget.current(), self.file)
         return steps
 

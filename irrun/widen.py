@@ -67,3 +67,12 @@ def run_constant(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo 
         if dtype in NARROW and arr.dtype == F32 and op.type not in _ROUNDING:
             _remember(outs[i], arr)
     return outs
+
+
+def take(arr: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``arr[rows]``, remembering the rows of its unrounded value when it has one."""
+    out = arr[rows]
+    wide = unrounded(arr)
+    if wide is not None:
+        _remember(out, wide[rows])
+    return out

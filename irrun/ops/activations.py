@@ -50,6 +50,7 @@ class Clamp1(Op):
     ``ceil(min)`` and ``floor(max)`` limited to the type's range (min 0.2, max 0.8 on i32 gives
     1 below and 0 above: the lower bound is applied first).
     Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/clamp-1.html"""
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Clamp", "opset1"
     spec = SPECS + "activation/clamp-1.html"
@@ -89,6 +90,7 @@ class Elu1(Op):
     kernel; the CPU plugin is the oracle: integers compute in f64 and round to nearest even,
     booleans pass unchanged.
     Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/elu-1.html"""
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Elu", "opset1"
     spec = SPECS + "activation/elu-1.html"
@@ -116,6 +118,7 @@ class Swish4(Op):
     """Swish-4: ``x / (1 + exp(-x * beta))``, ``beta`` an optional scalar input (default 1.0)
     of the data's floating-point type.
     Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/swish-4.html"""
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Swish", "opset4"
     spec = SPECS + "activation/swish-4.html"
@@ -196,6 +199,7 @@ class Gelu2(Op):
     erfc fit of :func:`gelu_erf_fast` (relative error < 1e-5). No reference kernel in OpenVINO
     (the CPU plugin is the oracle).
     Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/gelu-2.html"""
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Gelu", "opset2"
     spec = SPECS + "activation/gelu-2.html"
@@ -291,6 +295,7 @@ class HardSigmoid1(Op):
     """HardSigmoid-1: ``max(0, min(1, alpha * x + beta))`` with scalar inputs ``alpha`` and
     ``beta`` of the data's type (NaN gives 1: ``std::min(1, NaN)`` is 1).
     Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/hard-sigmoid-1.html"""
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "HardSigmoid", "opset1"
     spec = SPECS + "activation/hard-sigmoid-1.html"
@@ -321,6 +326,7 @@ class Selu1(Op):
     """Selu-1: ``lambda * (x > 0 ? x : alpha * (exp(x) - 1))``, alpha and lambda one-element inputs
     of the data's floating-point type.
     Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/selu-1.html"""
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Selu", "opset1"
     spec = SPECS + "activation/selu-1.html"
@@ -351,6 +357,7 @@ class SoftPlus4(Op):
     f16), ``x`` from there on, as the reference kernel computes it (in f32 for f16/bf16, so
     ``softplus(-20)`` is 0).
     Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/softplus-4.html"""
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "SoftPlus", "opset4"
     spec = SPECS + "activation/softplus-4.html"
@@ -370,6 +377,7 @@ class SoftPlus4(Op):
 class SoftSign9(Op):
     """SoftSign-9: ``x / (1 + |x|)``.
     Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/softsign-9.html"""
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "SoftSign", "opset9"
     spec = SPECS + "activation/softsign-9.html"
@@ -388,6 +396,7 @@ class SoftSign9(Op):
 class Identity16(Op):
     """Identity-16: the input itself, any element type (irrun returns the same array, no copy).
     Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/identity-16.html"""
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Identity", "opset16"
     spec = SPECS + "activation/identity-16.html"

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, PartialShape, broadcast_merge
 from .base import Attr, Op, TensorInfo
@@ -142,6 +143,7 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | No
 class ScaledDotProductAttention(Op):
     """ScaledDotProductAttention-13: inputs query, key, value, optional attention_mask (float
     added, boolean selecting; ignored when ``causal``), optional scale; see the module docstring."""
+    allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "ScaledDotProductAttention", "opset13"
     spec = SPECS + "sequence/scaled-dot-product-attention.html"
@@ -154,5 +156,8 @@ class ScaledDotProductAttention(Op):
         return [TensorInfo(like.etype, attention_shape([t.shape for t in inputs], self.causal))]
 
     def run(self, q, k, v, mask=None, scale=None):
-        attention_shape([PartialShape(a.shape) for a in (q, k, v, mask, scale) if a is not None], self.causal)
+        shape = attention_shape([PartialShape(a.shape) for a in (q, k, v, mask, scale) if a is not None],
+                                self.causal).to_tuple()
+        check_alloc(shape, q.dtype)
+        check_alloc(shape[:-1] + k.shape[-2:-1], np.dtype(work_dtype(q.dtype)), "the attention scores")
         return [attention(q, k, v, None if self.causal else mask, scale, self.causal)]

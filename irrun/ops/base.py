@@ -154,6 +154,16 @@ class Op:
     #: elements of some inputs: those inputs' indices here (``"all"``: every input). The other
     #: inputs must have known values; the kernel then runs on the lower and on the upper bounds.
     moves_values: ClassVar[tuple[int, ...] | str] = ()
+    #: How the kernel's output size is kept under the memory budget when shape inference could
+    #: not bound it (a plan reused across input shapes, irrun/program.py): ``"checked"`` — the
+    #: kernel calls :func:`irrun.budget.check_alloc` before allocating; ``"inputs"`` — no output
+    #: has more elements than the largest input (the executor checks that times the output's item
+    #: size before the call); ``""`` — unknown, so such a plan is not reused for shapes whose
+    #: outputs could pass the budget.
+    allocation: ClassVar[str] = ""
+    #: True when every output element depends only on the input elements at the same index
+    #: (after broadcasting): the op can compute any subset of its output's rows (:meth:`rows_of`).
+    elementwise: ClassVar[bool] = False
 
     def __init__(self, **attrs: Any):
         self.warnings: list[str] = []
@@ -192,6 +202,32 @@ class Op:
         raise NotImplementedError
 
     def run(self, *inputs: np.ndarray) -> Sequence[np.ndarray]:
+        raise NotImplementedError
+
+    def rows_of(self, inputs: Sequence[TensorInfo | None],
+                outputs: Sequence[TensorInfo | None]) -> tuple[bool, ...] | None:
+        """Row-wise computation, for a Gather that reads only a few rows (entries of dim 0) of
+        a constant table (irrun/program.py): can rows ``r`` of output 0 be computed by
+        :meth:`run` on rows ``r`` of the inputs marked True (the others whole)? None: no.
+        Elementwise ops answer by their broadcasting; others override it with :meth:`row_args`."""
+        if not self.elementwise or len(outputs) != 1:
+            return None
+        return broadcast_rows(inputs, outputs[0])
+
+    def row_args(self, args: list[np.ndarray], rows: int, out_row: tuple[int, ...]) -> list[np.ndarray]:
+        """The inputs that compute ``rows`` rows of output 0 (whose other dims are ``out_row``)
+        from the inputs :meth:`rows_of` sliced; ops whose other inputs hold sizes adapt them."""
+        return args
+
+    def row_gather(self, inputs: Sequence[TensorInfo]) -> bool:
+        """Does output 0 hold rows (dim 0 entries) of input 0 picked by input 1, so that
+        :meth:`gather_rows` can fetch only those rows of a table computed row-wise?"""
+        return False
+
+    def gather_rows(self, take: Callable[[np.ndarray], np.ndarray], n_rows: int,
+                    indices: np.ndarray) -> np.ndarray:
+        """Output 0 from ``take(rows)`` (the table's rows at those positions, in order) for a
+        table of ``n_rows`` rows, when :meth:`row_gather` said yes."""
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -233,3 +269,22 @@ def as_int64(value: np.ndarray) -> np.ndarray:
 def rank_of(info: TensorInfo) -> int | None:
     return info.shape.rank
 
+
+def broadcast_rows(inputs: Sequence[TensorInfo | None], out: TensorInfo | None) -> tuple[bool, ...] | None:
+    """For NumPy broadcasting with static shapes: which inputs carry output's dim 0 (sliced
+    for a row subset), which are repeated along it (taken whole); None when shapes are unknown."""
+    if out is None or not out.shape.is_static or not out.shape.rank:
+        return None
+    rank, n = out.shape.rank, out.shape[0].lo
+    rows = []
+    for i in inputs:
+        if i is None or not i.shape.is_static or i.shape.rank > rank:
+            return None
+        d0 = i.shape[0].lo if i.shape.rank == rank else None
+        if d0 == n:
+            rows.append(True)
+        elif d0 is None or d0 == 1:
+            rows.append(False)
+        else:
+            return None
+    return tuple(rows)

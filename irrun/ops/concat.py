@@ -18,6 +18,7 @@ class Concat(Op):
     OpenVINO: dims off the axis are merged (intervals intersected: ``[?,3]+[2,?]`` on axis 1 ->
     ``[2,3..]``), the axis dim is the sum, and a dynamic-rank input adds ``?`` to it.
     A missing ``axis`` reads as 0, as in OpenVINO."""
+    allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Concat", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/concat-1.html"

@@ -20,6 +20,8 @@ class Convert(Op):
     the NF4 table (the weight-decompression pattern Const(nf4) -> Convert -> Multiply).
     Low float targets, measured (CPU and reference agree): f32/f64 -> f8e4m3/f8e5m2 round twice,
     through f16; f4e2m1 turns NaN into +-6; f8e8m0 has its own rule (:func:`_to_f8e8m0`)."""
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
+    elementwise = True
 
     type, version = "Convert", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/type/convert-1.html"

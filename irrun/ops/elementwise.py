@@ -410,6 +410,8 @@ UNARY: dict[str, Unary] = {
 class UnaryOp(Op):
     """Base of the ``UNARY`` ops: same shape out, same element type (boolean for IsNaN...).
     Float results may be written into the input's buffer (``inplace``)."""
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
+    elementwise = True
 
     row: ClassVar[Unary]
     restrictions = RESTRICTION
@@ -561,6 +563,8 @@ class BinaryOp(Op):
     """Base of the ``BINARY`` ops; ``auto_broadcast`` numpy (default), none/explicit, pdpd.
     f32/f64 arithmetic calls the ufunc directly, into the buffer of an input of the result's
     shape when the planner offers one (``inplace``)."""
+    allocation = "checked"        # irrun/ops/base.py: Op.allocation
+    elementwise = True
 
     row: ClassVar[Binary]
     attrs = {"auto_broadcast": AUTO_BROADCAST}
@@ -592,6 +596,9 @@ class BinaryOp(Op):
         a, b = inputs
         et = self.out_type(a.etype, b.etype)
         return [TensorInfo(et, broadcast_shapes(a.shape, b.shape, self.auto_broadcast))]
+
+    def rows_of(self, inputs, outputs):
+        return super().rows_of(inputs, outputs) if self.auto_broadcast != "pdpd" else None
 
     def run(self, a, b, out=None):
         shape = a.shape if a.shape == b.shape else None

@@ -73,14 +73,19 @@ def _check_types(inputs) -> None:
                       port="input 2")
 
 
+def _positions(indices: np.ndarray, dim: int) -> tuple[np.ndarray, np.ndarray]:
+    """Indices with negatives wrapped once, and which of them lie in ``[0, dim)``."""
+    idx = as_int64(indices)
+    idx = np.where(idx < 0, idx + dim, idx)
+    return idx, (idx >= 0) & (idx < dim)
+
+
 def gather(data: np.ndarray, indices: np.ndarray, axis: int, b: int) -> np.ndarray:
     """The kernel for normalised ``axis``/``b``: negative indices wrap once, anything still
     outside ``[0, dim)`` gives 0 (OpenVINO's reference evaluator, every version). Vectorised:
     the batch dims are flattened into one and gathered with advanced indexing."""
-    idx = as_int64(indices)
     dim = data.shape[axis]
-    idx = np.where(idx < 0, idx + dim, idx)
-    valid = (idx >= 0) & (idx < dim)
+    idx, valid = _positions(indices, dim)
     out_shape = data.shape[:axis] + idx.shape[b:] + data.shape[axis + 1:]
     check_alloc(out_shape, data.dtype)
     if dim == 0:
@@ -109,6 +114,7 @@ class Gather1(Op):
     reference evaluator wraps negatives and returns 0 out of range (its CPU plugin gives 0 for
     negatives too), and irrun follows the reference evaluator. An axis known only at run time
     gives the output rank with dynamic dims."""
+    allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Gather", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-1.html"
@@ -121,6 +127,26 @@ class Gather1(Op):
         data, indices, axis = inputs
         ax = None if axis.value is None else _axis_value(axis.value)
         return [TensorInfo(data.etype, gather_shape(data.shape, indices.shape, ax, self.batch_dims)[0])]
+
+    def row_gather(self, inputs):
+        data, indices, axis = inputs
+        if axis.value is None or data.shape.rank in (None, 0) or indices.shape.rank is None:
+            return False
+        ax, b = gather_params(data.shape.rank, indices.shape.rank, _axis_value(axis.value), self.batch_dims)
+        return ax == 0 and b == 0
+
+    def gather_rows(self, take, n_rows, indices):
+        """Rows of a table computed only where picked (the embedding of a compressed LLM)."""
+        idx, valid = _positions(indices, n_rows)
+        rows = take(np.where(valid, idx, 0).reshape(-1) if n_rows else np.zeros(0, np.int64))
+        out_shape = idx.shape + rows.shape[1:]
+        if not n_rows:
+            check_alloc(out_shape, rows.dtype)
+            return np.zeros(out_shape, rows.dtype)
+        out = rows.reshape(out_shape)
+        if not valid.all():
+            out = np.where(valid.reshape(idx.shape + (1,) * (rows.ndim - 1)), out, np.zeros((), rows.dtype))
+        return out
 
     def run(self, data, indices, axis):
         _, ax, b = gather_shape(PartialShape(data.shape), PartialShape(indices.shape),

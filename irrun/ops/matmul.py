@@ -3,8 +3,12 @@ Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-s
 """
 from __future__ import annotations
 
+from functools import cache
+
 import ml_dtypes
 import numpy as np
+
+from ..budget import check_alloc
 
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape, broadcast_merge
@@ -14,9 +18,11 @@ from .registry import register
 _BF16 = np.dtype(ml_dtypes.bfloat16)
 
 
+@cache
 def compute_dtype(dtype: np.dtype) -> np.dtype:
     """The type a kernel accumulates in: f32 for f16/bf16/f8 (as OpenVINO's CPU plugin does at f32
-    inference precision), f64 for f64, int64 for integers, the type itself otherwise."""
+    inference precision), f64 for f64, int64 for integers, the type itself otherwise (cached:
+    comparing with ml_dtypes' types is slow, and every MatMul asks)."""
     dtype = np.dtype(dtype)
     if dtype == np.float64:
         return dtype
@@ -84,6 +90,7 @@ def matmul_shape(a: PartialShape, b: PartialShape, ta: bool, tb: bool) -> Partia
 class MatMul(Op):
     """``np.matmul`` after the optional transposes of the two innermost dims. f16/bf16 inputs
     are multiplied in f32 and rounded back, integers in int64 (wrapping back)."""
+    allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "MatMul", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/matrix/matmul-1.html"
@@ -103,12 +110,15 @@ class MatMul(Op):
         acc = compute_dtype(a.dtype)
         if a.ndim > 1 and b.ndim > 1 and a.dtype == acc and b.dtype == acc:
             try:        # NumPy's result shape is OpenVINO's here; a mismatch gets its message below
+                check_alloc(np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+                            + (a.shape[-1 if self.transpose_a else -2], b.shape[-2 if self.transpose_b else -1]), acc)
                 return [np.matmul(np.swapaxes(a, -1, -2) if self.transpose_a else a,
                                   np.swapaxes(b, -1, -2) if self.transpose_b else b)]
             except ValueError:
                 pass
         out_shape = matmul_shape(PartialShape(a.shape), PartialShape(b.shape),
                                  self.transpose_a, self.transpose_b).to_tuple()
+        check_alloc(out_shape, acc)
         if self.transpose_a and a.ndim > 1:
             a = np.swapaxes(a, -1, -2)
         if self.transpose_b and b.ndim > 1:

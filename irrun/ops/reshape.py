@@ -98,6 +98,7 @@ class Reshape(Op):
     """A target shape known only at run time gives the output rank (the pattern's length) with
     dynamic dims, or a dynamic rank when even the length is unknown; the kernel then resolves and
     checks the values with the same rule as shape inference."""
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Reshape", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/reshape-1.html"
@@ -119,6 +120,18 @@ class Reshape(Op):
         else:
             out = PartialShape(None)
         return [TensorInfo(data.etype, out)]
+
+    def rows_of(self, inputs, outputs):
+        """Row-major reshapes that keep dim 0 map rows to rows ([N, G, gs] -> [N, G*gs])."""
+        data, out = inputs[0], outputs[0]
+        if data is None or out is None or not (data.shape.is_static and out.shape.is_static) \
+                or not data.shape.rank or not out.shape.rank or data.shape[0] != out.shape[0] \
+                or 0 in out.shape.to_tuple()[1:]:
+            return None
+        return (True, False)
+
+    def row_args(self, args, rows, out_row):
+        return [args[0], np.array((rows,) + tuple(out_row), np.int64)]
 
     def run(self, x, pattern):
         target = reshape_target(PartialShape(x.shape), _pattern(pattern), self.special_zero)

@@ -164,6 +164,7 @@ class Slice8(Op):
     e.g. start ``2..4`` of 10 -> ``6..8``); unknown axes make every dim ``0..upper``; dynamic data
     rank gives a dynamic rank.
     """
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Slice", "opset8"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/slice-8.html"

@@ -39,6 +39,7 @@ def split_part(shape: PartialShape, axis: np.ndarray, n: int) -> tuple[int, Dim]
 class Split(Op):
     """Outputs are ``np.split`` views of the input. A missing ``num_splits`` reads as 0 and is
     rejected, as OpenVINO does. Unknown (non-constant) axis -> outputs of known rank only."""
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Split", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/split-1.html"

@@ -46,6 +46,7 @@ class StridedSlice1(Op):
     is dynamic.
     The kernel is basic indexing, so the output is a view (0-d when every dim is shrunk).
     """
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "StridedSlice", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/strided-slice-1.html"

@@ -34,6 +34,7 @@ class Tile(Op):
     """Repeats known only at run time give rank max(data rank, number of repeats) with dynamic
     dims (dynamic rank when either is unknown); repeats with value bounds give intervals (the
     leading dims, repeated once, stay)."""
+    allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Tile", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/tile-1.html"

@@ -32,6 +32,7 @@ def unsqueeze_shape(shape: PartialShape, axes: Sequence[int]) -> PartialShape:
 class Unsqueeze(Op):
     """``x.reshape`` to the new shape, a view. Axes known only at run time: one axis gives rank + 1
     with dynamic dims, several (duplicates may collapse) a dynamic rank."""
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Unsqueeze", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/unsqueeze-1.html"

@@ -23,6 +23,7 @@ _SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operati
 
 class _VariableOp(Op):
     """Shared: the variable (from :class:`irrun.subgraph.Build`) and the pairing check."""
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     uses_context = True
     attrs = {"variable_id": Attr("str", required=True)}

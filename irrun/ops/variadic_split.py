@@ -65,6 +65,7 @@ def _axis(value: np.ndarray, rank: int) -> int:
 class VariadicSplit(Op):
     """Outputs are ``np.split`` views at the cumulative lengths. Lengths known only at run time
     (e.g. a Parameter) give ``?`` on the axis; the kernel then checks them with the same rule."""
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "VariadicSplit", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/variadic-split-1.html"
