@@ -76,7 +76,9 @@ def test_outputs_equal_single_process_bad_inputs_skipped(client, tmp_path):
     files = sorted((tmp_path / "in").iterdir())
     out = tmp_path / "out"
     seen = []
-    result = run_many(CNN, files, out, client=client, on_result=lambda name, f: seen.append((name, f)))
+    # batches of 3: garbage.npy shares a task with img0/img1, wrong_shape.npy comes last
+    result = run_many(CNN, files, out, client=client, batch_size=3,
+                      on_result=lambda name, f: seen.append((name, f)))
     assert sorted(Path(f.input).name for f in result.failed) == ["garbage.npy", "wrong_shape.npy"]
     by_name = {Path(f.input).name: f for f in result.failed}
     assert "31" in by_name["wrong_shape.npy"].message and by_name["wrong_shape.npy"].exit_code == 2
@@ -116,7 +118,7 @@ def test_in_memory_feeds_read_only_and_model_read_once(client):
     run_many(BERT, feeds, client=client)
     assert client.run(cached) == before
     # a task carries paths and numbers, never the model
-    job = Job(str(BERT), "0" * 64, "/data/x.npz", None, 1)
+    job = Job(str(BERT), "0" * 64, ("/data/x.npz",) * 8, None, 1)
     assert len(pickle.dumps(job)) < 400
 
 

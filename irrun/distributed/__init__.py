@@ -33,10 +33,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import EXIT_INTERNAL, InputError, IrrunError, printable
-from .cluster import INSTALL_HINT, local_cluster, require_dask
-from .worker import Job, Outcome, file_digest, run_input, warm_up, worker_model
+from .cluster import INSTALL_HINT, connect, local_cluster
+from .worker import Job, Outcome, file_digest, run_batch, warm_up, worker_model
 
-__all__ = ["run_many", "BatchResult", "Failure", "local_cluster", "worker_model", "run_input",
+__all__ = ["run_many", "BatchResult", "Failure", "local_cluster", "worker_model", "run_batch",
            "Job", "Outcome", "INSTALL_HINT"]
 
 
@@ -74,7 +74,7 @@ def _name(item: str | os.PathLike | Mapping, k: int) -> str:
 def run_many(model_path: str | os.PathLike, inputs: Sequence[str | os.PathLike | Mapping[str, np.ndarray]]
              | Mapping[str, Mapping[str, np.ndarray]], output_dir: str | os.PathLike | None = None, *,
              workers: int = 2, client: Any = None, cluster: str | None = None,
-             max_memory: int | None = None, threads: int | None = 1,
+             max_memory: int | None = None, threads: int | None = 1, batch_size: int | None = None,
              on_result: Callable[[str, Failure | None], None] | None = None,
              protect: Sequence[str] = ()) -> BatchResult:
     """Run ``model_path`` on every input on a Dask cluster; return a :class:`BatchResult`.
@@ -85,7 +85,8 @@ def run_many(model_path: str | os.PathLike, inputs: Sequence[str | os.PathLike |
     all checked before the run; without it the outputs are returned. The cluster: ``client`` (an
     existing ``distributed.Client``), else ``cluster`` (a scheduler address), else a new local
     cluster of ``workers`` processes. ``max_memory`` is each worker's budget (default: half its
-    memory limit); ``threads`` its BLAS threads. ``on_result(name, failure_or_None)`` is called as
+    memory limit); ``threads`` its BLAS threads; ``batch_size`` the inputs per task (default:
+    adaptive, see :func:`_results`). ``on_result(name, failure_or_None)`` is called as
     each input finishes. A bad input is recorded in ``failed`` and skipped."""
     from ..writers import destination
     started = time.perf_counter()
@@ -95,13 +96,12 @@ def run_many(model_path: str | os.PathLike, inputs: Sequence[str | os.PathLike |
         raise InputError("no such model file", file=printable(model))
     items = list(inputs.items()) if isinstance(inputs, Mapping) else \
         [(_name(it, k), it) for k, it in enumerate(inputs)]
-    jobs = [Job(model, digest, os.path.abspath(it) if isinstance(it, (str, os.PathLike)) else dict(it),
-                max_memory, threads) for _, it in items]
+    payloads = [os.path.abspath(it) if isinstance(it, (str, os.PathLike)) else dict(it) for _, it in items]
     names = [n for n, _ in items]
     targets: list[Path | None] = [None] * len(items)
     if output_dir is not None:
         keep = list(protect) + [model, os.path.splitext(model)[0] + ".bin"] + \
-            [j.item for j in jobs if isinstance(j.item, str)]
+            [p for p in payloads if isinstance(p, str)]
         out = destination(output_dir, directory=True, protect=keep)
         stems = [Path(n).stem if isinstance(it, (str, os.PathLike)) else n for n, it in items]
         if len(set(stems)) < len(stems):
@@ -113,13 +113,13 @@ def run_many(model_path: str | os.PathLike, inputs: Sequence[str | os.PathLike |
     with contextlib.ExitStack() as stack:
         if client is None:
             if cluster is not None:
-                distributed = require_dask()
-                client = stack.enter_context(distributed.Client(cluster))
+                client = stack.enter_context(connect(cluster))
             else:
                 client = stack.enter_context(local_cluster(workers))
         result = BatchResult(workers=len(client.nthreads()))
         _preflight(client, model, digest)
-        for k, outcome in _results(client, jobs):
+        job = Job(model, digest, (), max_memory, threads)
+        for k, outcome in _results(client, job, payloads, batch_size):
             failure = _finish(names[k], outcome, targets[k], keep, result)
             if on_result is not None:
                 on_result(names[k], failure)
@@ -139,35 +139,57 @@ def _preflight(client, model: str, digest: str) -> None:
                          "on every worker?)") from None
 
 
-def _results(client, jobs: list[Job]) -> Iterator[tuple[int, Outcome]]:
-    """(index, outcome) as tasks finish; at most two tasks per worker thread in flight, so the
-    client holds few results at once however many inputs there are."""
+#: Batches grow until a task runs about this long: Dask spends ~1-20 ms per task (more on a busy
+#: machine), which would dominate a small model's per-input time.
+TASK_SECONDS = 0.25
+MAX_BATCH = 64
+
+
+def _results(client, job: Job, payloads: list, batch_size: int | None) -> Iterator[tuple[int, Outcome]]:
+    """(index, outcome) per input as tasks finish. A task runs a batch of consecutive inputs:
+    ``batch_size``, or adaptive (one input at first, then as many as take ~TASK_SECONDS by the
+    time measured so far, never so many that a worker thread would go without work near the
+    end). At most two tasks per worker thread are in flight, so the client holds few results at
+    once however many inputs there are."""
     from distributed import as_completed
-    nthreads = sum(client.nthreads().values())
-    window = max(2, 2 * nthreads)
-    index: dict[str, int] = {}
-    pending = iter(range(len(jobs)))
+    nthreads = max(1, sum(client.nthreads().values()))
+    index: dict[str, range] = {}
     running = as_completed()
+    start = 0
+    per_input: float | None = None
 
     def submit_next() -> None:
-        k = next(pending, None)
-        if k is not None:
-            fut = client.submit(run_input, jobs[k], pure=False)
-            index[fut.key] = k
-            running.add(fut)
+        nonlocal start
+        left = len(payloads) - start
+        if left <= 0:
+            return
+        if batch_size:
+            n = batch_size
+        elif per_input is None:
+            n = 1
+        else:
+            n = min(max(1, int(TASK_SECONDS / max(per_input, 1e-6))), MAX_BATCH,
+                    max(1, left // (2 * nthreads)))
+        span = range(start, min(start + n, len(payloads)))
+        start = span.stop
+        fut = client.submit(run_batch, job._replace(items=tuple(payloads[k] for k in span)), pure=False)
+        index[fut.key] = span
+        running.add(fut)
 
-    for _ in range(window):
+    for _ in range(2 * nthreads):
         submit_next()
     for fut in running:
-        k = index.pop(fut.key)
+        span = index.pop(fut.key)
         try:
-            outcome = fut.result()
+            outcomes, seconds = fut.result()
+            per_input = seconds / len(span)
         except Exception as e:       # the worker died (KilledWorker) or the task was lost
-            outcome = Outcome(None, "worker failed", f"{type(e).__name__}: {e} (out of memory? "
-                              "see --max-memory)", EXIT_INTERNAL)
+            lost = Outcome(None, "worker failed", f"{type(e).__name__}: {e} (out of memory? see "
+                           "--max-memory)", EXIT_INTERNAL)
+            outcomes = [lost] * len(span)
         fut.release()
         submit_next()
-        yield k, outcome
+        yield from zip(span, outcomes)
 
 
 def _finish(name: str, outcome: Outcome, target: Path | None, protect: list[str],

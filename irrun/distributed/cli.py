@@ -113,7 +113,7 @@ def main(args, files: list[Path]) -> int:
 @contextmanager
 def _client(args, show: bool) -> Iterator[Any]:
     """A client on a new local cluster (``--workers``) or on the scheduler at ``--cluster``."""
-    from .cluster import local_cluster, require_dask
+    from .cluster import connect, local_cluster
     if args.workers is not None:
         if show:
             sys.stderr.write(f"starting a local Dask cluster of {args.workers} worker processes...")
@@ -121,10 +121,5 @@ def _client(args, show: bool) -> Iterator[Any]:
         with local_cluster(args.workers) as client:
             yield client
         return
-    distributed = require_dask()
-    try:
-        client = distributed.Client(args.cluster, timeout=10)
-    except (OSError, ValueError, TypeError) as e:
-        raise InputError(f"cannot reach the Dask scheduler at {printable(args.cluster)}: {e}") from None
-    with client:
+    with connect(args.cluster) as client:
         yield client

@@ -10,7 +10,7 @@ import tempfile
 from collections.abc import Iterator
 from typing import Any
 
-from ..errors import InputError, UnsupportedError
+from ..errors import InputError, UnsupportedError, printable
 
 INSTALL_HINT = "pip install 'irrun[dask]'"
 
@@ -75,9 +75,9 @@ def local_cluster(workers: int, threads_per_worker: int = 1) -> Iterator[Any]:
         raise InputError(f"--workers must be at least 1, got {workers}")
     try:
         import cryptography  # noqa: F401
-        security = True
+        security = True          # Security.temporary(): TLS with certificates made for this cluster
     except ImportError:
-        security = False
+        security = None          # plain TCP on 127.0.0.1
     scratch = tempfile.mkdtemp(prefix="irrun-dask-")
     try:
         with safe_spawn(), distributed.LocalCluster(
@@ -89,3 +89,12 @@ def local_cluster(workers: int, threads_per_worker: int = 1) -> Iterator[Any]:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+
+
+def connect(address: str, timeout: float = 10) -> Any:
+    """A Dask ``Client`` on the existing scheduler at ``address`` (``tcp://host:8786``...)."""
+    distributed = require_dask()
+    try:
+        return distributed.Client(address, timeout=timeout)
+    except (OSError, ValueError, TypeError) as e:
+        raise InputError(f"cannot reach the Dask scheduler at {printable(address)}: {e}") from None

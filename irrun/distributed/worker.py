@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -18,10 +19,11 @@ from ..errors import EXIT_INTERNAL, InputError, IrrunError, printable
 
 
 class Job(NamedTuple):
-    """One task: small and picklable (paths and numbers; arrays only for in-memory inputs)."""
+    """One task: a batch of inputs, small and picklable (paths and numbers; arrays only for
+    in-memory inputs)."""
     model: str                       # absolute path of the .xml, as the workers see it
     digest: str                      # SHA-256 of the .xml the client read
-    item: str | dict                 # an input file (.npy/.npz) or {input name: array}
+    items: tuple                     # input files (.npy/.npz) and/or {input name: array}
     max_memory: int | None           # per worker; None: half the worker's memory limit
     threads: int | None              # BLAS threads per worker process
 
@@ -90,28 +92,34 @@ def _worker_budget(max_memory: int | None) -> int | None:
     return int(limit * DEFAULT_SHARE) if limit else None
 
 
-def run_input(job: Job) -> Outcome:
-    """The task: run the model on one input on this worker. Every failure becomes an Outcome."""
+def run_batch(job: Job) -> tuple[list[Outcome], float]:
+    """The task: run the model on each input of the batch on this worker; one Outcome per input
+    (a failure stays with its input) and the seconds the batch took."""
     from .. import budget
+    start = time.perf_counter()
+    if job.threads is not None and _threads_set[0] != job.threads:
+        from ..threads import set_threads
+        set_threads(job.threads)
+        _threads_set[0] = job.threads
+    with budget.limit(_worker_budget(job.max_memory)):
+        outcomes = [_run_one(job, item) for item in job.items]
+    return outcomes, time.perf_counter() - start
+
+
+def _run_one(job: Job, item: str | dict) -> Outcome:
     try:
-        if job.threads is not None and _threads_set[0] != job.threads:
-            from ..threads import set_threads
-            set_threads(job.threads)
-            _threads_set[0] = job.threads
-        with budget.limit(_worker_budget(job.max_memory)):
-            model = worker_model(job.model, job.digest)
-            if isinstance(job.item, str):
-                from ..commands import load_inputs
-                feeds = load_inputs(model, [job.item])
-            else:
-                feeds = dict(job.item)
-            for arr in feeds.values():
-                if isinstance(arr, np.ndarray):
-                    arr.flags.writeable = False          # inputs are read-only to the run
-            with _run_locks[id(model)]:
-                model.reset_state()
-                outputs = model.run(feeds)
-        return Outcome(outputs)
+        model = worker_model(job.model, job.digest)
+        if isinstance(item, str):
+            from ..commands import load_inputs
+            feeds = load_inputs(model, [item])
+        else:
+            feeds = dict(item)
+        for arr in feeds.values():
+            if isinstance(arr, np.ndarray):
+                arr.flags.writeable = False          # inputs are read-only to the run
+        with _run_locks[id(model)]:
+            model.reset_state()
+            return Outcome(model.run(feeds))
     except IrrunError as e:
         return Outcome(None, e.kind, str(e), e.exit_code)
     except Exception as e:  # a bug in irrun: reported for this input, the others go on

@@ -1,0 +1,156 @@
+"""Batch throughput: the single-process loop against a local Dask cluster of 1 and 2 workers.
+
+    CI=true python tools/bench_batch.py [--models resnet18,bert_small] [--inputs 40]
+                                        [--workdir DIR] [--markdown]
+
+Builds the models with tools/bench.py (``build``: torch -> ONNX -> OpenVINO IR, cached in
+``--workdir``), writes ``--inputs`` input files per model (the model's inputs perturbed per file:
+noise for floats, rolled token ids for integers), and runs each configuration in a fresh process:
+
+* ``loop, T threads``: what ``irrun MODEL -i DIR/ -o OUT/`` does (read the model, then per file:
+  read, run, write the .npz), BLAS at T threads;
+* ``dask, W workers``: :func:`irrun.distributed.run_many` on :func:`local_cluster` (W worker
+  processes, 1 BLAS thread each), outputs written by the client as in ``--workers W``.
+
+Reported per configuration: start-up (process start to model ready; for Dask, the cluster start
+and every worker reading the model), the run (first input to last output written), inputs/s over
+the run, and the 1-minute load average before and after (the machine may be shared: compare the
+rows of one run, not runs of different days). Every configuration's outputs are compared with the
+1-thread loop's, bit for bit. Nothing asserts on the numbers.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("CI", "true")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+BLAS_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+CONFIGS = (("loop", 1), ("loop", 2), ("dask", 1), ("dask", 2))
+
+
+def make_inputs(d: Path, n: int) -> Path:
+    """d/batch/in<k>.npz: the model's inputs, perturbed per file (seeded)."""
+    import numpy as np
+    src = d / "batch"
+    if src.is_dir() and len(list(src.glob("*.npz"))) == n:
+        return src
+    src.mkdir(exist_ok=True)
+    for old in src.glob("*.npz"):
+        old.unlink()
+    rng = np.random.default_rng(0)
+    with np.load(d / "inputs.npz") as f:
+        base = {k: f[k] for k in f.files}
+    for k in range(n):
+        feeds = {name: (a + rng.standard_normal(a.shape).astype(a.dtype) * 0.1 if a.dtype.kind == "f"
+                        else np.roll(a, k, axis=-1) if "mask" not in name else a)
+                 for name, a in base.items()}
+        np.savez(src / f"in{k:04d}.npz", **feeds)
+    return src
+
+
+def child(mode: str, model: str, src: str, out: str, n: int) -> dict:
+    """One configuration, in this (fresh) process; BLAS threads were set by the parent."""
+    t0 = time.perf_counter()
+    files = sorted(Path(src).glob("*.npz"))
+    if mode == "loop":
+        import irrun
+        from irrun.commands import load_inputs
+        from irrun.writers import npz, write_files
+        m = irrun.read_model(model)
+        t1 = time.perf_counter()
+        for f in files:
+            write_files([(Path(out) / f"{f.stem}.npz", npz(m.run(load_inputs(m, [str(f)]))))])
+        t2 = time.perf_counter()
+        return {"startup": t1 - t0, "run": t2 - t1, "failed": 0}
+    from irrun.distributed import run_many
+    from irrun.distributed.cluster import local_cluster
+    from irrun.distributed.worker import file_digest, warm_up
+    with local_cluster(n) as client:
+        client.run(warm_up, os.path.abspath(model), file_digest(model))    # start-up: every worker's read
+        t1 = time.perf_counter()
+        r = run_many(model, files, out, client=client)
+        t2 = time.perf_counter()
+    return {"startup": t1 - t0, "run": t2 - t1, "failed": len(r.failed)}
+
+
+def measure(mode: str, count: int, model: Path, src: Path, out: Path) -> dict:
+    env = dict(os.environ)
+    for v in BLAS_ENV:
+        env[v] = str(count if mode == "loop" else 1)
+    out.mkdir(parents=True, exist_ok=True)
+    load0 = os.getloadavg()[0]
+    t0 = time.perf_counter()
+    r = subprocess.run([sys.executable, __file__, "--child", mode, str(model), str(src), str(out), str(count)],
+                       capture_output=True, text=True, env=env, check=False)
+    wall = time.perf_counter() - t0
+    if r.returncode:
+        raise SystemExit(f"{mode} {count} failed:\n{r.stderr[-3000:]}")
+    res = json.loads(r.stdout.strip().splitlines()[-1])
+    res.update(mode=mode, count=count, wall=wall, load=(load0, os.getloadavg()[0]))
+    return res
+
+
+def same(a: Path, b: Path) -> bool:
+    import numpy as np
+    for f in sorted(a.glob("*.npz")):
+        with np.load(f) as x, np.load(b / f.name) as y:
+            if x.files != y.files or not all(x[k].dtype == y[k].dtype and np.array_equal(x[k], y[k])
+                                             for k in x.files):
+                return False
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--models", default="resnet18,bert_small")
+    ap.add_argument("--inputs", type=int, default=40)
+    ap.add_argument("--workdir", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "irrun-bench")
+    ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--child", nargs=5, metavar=("MODE", "MODEL", "SRC", "OUT", "N"), help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    if a.child:
+        mode, model, src, out, n = a.child
+        print(json.dumps(child(mode, model, src, out, int(n))))
+        return 0
+    import bench
+    rows = []
+    for name in a.models.split(","):
+        d = bench.build(name, a.workdir)
+        src = make_inputs(d, a.inputs)
+        outs = {}
+        for mode, count in CONFIGS:
+            outs[mode, count] = d / f"out_{mode}{count}"
+            r = measure(mode, count, d / "model.xml", src, outs[mode, count])
+            r.update(model=name, inputs=a.inputs, identical=same(outs["loop", 1], outs[mode, count]))
+            rows.append(r)
+            print(f"{name} {mode} {count}: {a.inputs / r['run']:.2f} inputs/s", file=sys.stderr)
+    print(f"machine: {bench.machine()}")
+    base = {r["model"]: a.inputs / r["run"] for r in rows if (r["mode"], r["count"]) == ("loop", 1)}
+    head = ["model", "configuration", "inputs", "start-up s", "run s", "inputs/s", "vs loop 1 thread",
+            "wall s", "load avg before/after", "outputs = loop"]
+    lines = []
+    for r in rows:
+        what = f"loop, {r['count']} BLAS thread{'s' * (r['count'] > 1)}" if r["mode"] == "loop" else \
+            f"dask, {r['count']} worker{'s' * (r['count'] > 1)}"
+        rate = r["inputs"] / r["run"]
+        lines.append([r["model"], what, str(r["inputs"]), f"{r['startup']:.2f}", f"{r['run']:.2f}", f"{rate:.2f}",
+                      f"{rate / base[r['model']]:.2f}x", f"{r['wall']:.1f}", "%.1f / %.1f" % r["load"],
+                      "yes" if r["identical"] else "NO" + (f" ({r['failed']} failed)" if r["failed"] else "")])
+    if a.markdown:
+        print("| " + " | ".join(head) + " |\n|" + "---|" * len(head))
+        print("\n".join("| " + " | ".join(ln) + " |" for ln in lines))
+    else:
+        w = [max(len(x) for x in col) for col in zip(head, *lines)]
+        print("\n".join("  ".join(c.ljust(k) for c, k in zip(ln, w)) for ln in [head, *lines]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
