@@ -14,6 +14,10 @@ from ..errors import InputError, UnsupportedError, printable
 
 INSTALL_HINT = "pip install 'irrun[dask]'"
 
+#: Dask's statistical profiler samples every thread's stack every 10 ms under the GIL: on a
+#: Python-heavy interpreter like irrun that cost up to half the throughput (README "Many inputs").
+WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
+
 
 def require_dask():
     """Import ``distributed`` or say how to install it (exit code 3, like ``--plot``)."""
@@ -46,9 +50,15 @@ def safe_spawn() -> Iterator[None]:
     on ``sys.path`` while it boots) that then copies this process's ``sys.path``, where ``''``
     stands for the working directory. While the cluster runs, ``PYTHONSAFEPATH=1`` (Python 3.11+)
     keeps the booting child's path clean and ``sys.path`` here leaves out ``''`` and the working
-    directory; both are restored afterwards. (On Python 3.10 only the second applies.)"""
+    directory; both are restored afterwards. (On Python 3.10 only the second applies.)
+
+    One exception: a user's script run as ``python script.py`` from its own directory. Spawn
+    runs that script again in every worker (as ``__mp_main__``, for its ``if __name__ ==
+    "__main__"`` guard), so its directory stays: the user chose to run code from there."""
     cwd = os.path.realpath(os.getcwd())
-    clean = [p for p in sys.path if p and os.path.realpath(p) != cwd]
+    main_file = getattr(sys.modules.get("__main__"), "__file__", None)
+    script_dir = os.path.realpath(os.path.dirname(main_file)) if main_file else None
+    clean = [p for p in sys.path if p and (os.path.realpath(p) != cwd or os.path.realpath(p) == script_dir)]
     if not _findable("irrun", clean):
         raise UnsupportedError("irrun is imported from the working directory, which the worker "
                                "processes must not import from; install it (pip install -e .) first")
@@ -71,6 +81,7 @@ def local_cluster(workers: int, threads_per_worker: int = 1) -> Iterator[Any]:
     certificates when ``cryptography`` is installed, so other local users cannot submit work to
     it; scratch space in a private temporary directory; no dashboard), closed on exit."""
     distributed = require_dask()
+    import dask
     if workers < 1:
         raise InputError(f"--workers must be at least 1, got {workers}")
     try:
@@ -80,11 +91,18 @@ def local_cluster(workers: int, threads_per_worker: int = 1) -> Iterator[Any]:
         security = None          # plain TCP on 127.0.0.1
     scratch = tempfile.mkdtemp(prefix="irrun-dask-")
     try:
-        with safe_spawn(), distributed.LocalCluster(
-                n_workers=workers, threads_per_worker=threads_per_worker, processes=True,
-                dashboard_address=None, local_directory=scratch, security=security,
-                silence_logs=logging.CRITICAL) as cluster, distributed.Client(cluster) as client:
-            yield client
+        with safe_spawn(), dask.config.set(WORKER_CONFIG):
+            try:
+                cluster = distributed.LocalCluster(
+                    n_workers=workers, threads_per_worker=threads_per_worker, processes=True,
+                    dashboard_address=None, local_directory=scratch, security=security,
+                    silence_logs=logging.CRITICAL)
+            except Exception as e:       # e.g. a worker whose __main__ script cannot import
+                cause = e.__cause__ or e
+                raise InputError(f"could not start a local Dask cluster: {type(cause).__name__}: {cause}"
+                                 ) from None
+            with cluster, distributed.Client(cluster) as client:
+                yield client
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
