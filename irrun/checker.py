@@ -40,7 +40,7 @@ from dataclasses import asdict, dataclass, field
 import networkx as nx
 
 from . import elements
-from .errors import GraphError, IrrunError, ModelFileError, UnsupportedError
+from .errors import GraphError, IrrunError, ModelFileError, UnsupportedError, printable
 from .graph import build_graph, inputs_of, live_nodes
 from .infer import infer_types
 from .irsave import as_pshape
@@ -399,18 +399,20 @@ def summary(findings: list[Finding]) -> str:
 def format_text(path: str, findings: list[Finding]) -> str:
     """A summary line, then one aligned row per finding (columns nobody uses are left out;
     the problem text comes last, unpadded)."""
+    path = printable(path)
     if not findings:
         return f"{path}: OK, no problems found"
     rows = [_COLUMNS]
     for f in findings:
-        rows.append((f.severity, f.layer_id or "-", _short(f.layer_name or "-"), f.layer_type or "-",
-                     f.port or "-", f.declared or "-", f.inferred or "-"))
+        rows.append(tuple(printable(c) for c in (
+            f.severity, f.layer_id or "-", _short(f.layer_name or "-"), f.layer_type or "-",
+            f.port or "-", f.declared or "-", f.inferred or "-")))
     keep = [i for i in range(len(_COLUMNS)) if i < 2 or any(r[i] != "-" for r in rows[1:])]
     widths = {i: max(len(r[i]) for r in rows) for i in keep}
     lines = ["  ".join(r[i].ljust(widths[i]) for i in keep) + "  " + (m or "problem")
-             for r, m in zip(rows, [None] + [f.message for f in findings])]
+             for r, m in zip(rows, [None] + [printable(f.message) for f in findings])]
     out = [f"{path}: {summary(findings)}"] + [ln.rstrip() for ln in lines]
-    unchecked = sorted({f.layer_type or "?" for f in findings if f.severity == "unchecked"})
+    unchecked = sorted({printable(f.layer_type or "?") for f in findings if f.severity == "unchecked"})
     if unchecked:
         out.append(f"irrun could not check the {', '.join(unchecked)} layers above nor the layers "
                    "they feed: this is not a clean bill of health")

@@ -19,7 +19,7 @@ import argparse
 import sys
 from importlib import import_module
 
-from .errors import EXIT_INTERNAL, IrrunError
+from .errors import EXIT_INTERNAL, IrrunError, printable
 
 #: sub-command -> (module in irrun.commands, one-line help). ``run`` is also the default.
 COMMANDS = {
@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # a bug in irrun: say so, briefly
         if args.debug:
             raise
-        print(f"irrun: internal error (a bug in irrun): {type(e).__name__}: {e}\n"
+        print(f"irrun: internal error (a bug in irrun): {type(e).__name__}: {printable(e)}\n"
               "Run again with --debug for the traceback, and please report it.", file=sys.stderr)
         return EXIT_INTERNAL
 

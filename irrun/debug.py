@@ -13,28 +13,22 @@ called after each step with the step, its input arrays, its outputs and the elap
 Dump format: ``tensors.npz`` holds one array per output port, keyed ``"<layer id>:<port id>"``
 (the ids of the XML, so ``"5:2"`` is the port an ``<edge from-layer="5" from-port="2">`` leaves);
 ``manifest.json`` lists them in execution order with id, name, type, version, port, shape, dtype,
-min, max, mean (over finite values) and NaN and Inf counts. Types .npz cannot hold are stored as
-their bits (bf16, f8, 4-bit types: unsigned ints of the same width) or as fixed-width unicode
-(strings); :func:`load_tensors` restores them from the manifest's ``dtype``.
+min, max, mean (over finite values) and NaN and Inf counts (the files: :mod:`irrun.dumpfile`).
 """
 from __future__ import annotations
 
 import difflib
 import fnmatch
-import json
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import ml_dtypes
 import numpy as np
 
-from . import elements
-from .errors import InputError
-from .npyio import load_npz
-
-TENSORS, MANIFEST = "tensors.npz", "manifest.json"
+from .dumpfile import MANIFEST, TENSORS, dtype_name, load_tensors, save_tensors, stats, storable  # noqa: F401
+from .errors import InputError, printable
+from .writers import model_files
 
 
 # ---------------------------------------------------------------------------------------------
@@ -67,7 +61,7 @@ def type_version(model, n: int) -> str:
     layer = model.graph.nodes[n]["layer"]
     op = model.ops.get(n)
     version = (op.version if op is not None else layer.version).removeprefix("opset")
-    return f"{layer.type}-{version}"
+    return printable(f"{layer.type}-{version}")
 
 
 def port_name(model, n: int, i: int) -> str:
@@ -151,14 +145,16 @@ class Trace:
         """Every kept output, keyed ``"<layer id>:<port id>"``, in execution order."""
         return {r.key(i): a for r in self.layers if r.arrays is not None for i, a in enumerate(r.arrays)}
 
-    def save(self, directory: str | os.PathLike) -> Path:
-        """Write ``tensors.npz`` and ``manifest.json`` into ``directory`` (created if needed)."""
+    def save(self, directory: str | os.PathLike, protect: Iterable[str | os.PathLike] = ()) -> Path:
+        """Write ``tensors.npz`` and ``manifest.json`` into ``directory`` (created if needed; files
+        in ``protect`` — the model's, by default too — are never overwritten)."""
         entries = []
         for r in self.layers:
             for i, a in enumerate(r.arrays or ()):
                 entries.append((dict(key=r.key(i), id=r.id, name=r.name, type=r.type, version=r.version,
                                      port=r.ports[i], element_type=r.element_types[i]), a))
-        return save_tensors(directory, entries, model=str(self.model.path))
+        protect = [*protect, *model_files(self.model)]
+        return save_tensors(directory, entries, protect, model=str(self.model.path))
 
     def profile(self, top: int = 10) -> str:
         return format_profile(self.layers, top)
@@ -174,87 +170,10 @@ def trace(model, inputs, *, stop_at: int | str | None = None, ops: Iterable[str]
 
 
 # ---------------------------------------------------------------------------------------------
-# Dump files
-
-def stats(a: np.ndarray) -> dict:
-    """min, max, mean over the finite values (None for strings or when there are none), NaN and
-    Inf counts. Integer min/max stay exact ints."""
-    out = dict(min=None, max=None, mean=None, nan=0, inf=0)
-    if a.size == 0 or a.dtype.kind in "TUSO":
-        return out
-    f = a.astype(np.float64)
-    finite = np.isfinite(f)
-    out["nan"], out["inf"] = int(np.isnan(f).sum()), int(np.isinf(f).sum())
-    if a.dtype.kind in "iub":
-        out.update(min=a.min().item(), max=a.max().item(), mean=float(f.mean()))
-    elif finite.any():
-        v = f if finite.all() else f[finite]
-        out.update(min=float(v.min()), max=float(v.max()), mean=float(v.mean()))
-    if a.dtype.kind == "b":
-        out.update(min=int(out["min"]), max=int(out["max"]))
-    return out
-
-
-def dtype_name(a: np.ndarray) -> str:
-    return "string" if a.dtype.kind == "T" else str(a.dtype)
-
-
-def storable(a: np.ndarray) -> np.ndarray:
-    """What np.savez can hold: strings as fixed-width unicode, ml_dtypes types as their bits."""
-    if a.dtype.kind == "T":
-        width = int(np.strings.str_len(a).max()) if a.size else 1
-        return a.astype(np.dtypes.StrDType(max(width, 1)))
-    if a.dtype.kind == "V":
-        return a.view(f"u{a.dtype.itemsize}")
-    return a
-
-
-def _restore(a: np.ndarray, dtype: str | None) -> np.ndarray:
-    if dtype == "string":
-        return a.astype(elements.STRING_DTYPE)
-    if dtype and a.dtype.kind == "u" and dtype != str(a.dtype) and hasattr(ml_dtypes, dtype):
-        return a.view(getattr(ml_dtypes, dtype))
-    return a
-
-
-def save_tensors(directory: str | os.PathLike, entries: list[tuple[dict, np.ndarray]],
-                 **header) -> Path:
-    """Write ``(fields, array)`` pairs (fields must hold ``key``) as a dump directory."""
-    d = Path(directory)
-    try:
-        d.mkdir(parents=True, exist_ok=True)
-        np.savez(d / TENSORS, **{f["key"]: storable(np.asarray(a)) for f, a in entries})
-        rows = ["  " + json.dumps(dict(f, shape=list(a.shape), dtype=dtype_name(a), **stats(a)))
-                for f, a in entries]
-        head = json.dumps(header)[1:-1]
-        (d / MANIFEST).write_text("{" + head + (", " if head else "") + '"tensors": [\n'
-                                  + ",\n".join(rows) + "\n]}\n", encoding="utf-8")
-    except OSError as e:
-        raise InputError(f"cannot write the dump: {e.strerror or e}", file=str(d)) from None
-    return d
-
-
-def load_tensors(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict]:
-    """A dump (its directory or its tensors.npz) or any .npz keyed like one: arrays by key, and
-    the manifest (``{"tensors": []}`` when there is none beside the .npz)."""
-    p = Path(path)
-    npz = p / TENSORS if p.is_dir() else p
-    arrays = load_npz(str(npz))
-    man_path = npz.parent / MANIFEST
-    manifest = {"tensors": []}
-    if man_path.is_file():
-        try:
-            manifest = json.loads(man_path.read_text(encoding="utf-8"))
-        except (ValueError, OSError) as e:
-            raise InputError(f"unreadable dump manifest: {e}", file=str(man_path)) from None
-    dtypes = {t.get("key"): t.get("dtype") for t in manifest.get("tensors", ())}
-    return {k: _restore(a, dtypes.get(k)) for k, a in arrays.items()}, manifest
-
-
-# ---------------------------------------------------------------------------------------------
 # Profile
 
 def _short(name: str, width: int = 32) -> str:
+    name = printable(name)
     return name if len(name) <= width else name[: width - 1] + "…"
 
 

@@ -7,7 +7,7 @@ from collections import Counter
 import networkx as nx
 
 from .debug import table, find_layer, type_version
-from .errors import IrrunError
+from .errors import IrrunError, printable
 
 SPECIAL = ("parameter", "const", "constant", "result")
 
@@ -26,13 +26,14 @@ def info_text(model) -> str:
     kinds = Counter(L.type for L in layers if L.type.lower() in SPECIAL)
     ops = Counter(type_version(model, n) for n, d in g.nodes(data=True) if d["layer"].type.lower() not in SPECIAL)
     missing = {type_version(model, n) for n in model.op_errors}
-    out = [f'{model.path}: IR v{ir.ir_version}, "{ir.name}", {len(layers)} layers ('
-           + ", ".join([f"{v} {k}" for k, v in sorted(kinds.items())] + [f"{sum(ops.values())} ops"]) + ")"]
+    out = [printable(f'{model.path}: IR v{ir.ir_version}, "{ir.name}", {len(layers)} layers (')
+           + ", ".join([printable(f"{v} {k}") for k, v in sorted(kinds.items())] + [f"{sum(ops.values())} ops"]) + ")"]
     for title, ports in (("inputs", model.inputs), ("outputs", model.outputs)):
         rows = []
         for p in ports:
             also = [a for a in p.names[1:] if a != g.nodes[p.node]["layer"].name]
-            rows.append((f"  {p.name}", f"{p.etype}{p.shape}", f"(also {', '.join(also)})" if also else ""))
+            rows.append((f"  {printable(p.name)}", f"{p.etype}{p.shape}",
+                         printable(f"(also {', '.join(also)})") if also else ""))
         out += ["", title] + (table(rows, set()) if rows else ["  none"])
     rows = [(f"  {op}", str(c), "not implemented by irrun" if op in missing else "")
             for op, c in sorted(ops.items(), key=lambda kv: kv[0].lower())]
@@ -43,7 +44,7 @@ def info_text(model) -> str:
     nbytes = sum(int(L.data.get("size", 0)) for L in consts)
     values = sum(L.const_value.size for L in consts)
     dead = len(layers) - len(model.order) if model.order else 0
-    out += ["", f"opsets   {', '.join(opsets)}",
+    out += ["", f"opsets   {printable(', '.join(opsets))}",
             f"weights  {values} values in {len(consts)} Consts, {nbytes} bytes" if consts else "weights  none"]
     if len(all_layers) > len(layers):
         out.append(f"bodies   {len(all_layers) - len(layers)} layers inside TensorIterator/Loop/If bodies")
@@ -79,12 +80,12 @@ def _node_label(model, n) -> tuple[str, str]:
         shown = json.dumps(v.tolist()) if v is not None and v.size <= 8 and v.dtype.kind in "iufb" else \
             "[" + ",".join(map(str, v.shape)) + "]" if v is not None else ""
         et = L.data.get("element_type", "")
-        return f"{L.id} {L.name}\nConst {et} {shown}".rstrip(), "const"
+        return f"{L.id} {printable(L.name)}\nConst {printable(et)} {shown}".rstrip(), "const"
     if t == "result":
-        return f"{L.id} {model._output_names(n)[0]}\nResult", "result"
+        return f"{L.id} {printable(model._output_key(n))}\nResult", "result"
     if t == "parameter":
-        return f"{L.id} {L.name}\nParameter", "param"
-    return f"{L.id} {L.name}\n{type_version(model, n)}", "op"
+        return f"{L.id} {printable(L.name)}\nParameter", "param"
+    return f"{L.id} {printable(L.name)}\n{type_version(model, n)}", "op"
 
 
 def _edge_label(model, types, u, sp) -> str:
@@ -112,7 +113,7 @@ def to_dot(model, nodes: set | None = None, focus: int | None = None) -> str:
     q = lambda s: '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'  # noqa: E731
     style = {"param": "shape=ellipse", "result": "shape=ellipse", "const": 'style="dashed,rounded", fontsize=8',
              "op": ""}
-    out = [f"digraph {q(model.ir.name or 'model')} {{",
+    out = [f"digraph {q(printable(model.ir.name or 'model'))} {{",
            '  node [shape=box, style=rounded, fontname="Helvetica", fontsize=10];',
            '  edge [fontname="Helvetica", fontsize=9];']
     for n in keep:

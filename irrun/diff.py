@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .debug import LayerRun, Trace, port_key
-from .errors import InputError
+from .errors import InputError, printable
 from .graph import inputs_of
 
 
@@ -85,6 +85,7 @@ class Comparison:
         return self.culprit is None
 
     def text(self, reference: str = "the reference") -> str:
+        reference = printable(reference)
         compared = [r for r in self.layers if any(r.key(i) in self.ports for i in range(len(r.ports)))]
         tol = f"rtol {self.rtol:g}, atol {self.atol:g}"
         miss = f"; {_n(self.missing, 'port')} not in the reference" if self.missing else ""
@@ -100,14 +101,14 @@ class Comparison:
         r = self.culprit
         lines = [f"irrun vs {reference}: {len(self.differing)} of {len(compared)} layers differ ({tol}){miss}",
                  "first layer whose inputs agree but whose output does not:",
-                 f'  layer {r.id} "{r.name}" ({r.op})']
+                 f'  layer {r.id} "{printable(r.name)}" ({r.op})']
         if self.culprit_inputs:
             lines.append(f"  inputs    {', '.join(self.culprit_inputs)}")
         for i in range(len(r.ports)):
             p = self.ports.get(r.key(i))
             if p is not None and not p.equal:
                 lines.append(f"  output {r.ports[i]}  {_describe(p, r.shapes[i])}")
-        later = [f'{x.id} "{x.name}"' for x in self.differing if x is not r]
+        later = [f'{x.id} "{printable(x.name)}"' for x in self.differing if x is not r]
         if later:
             more = f", … and {len(later) - 8} more" if len(later) > 8 else ""
             lines.append(f"differing after it: {', '.join(later[:8])}{more}")

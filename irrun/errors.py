@@ -8,6 +8,7 @@ executor) adds the layer it was working on.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 #: Exit codes of the CLI (also documented in README.md).
@@ -16,6 +17,26 @@ EXIT_FINDINGS = 1
 EXIT_ERROR = 2
 EXIT_UNSUPPORTED = 3
 EXIT_INTERNAL = 4
+
+
+#: What must not reach a terminal raw: C0/C1 control characters (newline, carriage return, the
+#: ESC of ANSI sequences...), DEL, Unicode line/paragraph separators and bidi overrides.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(m: re.Match) -> str:
+    c = m.group()
+    return _ESCAPES.get(c) or (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+
+
+def printable(text: object) -> str:
+    """``text`` safe to print on one line: names from a model or a file (layer, tensor, port and
+    file names) may hold newlines or ANSI escapes that would forge other lines of a report or
+    repaint the terminal; they are shown as ``\\n``, ``\\x1b``... The one helper every message
+    that shows such a name uses."""
+    s = str(text)
+    return _UNPRINTABLE.sub(_escape, s) if _UNPRINTABLE.search(s) else s
 
 
 @dataclass(frozen=True)
@@ -31,7 +52,7 @@ class LayerRef:
     def __str__(self) -> str:
         where = "".join(f"{p}/" for p in self.path)
         ver = f"-{self.version}" if self.version else ""
-        return f'layer {where}{self.id} "{self.name}" ({self.type}{ver})'
+        return printable(f'layer {where}{self.id} "{self.name}" ({self.type}{ver})')
 
 
 class IrrunError(Exception):
@@ -51,11 +72,12 @@ class IrrunError(Exception):
 
     def where(self) -> str:
         parts = [p for p in (self.file, str(self.layer) if self.layer else None, self.port) if p]
-        return ": ".join(parts)
+        return printable(": ".join(map(str, parts)))
 
     def __str__(self) -> str:
+        """One line: where (file, layer, port) and the message, names escaped (:func:`printable`)."""
         where = self.where()
-        return f"{where}: {self.message}" if where else self.message
+        return printable(f"{where}: {self.message}" if where else self.message)
 
 
 class ModelFileError(IrrunError):
@@ -86,6 +108,12 @@ class InputError(IrrunError):
     """An input array or file given by the user does not fit the model."""
 
     kind = "bad input"
+
+
+class OutputError(IrrunError):
+    """A file irrun was asked to write cannot or must not be written there (irrun.writers)."""
+
+    kind = "cannot write"
 
 
 class UnsupportedError(IrrunError):

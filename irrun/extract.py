@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from . import elements
+from . import writers
 from .debug import storable, find_layer, port_name, type_version
 from .errors import InputError
 from .graph import inputs_of
@@ -51,9 +52,25 @@ def _raw_const(model, layer) -> tuple[bytes, str, list[int]]:
     return raw, elements.from_attr(d["element_type"]).name, list(layer.const_value.shape)
 
 
-def extract_layer(model, layer: int | str, directory: str | os.PathLike, inputs=None) -> Extracted:
+FILES = ("model.xml", "model.bin", "inputs.npz", "outputs.npz")
+
+
+def targets(directory: str | os.PathLike, protect=()) -> Path:
+    """Check, before any work, that ``directory`` and the files extract writes there may be
+    written (:class:`~irrun.errors.OutputError` if not)."""
+    d = writers.destination(directory, directory=True, protect=protect)
+    for name in FILES:
+        writers.destination(d / name, protect=protect)
+    return d
+
+
+def extract_layer(model, layer: int | str, directory: str | os.PathLike, inputs=None,
+                  protect=()) -> Extracted:
     """Write ``directory/model.xml`` + ``.bin`` (and, given ``inputs``, ``inputs.npz`` and
-    ``outputs.npz``) for one layer of ``model``; see the module docstring."""
+    ``outputs.npz``) for one layer of ``model``, all or nothing; see the module docstring. The
+    model's files and those in ``protect`` are never overwritten."""
+    protect = [*protect, *writers.model_files(model)]
+    targets(directory, protect)
     g = model.graph
     n = find_layer(model, layer)
     L = g.nodes[n]["layer"]
@@ -110,13 +127,10 @@ def extract_layer(model, layer: int | str, directory: str | os.PathLike, inputs=
     if res.consts and not b.blob:
         b.blob += b"\0"       # OpenVINO 2026.4 cannot read an empty Const from an empty .bin ("ptr is Null")
     d = res.directory
-    try:
-        d.mkdir(parents=True, exist_ok=True)
-        b.save(d / "model.xml")
-        if seen:
-            res.inputs, res.outputs = feeds, dict(zip(out_names, seen["outs"]))
-            np.savez(d / "inputs.npz", **{k: storable(v) for k, v in feeds.items()})
-            np.savez(d / "outputs.npz", **{k: storable(v) for k, v in res.outputs.items()})
-    except OSError as e:
-        raise InputError(f"cannot write the extracted model: {e.strerror or e}", file=str(d)) from None
+    files = b.files(d / "model.xml")
+    if seen:
+        res.inputs, res.outputs = feeds, dict(zip(out_names, seen["outs"]))
+        files += [(d / "inputs.npz", writers.npz({k: storable(v) for k, v in feeds.items()})),
+                  (d / "outputs.npz", writers.npz({k: storable(v) for k, v in res.outputs.items()}))]
+    writers.write_files(files, protect=protect)
     return res

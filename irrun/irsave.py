@@ -15,7 +15,6 @@ from __future__ import annotations
 import copy
 import os
 import re
-import shutil
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -23,7 +22,8 @@ from pathlib import Path
 import numpy as np
 from lxml import etree
 
-from .errors import ExecutionError, IrrunError, ShapeError
+from . import writers
+from .errors import ExecutionError, IrrunError, OutputError, ShapeError
 from .graph import inputs_of
 from .reader import parse_xml
 from .shapes import PartialShape
@@ -92,10 +92,22 @@ def _baked_in_hint(model, err: IrrunError) -> str:
 # ---------------------------------------------------------------------------------------------
 # Writing
 
-def save(model, xml_path: str | os.PathLike) -> Path:
+def targets(xml_path: str | os.PathLike, protect=()) -> tuple[Path, Path]:
+    """The .xml and .bin :func:`save` writes, checked (before any work): the name must end in
+    .xml, neither file may be a link, a directory or one of the files in ``protect``."""
+    xml_path = Path(xml_path)
+    if xml_path.suffix.lower() != ".xml":
+        raise OutputError("the IR file name must end in .xml (its weights go to the .bin beside it)",
+                          file=str(xml_path))
+    return (writers.destination(xml_path, protect=protect),
+            writers.destination(xml_path.with_suffix(".bin"), protect=protect))
+
+
+def save(model, xml_path: str | os.PathLike, protect=()) -> Path:
     """See :meth:`irrun.Model.save`."""
     ir = model.ir
-    xml_path = Path(xml_path)
+    protect = [*protect, *writers.model_files(model)]
+    xml_path, bin_out = targets(xml_path, protect)
     original = Path(ir.xml_path).read_bytes()
     root = parse_xml(ir.xml_path)
     elems = list(root.find("layers").iterfind("layer"))
@@ -119,11 +131,10 @@ def save(model, xml_path: str | os.PathLike) -> Path:
     start = re.search(rb"<[A-Za-z_]", original)
     prolog = original[:start.start()] if start else b'<?xml version="1.0"?>\n'
     tail = original[len(original.rstrip()):]
-    bin_out = xml_path.with_suffix(".bin")
-    if ir.bin_path and os.path.isfile(ir.bin_path) and not (
-            bin_out.exists() and os.path.samefile(ir.bin_path, bin_out)):
-        shutil.copyfile(ir.bin_path, bin_out)
-    xml_path.write_bytes(prolog + text + tail)
+    files = [(xml_path, writers.data(prolog + text + tail))]
+    if ir.bin_path and os.path.isfile(ir.bin_path):
+        files.append((bin_out, writers.copy_of(ir.bin_path)))
+    writers.write_files(files, protect=protect)
     return xml_path
 
 

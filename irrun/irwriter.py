@@ -106,14 +106,19 @@ class IRWriter:
         etree.SubElement(net, "rt_info")
         return etree.tostring(net, pretty_print=True, xml_declaration=True, encoding="utf-8")
 
-    def save(self, xml_path) -> Path:
+    def files(self, xml_path) -> list[tuple[Path, object]]:
+        """``(path, writers.Fill)`` for the .xml and the .bin beside it (see :mod:`irrun.writers`)."""
+        from .writers import data
         xml_path = Path(xml_path)
-        xml_path.write_bytes(self.to_xml())
         blob = bytes(self.blob)
         if not blob and any(L["type"] == "Const" for L in self.layers):
             blob = b"\0"   # OpenVINO cannot read a 0-byte .bin when the IR has a (empty) Const
-        xml_path.with_suffix(".bin").write_bytes(blob)
-        return xml_path
+        return [(xml_path, data(self.to_xml())), (xml_path.with_suffix(".bin"), data(blob))]
+
+    def save(self, xml_path, protect=()) -> Path:
+        """Write the .xml and the .bin beside it, both or neither."""
+        from .writers import write_files
+        return write_files(self.files(xml_path), protect=protect)[0]
 
 
 def encode_strings(value: np.ndarray) -> bytes:

@@ -66,6 +66,7 @@ class Model:
         self._types: Types | None = None
         self._plans: dict[tuple, list[Step]] = self.program.plans
         self._any_shape: bool | None = None     # may the plan of the declared shapes run?
+        self._out_keys: dict[int, str] | None = None
 
     # -- structure --------------------------------------------------------------------------
     def _input_names(self, n: int) -> tuple[str, ...]:
@@ -86,6 +87,30 @@ class Model:
         if layer.name not in names:
             names.append(layer.name)
         return tuple(names)
+
+    def _output_key(self, n: int) -> str:
+        """The unique name of the output Result ``n`` holds (``run``'s key, ``outputs[i].name``).
+
+        As OpenVINO names them: the first tensor name; when an earlier output of *another*
+        tensor (or an input) already has it, OpenVINO renames the later one ``name_1``,
+        ``name_2``...; two Results reading the *same* tensor share its names in OpenVINO, so irrun
+        keys the later one by its Result's layer name (suffixed the same way if taken)."""
+        if self._out_keys is None:
+            inputs = {name: (p, 0) for p in self._params for name in self._input_names(p)}
+            outputs: dict[str, object] = {}              # key -> the tensor it holds
+            for r in self._results:
+                src = inputs_of(self.graph, r)
+                tensor = src[0] if len(src) == 1 else ("result", r)
+                base = self._output_names(r)[0]
+                if outputs.get(base) == tensor:
+                    base = self.graph.nodes[r]["layer"].name
+                key, k = base, 0
+                while key in outputs or inputs.get(key, tensor) != tensor:
+                    k += 1
+                    key = f"{base}_{k}"
+                outputs[key] = tensor
+            self._out_keys = {r: k for r, k in zip(self._results, outputs)}
+        return self._out_keys[n]
 
     @property
     def inputs(self) -> list[PortSpec]:
@@ -113,7 +138,10 @@ class Model:
             if info is None:
                 decl = self.graph.nodes[n]["layer"].inputs[0]
                 info = TensorInfo(decl.etype or elements.DYNAMIC, PartialShape(decl.dims))
-            out.append(PortSpec(self._output_names(n)[0], self._output_names(n), info.etype, info.shape, n))
+            key, names = self._output_key(n), self._output_names(n)
+            names = (key, *names[1:]) if key.startswith(names[0]) and key != names[0] else \
+                (key, *(x for x in names if x != key))
+            out.append(PortSpec(key, names, info.etype, info.shape, n))
         return out
 
     # -- shapes -----------------------------------------------------------------------------
@@ -161,11 +189,14 @@ class Model:
         from .irsave import reshape
         reshape(self, shapes)
 
-    def save(self, xml_path: str | os.PathLike) -> None:
-        """Write the model as IR (``xml_path`` and the .bin beside it): the XML it was read from
-        with the current Parameter shapes and port dims, everything else kept; the .bin copied."""
+    def save(self, xml_path: str | os.PathLike) -> os.PathLike:
+        """Write the model as IR (``xml_path``, ending in .xml, and the .bin beside it): the XML
+        it was read from with the current Parameter shapes and port dims, everything else kept;
+        the .bin copied. Both files or neither are written (missing directories are created);
+        never over the files the model was read from, never through a symlink
+        (:class:`~irrun.errors.OutputError`). Returns the .xml path."""
         from .irsave import save
-        save(self, xml_path)
+        return save(self, xml_path)
 
     # -- state ------------------------------------------------------------------------------
     def reset_state(self) -> None:
@@ -290,7 +321,7 @@ class Model:
         ctx = RunContext(self.state.values)
         results = execute(steps, feeds, self.path, observe, ctx)
         self.state.commit(ctx.writes)       # only a run that succeeded changes the state
-        return {self._output_names(n)[0]: results[n] for n in self._results}
+        return {self._output_key(n): results[n] for n in self._results}
 
     def _any_shape_plan(self) -> list[Step] | None:
         """The plan inferred from the declared input shapes, which every input that passed
@@ -343,7 +374,7 @@ class Model:
 
         def grab(step, args, outs, seconds):
             if step.node == target:
-                got[:] = [(self._output_names(target)[0], args[0])] if step.kind == "result" else \
+                got[:] = [(self._output_key(target), args[0])] if step.kind == "result" else \
                     [(port_name(self, target, i), a) for i, a in enumerate(outs)]
             return None if observe is None else observe(step, args, outs, seconds)
         execute(steps, feeds, self.path, grab, RunContext(self.state.values))   # state unchanged

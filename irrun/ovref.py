@@ -1,8 +1,12 @@
 """OpenVINO as the reference of ``irrun compare``: every port of a model, as OpenVINO computes it.
 
-irrun never imports openvino. This module starts a child process (``python -m irrun.ovref``) that
-does, because OpenVINO's CPU plugin can crash the process that hosts it; the child runs with
-``CI=true`` (OpenVINO's telemetry otherwise stalls). To tell the layers apart whatever their
+irrun never imports openvino. This module starts a child process that does, because OpenVINO's
+CPU plugin can crash the process that hosts it. The child is isolated (:func:`python_child`):
+``python -I`` (no current directory, script directory, user site or ``PYTHON*`` variables on its
+import path), a private temporary working directory, and a minimal environment (``CI=true``,
+which keeps OpenVINO's telemetry from stalling, plus PATH, HOME, locale and thread counts). It
+loads irrun from the directory this module lives in, by path: a ``numpy.py`` or ``openvino.py``
+in the user's working directory or beside the model is never imported. To tell the layers apart whatever their
 names, the child reads a copy of the XML in which every top-level layer is renamed
 ``__irrun_<id>`` (friendly names change no computation), then:
 
@@ -34,6 +38,37 @@ from .errors import IrrunError
 PREFIX = "__irrun_"
 MODES = {"cpu": "OpenVINO CPU (f32)", "reference": "OpenVINO reference evaluator"}
 SKIP = ("Parameter", "Constant", "Result")
+
+
+#: The only environment variables a child process inherits (PYTHONPATH, PYTHONSTARTUP, LD_PRELOAD,
+#: LD_LIBRARY_PATH... are dropped): where programs are, home, locale, temp dir, thread counts.
+KEEP_ENV = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TMPDIR",
+            "SYSTEMROOT", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+#: Run in the child with ``python -I -c``: import irrun from its own directory (argv[1]) by path,
+#: without putting any directory on sys.path, then hand over to :func:`_child`.
+_BOOT = """
+import importlib.util, os, sys
+pkg = sys.argv[1]
+sys.path[:] = [p for p in sys.path if p not in ("", ".", os.getcwd())]
+spec = importlib.util.spec_from_file_location("irrun", os.path.join(pkg, "__init__.py"),
+                                              submodule_search_locations=[pkg])
+mod = importlib.util.module_from_spec(spec)
+sys.modules["irrun"] = mod
+spec.loader.exec_module(mod)
+from irrun.ovref import child_main
+sys.exit(child_main(sys.argv[2:]))
+"""
+
+
+def child_env(**extra: str) -> dict[str, str]:
+    """The environment of a child process: :data:`KEEP_ENV` from ours, ``CI=true``, ``extra``."""
+    return {**{k: os.environ[k] for k in KEEP_ENV if k in os.environ}, "CI": "true", **extra}
+
+
+def python_child(args: list[str]) -> list[str]:
+    """The command line of an isolated Python child (``-I``: see the module docstring)."""
+    return [sys.executable, "-I", *args]
 
 
 class OpenVINOError(IrrunError):
@@ -69,12 +104,11 @@ def all_ports(model, inputs: Mapping[str, np.ndarray] | np.ndarray, mode: str = 
         (t / "ports.json").write_text(json.dumps(ports))
         save_tensors(t / "in", [(dict(key=f"{PREFIX}{n}"), a) for n, a in feeds.items()])
         bin_path = model.ir.bin_path if model.ir.bin_path and os.path.isfile(model.ir.bin_path) else ""
-        env = dict(os.environ, CI="true",
-                   PYTHONPATH=os.pathsep.join([str(Path(__file__).resolve().parents[1])]
-                                              + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+        pkg = str(Path(__file__).resolve().parent)
+        bin_path = os.path.abspath(bin_path) if bin_path else ""
         try:
-            proc = subprocess.run([sys.executable, "-m", "irrun.ovref", tmp, bin_path, mode],
-                                  env=env, capture_output=True, text=True, timeout=timeout)
+            proc = subprocess.run(python_child(["-c", _BOOT, pkg, tmp, bin_path, mode]), cwd=tmp,
+                                  env=child_env(), capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             raise OpenVINOError(f"no answer from OpenVINO within {timeout:g} s", file=model.path) from None
         if proc.returncode != 0:
@@ -159,10 +193,11 @@ def _child(tmp: str, bin_path: str, mode: str) -> int:
     return 0
 
 
-if __name__ == "__main__":
+def child_main(argv: list[str]) -> int:
+    """The child's entry point (see ``_BOOT``): ``TMP BIN MODE``."""
     os.environ["CI"] = "true"
     try:
-        sys.exit(_child(*sys.argv[1:4]))
+        return _child(*argv[:3])
     except Exception as e:        # OpenVINO raises RuntimeError & co. with its check text
         print(f"{type(e).__name__}: {e}", file=sys.stderr)
-        sys.exit(3)
+        return 3

@@ -22,7 +22,7 @@ from irrun.accuracy.cli import run_model
 from irrun.accuracy.metrics import ErrorStats
 from irrun.accuracy.report import write_file
 from irrun.cli import main as cli
-from irrun.errors import InputError
+from irrun.errors import OutputError
 from irrun.graph import inputs_of
 
 FIX = Path(__file__).parent / "fixtures" / "accuracy"
@@ -172,12 +172,12 @@ def test_write_file_refuses_symlinks_and_inputs(tmp_path):
     target = tmp_path / "real.json"
     link = tmp_path / "link.json"
     link.symlink_to(target)
-    with pytest.raises(InputError, match="symbolic link"):
+    with pytest.raises(OutputError, match="symbolic link"):
         write_file(link, b"x")
     assert not target.exists()
     keep = tmp_path / "model.xml"
     keep.write_text("<net/>")
-    with pytest.raises(InputError, match="overwrite"):
+    with pytest.raises(OutputError, match="the model or an input"):
         write_file(keep, b"x", protect=(str(keep),))
     write_file(tmp_path / "ok.json", b"{}")
     assert (tmp_path / "ok.json").read_bytes() == b"{}" and len(os.listdir(tmp_path)) == 3

@@ -15,7 +15,7 @@ from helpers import needs_openvino
 import irrun
 from irrun.checker import check_model
 from irrun.cli import main
-from irrun.errors import ShapeError
+from irrun.errors import OutputError, ShapeError
 from irrun.irwriter import IRWriter
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -125,7 +125,7 @@ def test_reshape_cli(tmp_path, capsys):
     assert out.splitlines() == ["input   x  f32[1,8,4,4]  -> f32[?,8,4,4]",
                                 "output  p  f32[1,4,4,4]  -> f32[?,4,4,4]",
                                 "output  q  f32[1,4,4,4]  -> f32[?,4,4,4]",
-                                f"wrote {tmp_path / 'o.xml'}"]
+                                f"wrote {tmp_path / 'o.xml'} and {tmp_path / 'o.bin'}"]
     assert run_cli(capsys, "check", tmp_path / "o.xml")[0] == 0
     code, out, err = run_cli(capsys, "reshape", src, "--shape", "nope=1,8,4,4", "-o", tmp_path / "p.xml")
     assert code == 2 and 'no input named "nope"' in err
@@ -134,14 +134,22 @@ def test_reshape_cli(tmp_path, capsys):
     assert not (tmp_path / "p.xml").exists()
 
 
-def test_reshape_in_place(tmp_path):
+def test_saving_over_the_model_itself_is_refused(tmp_path):
+    """Writers never overwrite the files a model was read from (issue 11): the model stays as it
+    was, and saving beside it works, creating missing directories."""
     for f in ("model.xml", "model.bin"):
         shutil.copy(FIXTURES / "shufflenet_block" / f, tmp_path / f)
     model = irrun.read_model(tmp_path / "model.xml")
     model.reshape({"x": [2, 8, 4, 4]})
-    model.save(tmp_path / "model.xml")
-    assert (tmp_path / "model.bin").read_bytes() == (FIXTURES / "shufflenet_block" / "model.bin").read_bytes()
-    out = irrun.read_model(tmp_path / "model.xml").run(np.ones((2, 8, 4, 4), np.float32))
+    for target in ("model.xml", "model.XML", "./model.xml"):
+        with pytest.raises(OutputError, match="never overwrites"):
+            model.save(tmp_path / target)
+    for f in ("model.xml", "model.bin"):
+        assert (tmp_path / f).read_bytes() == (FIXTURES / "shufflenet_block" / f).read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.bin", "model.xml"]
+    model.save(tmp_path / "new" / "dir" / "b2.xml")
+    assert (tmp_path / "new/dir/b2.bin").read_bytes() == (FIXTURES / "shufflenet_block/model.bin").read_bytes()
+    out = irrun.read_model(tmp_path / "new" / "dir" / "b2.xml").run(np.ones((2, 8, 4, 4), np.float32))
     assert [a.shape for a in out.values()] == [(2, 4, 4, 4)] * 2
 
 

@@ -3,7 +3,9 @@
 The input is split like OpenVINO's read_model fuzzer (tests/fuzz/src/read_model-fuzzer.cc):
 ``xml FUZZ_NEXT_FIELD bin``. Each case goes through the whole pipeline a user can reach with a
 file: read -> graph -> shape inference -> check, and when inference succeeds a run on zero-filled
-inputs of the declared (static) shapes under a 64 MiB memory budget. Only :class:`IrrunError`
+inputs of the declared (static) shapes under a 64 MiB memory budget, whose outputs and dump are
+then written through irrun.writers and read back (names and values must survive; a third field,
+``... FUZZ_NEXT_FIELD manifest``, is fed to the dump reader as the dump's manifest.json). Only :class:`IrrunError`
 subclasses are graceful — and not :class:`InternalError`, which is irrun admitting a bug; any
 other exception (KeyError, IndexError, RecursionError, MemoryError...) is a finding and stops the
 fuzzer with the reproducer saved as ``crash-<sha1>``.
@@ -39,6 +41,7 @@ def one_input(data: bytes) -> None:
     from irrun.errors import InternalError, IrrunError
 
     xml, _, weights = data.partition(SEP)
+    weights, _, manifest = weights.partition(SEP)
     with open(XML, "wb") as f:
         f.write(xml)
     with open(BIN, "wb") as f:
@@ -53,11 +56,45 @@ def one_input(data: bytes) -> None:
             if not p.shape.is_static or p.etype.dtype is None:
                 return
             feeds[p.name] = np.zeros(p.shape.to_tuple(), p.etype.dtype)
-        model.run(feeds, max_memory=64 << 20)
+        outputs = model.run(feeds, max_memory=64 << 20)
+        round_trip(model, feeds, outputs, manifest)
     except InternalError:
         raise
     except IrrunError:
         pass
+
+
+def round_trip(model, feeds, outputs, manifest: bytes) -> None:
+    """Outputs to .npz and a dump, written by irrun.writers into a fresh directory and read back;
+    then the fuzzed ``manifest`` replaces the dump's manifest.json (must be refused gracefully)."""
+    import shutil
+
+    import numpy as np
+
+    from irrun import debug, writers
+    from irrun.dumpfile import storable
+    from irrun.errors import IrrunError
+    from irrun.npyio import load_npz
+    out = tempfile.mkdtemp(dir=_WORK)
+    try:
+        writers.write_files([(os.path.join(out, "o.npz"), writers.npz(
+            {k: storable(v) for k, v in outputs.items()}))], protect=[XML, BIN])
+        back = load_npz(os.path.join(out, "o.npz"))
+        assert list(back) == list(outputs), (list(back), list(outputs))
+        t = debug.trace(model, feeds)
+        t.save(os.path.join(out, "d"))
+        tensors, _ = debug.load_tensors(os.path.join(out, "d"))
+        for k, v in t.tensors().items():
+            assert tensors[k].shape == v.shape and (v.dtype.kind in "fcV" or np.array_equal(tensors[k], v)), k
+        if manifest:
+            with open(os.path.join(out, "d", "manifest.json"), "wb") as f:
+                f.write(manifest)
+            try:
+                debug.load_tensors(os.path.join(out, "d"))
+            except IrrunError:
+                pass
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
 
 
 def write_seeds(out: str) -> None:

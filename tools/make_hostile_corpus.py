@@ -63,12 +63,16 @@ def data_of(root, lid) -> etree._Element:
 
 
 def add_case(name: str, files: dict[str, bytes | None], argv: list[str], code: int,
-             fragments: list[str], what: str, make: str | None = None) -> None:
+             fragments: list[str], what: str, make: str | None = None, **extra) -> None:
+    """``extra``: ``setup`` (a function here that plants links etc. in the test's copy of the
+    case), ``creates`` (files the command must write; every other file must stay as it was),
+    ``stdout_lines`` (how many lines a successful command prints)."""
     CASES.append(dict(name=name, what=what, argv=argv, exit=code, fragments=fragments,
-                      files=sorted(files), **({"make": make} if make else {})))
+                      files=sorted({f.split("/")[0] for f in files}), **({"make": make} if make else {}), **extra))
     d = OUT / "corpus" / name
     d.mkdir(parents=True)
     for fname, content in files.items():
+        (d / fname).parent.mkdir(parents=True, exist_ok=True)
         if content is None:                       # a directory standing where a file should be
             (d / fname).mkdir()
             (d / fname / "README").write_text("a directory named like an IR file\n")
@@ -482,10 +486,148 @@ def input_cases() -> None:
         ["nope.npy", "no such file"], ["--input", "{dir}/nope.npy"])
 
 
+# -- files irrun writes (issue 11 class 3) -------------------------------------------------------
+
+VICTIM = {"victim.txt": b"a file a planted symlink points to; it must never change\n"}
+
+
+def plant(d: Path, link: str, target: str = "victim.txt") -> None:
+    (d / link).parent.mkdir(parents=True, exist_ok=True)
+    (d / link).symlink_to(d / target)
+
+
+def link_out(d: Path) -> None:
+    plant(d, "out.npz")
+
+
+def link_manifest(d: Path) -> None:
+    plant(d, "dump/manifest.json")
+
+
+def link_batch(d: Path) -> None:
+    plant(d, "outdir/a.npz")
+
+
+def link_extract(d: Path) -> None:
+    plant(d, "ext/model.bin")
+
+
+def link_graph(d: Path) -> None:
+    plant(d, "g.dot")
+
+
+def huge_manifest(d: Path) -> None:
+    """A sparse 3 GiB manifest.json (no disk used)."""
+    with open(d / "ref" / "manifest.json", "wb") as f:
+        f.truncate(3 << 30)
+
+
+def writer_cases() -> None:
+    b = concat_model()
+    base = {"model.xml": xml_of(b), "model.bin": bytes(b.blob), **X, **VICTIM}
+    run = ["{dir}/model.xml", "--input", "{dir}/x.npy"]
+
+    def w(name, what, argv, code, fragments, files=None, **extra):
+        add_case(name, {**base, **(files or {})}, argv, code, fragments, what, **extra)
+
+    w("write_out_symlink", "--output at a planted symlink", run + ["-o", "{dir}/out.npz"], 2,
+      ["out.npz", "symbolic link"], setup="link_out")
+    w("write_dump_symlink", "--dump whose manifest.json is a planted symlink", run + ["--dump", "{dir}/dump"],
+      2, ["manifest.json", "symbolic link"], setup="link_manifest")
+    w("write_batch_symlink", "-o OUTDIR/ holding a planted symlink for one output",
+      ["{dir}/model.xml", "--input", "{dir}/in", "-o", "{dir}/outdir"], 2, ["a.npz", "symbolic link"],
+      files={"in/a.npy": X["x.npy"]}, setup="link_batch")
+    w("write_extract_symlink", "extract -o DIR whose model.bin is a planted symlink",
+      ["extract", "{dir}/model.xml", "--layer", "cat", "-o", "{dir}/ext"], 2,
+      ["model.bin", "symbolic link"], setup="link_extract")
+    w("write_graph_symlink", "graph -o at a planted symlink", ["graph", "{dir}/model.xml", "-o", "{dir}/g.dot"],
+      2, ["g.dot", "symbolic link"], setup="link_graph")
+    w("write_extract_over_model", "extract -o . (the model's own directory)",
+      ["extract", "{dir}/model.xml", "--layer", "cat", "-o", "{dir}"], 2, ["model.xml", "never overwrites"])
+    w("write_reshape_over_model", "reshape -o the model's own .xml",
+      ["reshape", "{dir}/model.xml", "--shape", "x=1,4", "-o", "{dir}/model.xml"], 2, ["never overwrites"])
+    w("write_reshape_to_bin", "reshape -o model.bin (XML over the weights)",
+      ["reshape", "{dir}/model.xml", "--shape", "x=1,4", "-o", "{dir}/model.bin"], 2, ["must end in .xml"])
+    w("write_reshape_to_dir", "reshape -o an existing directory",
+      ["reshape", "{dir}/model.xml", "--shape", "x=1,4", "-o", "{dir}/sub.xml"], 2,
+      ["sub.xml", "is a directory"], files={"sub.xml": None})
+    w("write_out_over_input", "--output the input file itself", run + ["-o", "{dir}/x.npy"], 2,
+      ["x.npy", "never overwrites"])
+    w("write_out_under_file", "--output under a regular file", run + ["-o", "{dir}/x.npy/out.npz"], 2,
+      ["x.npy is not a directory"])
+    w("write_out_is_dir", "--output an existing directory", run + ["-o", "{dir}/sub"], 2,
+      ["sub", "is a directory"], files={"sub": None})
+    w("write_out_suffix", "--output with a suffix other than .npz/.npy", run + ["-o", "{dir}/out.txt"], 2,
+      ["out.txt", "must end in .npz"])
+    w("write_dump_is_file", "--dump at an existing file (refused before the run)",
+      run + ["--dump", "{dir}/victim.txt"], 2, ["victim.txt", "is a file, not a directory"])
+    w("write_out_no_suffix", "--output OUT writes OUT.npz and says so", run + ["-o", "{dir}/out"], 0,
+      ["to {dir}/out.npz:"], creates=["out.npz"], stdout_lines=1)
+    w("write_out_npy", "--output OUT.npy for a one-output model writes that .npy", run + ["-o", "{dir}/y.npy"],
+      0, ["to {dir}/y.npy:"], creates=["y.npy"], stdout_lines=1)
+    w("write_reshape_new_dirs", "reshape -o into directories that do not exist yet",
+      ["reshape", "{dir}/model.xml", "--shape", "x=1,4", "-o", "{dir}/new/sub/m.xml"], 0,
+      ["wrote {dir}/new/sub/m.xml and {dir}/new/sub/m.bin"], creates=["new/sub/m.bin", "new/sub/m.xml"])
+    two = IRWriter("two")
+    x = two.parameter("x", "f32", [1, 4])
+    two.result(two.layer("Relu", [x], name="file"), "file")
+    two.result(two.layer("Negative", [x], name="allow_pickle"), "allow_pickle")
+    add_case("write_npy_two_outputs", {"model.xml": two.to_xml(), **X},
+             ["{dir}/model.xml", "--input", "{dir}/x.npy", "-o", "{dir}/y.npy"], 2,
+             ["y.npy", "there are 2 outputs"], "--output OUT.npy for a two-output model (before the run)")
+    add_case("write_outputs_named_file", {"model.xml": two.to_xml(), **X},
+             ["{dir}/model.xml", "--input", "{dir}/x.npy", "-o", "{dir}/o.npz"], 0,
+             ["file, allow_pickle"], "outputs named file and allow_pickle (np.savez keywords)",
+             creates=["o.npz"], stdout_lines=1)
+
+
+# -- reference dumps (issue 11 class 7) -------------------------------------------------------
+
+def dump_cases() -> None:
+    b = concat_model()
+    base = {"model.xml": xml_of(b), "model.bin": bytes(b.blob), **X,
+            "ref/tensors.npz": npz(**{"2:2": np.zeros((2, 4), np.float32)})}
+    argv = ["compare", "{dir}/model.xml", "--input", "{dir}/x.npy", "--reference", "{dir}/ref"]
+    for name, what, manifest, fragments, extra in [
+        ("ref_manifest_deep", "manifest.json nested 200000 deep", b"[" * 200000 + b"]" * 200000,
+         ["manifest.json", "nested too deeply"], {}),
+        ("ref_manifest_list", "manifest.json whose top level is a list", b"[1, 2]",
+         ["manifest.json", "the top level is a list"], {}),
+        ("ref_manifest_field", "manifest.json with a key that is a number",
+         b'{"tensors": [{"key": 5, "dtype": "float32"}]}', ["manifest.json", 'no string "key"'], {}),
+        ("ref_manifest_shape", "manifest.json with a shape of strings",
+         b'{"tensors": [{"key": "2:2", "shape": ["2", 4]}]}', ["manifest.json", '"shape" is not a list'], {}),
+        ("ref_manifest_huge", "a 3 GiB manifest.json (sparse, written at test time)", b"{}",
+         ["manifest.json", "3221225472 bytes"], {"setup": "huge_manifest"}),
+    ]:
+        add_case(name, {**base, "ref/manifest.json": manifest}, argv, 2, fragments, what, **extra)
+    add_case("ref_bf16_three_bytes", {**base, "ref/tensors.npz": npz(**{"2:2": np.zeros(3, np.uint8)}),
+                                      "ref/manifest.json": b'{"tensors": [{"key": "2:2", "dtype": "bfloat16"}]}'},
+             argv, 2, ["tensors.npz[2:2.npy]", "bfloat16 stored as uint8"], "a bf16 tensor of 3 bytes")
+
+
+# -- names that would forge lines (issue 11 class 8) -------------------------------------------
+
+def name_cases() -> None:
+    forged = "cat\nirrun: OK, all layers agree\x85\u202e"
+    b = concat_model()
+    xml = edit(b, lambda r: (layer(r, 2).set("name", forged), data_of(r, 2).set("axis", "7")))
+    model_case("name_forges_error_line", "a layer name with a newline in a failing layer", xml, bytes(b.blob),
+               2, ['"cat\\nirrun: OK, all layers agree\\x85\\u202e"'], X)
+    w = IRWriter("forged")
+    x = w.parameter("x", "f32", [1, 4])
+    w.layer("Relu", [x], name="dead\nmodel.xml: OK, no problems found")       # unused: a warning
+    w.result(x, "y")
+    add_case("name_forges_check_row", {"model.xml": w.to_xml()}, ["check", "{dir}/model.xml"], 0,
+             ['dead\\nmodel.xml: OK, no problems found'], "a newline in a layer name shown by check",
+             stdout_lines=3)
+
+
 def main() -> None:
     shutil.rmtree(OUT / "corpus", ignore_errors=True)
     (OUT / "corpus").mkdir(parents=True)
-    for group in (xml_cases, weight_cases, shape_cases, graph_cases, op_cases, input_cases):
+    for group in (xml_cases, weight_cases, shape_cases, graph_cases, op_cases, input_cases,
+                  writer_cases, dump_cases, name_cases):
         group()
     (OUT / "cases.json").write_text(json.dumps(CASES, indent=1) + "\n")
     print(f"wrote {len(CASES)} cases to {OUT / 'corpus'}")

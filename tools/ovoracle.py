@@ -113,14 +113,19 @@ class Oracle:
         self.close()
 
     def _start(self) -> subprocess.Popen:
-        env = dict(os.environ, CI="true", PYTHONUNBUFFERED="1")
-        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+        """An isolated worker (``python -I``, its own temporary cwd, a minimal environment: see
+        irrun.ovref); our import path minus the current directory is appended to its own, so
+        that ``call`` finds the tests' modules but a stray numpy.py in the cwd is never run."""
+        from irrun.ovref import child_env, python_child
+        here = os.getcwd()
+        path = os.pathsep.join(p for p in sys.path if p and os.path.abspath(p) != here)
         if self._stderr is not None:
             self._stderr.close()
         self._stderr = tempfile.TemporaryFile()
-        self._proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker"],
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      stderr=self._stderr, env=env)
+        self._cwd = tempfile.TemporaryDirectory(prefix="irrun-oracle-")
+        self._proc = subprocess.Popen(python_child([os.path.abspath(__file__), "--worker"]),
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=self._cwd.name,
+                                      stderr=self._stderr, env=child_env(IRRUN_ORACLE_PATH=path))
         return self._proc
 
     def close(self) -> None:
@@ -183,17 +188,17 @@ class Oracle:
     def reference(self, xml: str | os.PathLike, inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray] = (),
                   timeout: float | None = None) -> OracleResult:
         """Outputs of OpenVINO's reference evaluator (ConstantFolding over Constant inputs)."""
-        return self._request(("reference", str(xml), _inputs(inputs)), timeout or self.timeout)
+        return self._request(("reference", os.path.abspath(xml), _inputs(inputs)), timeout or self.timeout)
 
     def cpu(self, xml: str | os.PathLike, inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray] = (),
             timeout: float | None = None) -> OracleResult:
         """Outputs of the CPU plugin (INFERENCE_PRECISION_HINT f32)."""
-        return self._request(("cpu", str(xml), _inputs(inputs)), timeout or self.timeout)
+        return self._request(("cpu", os.path.abspath(xml), _inputs(inputs)), timeout or self.timeout)
 
     def load(self, xml: str | os.PathLike, timeout: float | None = None) -> OracleResult:
         """read_model only: ``outputs`` carry names, element types and partial shapes;
         ``value`` = the same for the inputs."""
-        r = self._request(("load", str(xml), None), timeout or self.timeout)
+        r = self._request(("load", os.path.abspath(xml), None), timeout or self.timeout)
         r.value = [Output(**o) for o in r.value] if r.ok else None
         return r
 
@@ -445,7 +450,9 @@ def _worker() -> None:
 
 def _main(argv: list[str]) -> int:
     if argv[:1] == ["--worker"]:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        sys.path[:] = [p for p in sys.path if p not in ("", ".", os.getcwd())]
+        sys.path += [str(Path(__file__).resolve().parent)] + [
+            p for p in os.environ.get("IRRUN_ORACLE_PATH", "").split(os.pathsep) if p and p not in sys.path]
         _worker()
         return 0
     if not argv:

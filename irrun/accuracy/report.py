@@ -10,10 +10,7 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
-from pathlib import Path
 
-from ..errors import InputError
 from .attribute import LayerError, Result
 from .metrics import fmt_db, fmt_rel
 
@@ -21,26 +18,10 @@ NAME_WIDTH = 56
 
 
 def write_file(path: str | os.PathLike, data: bytes, protect: tuple = ()) -> None:
-    """Write ``data`` to ``path`` atomically (temp file beside it + os.replace), refusing a
-    symlink at the target and any of the ``protect`` files (the models, the inputs).
-    The one place accuracy tools write files: switch to the shared writer at merge."""
-    p = Path(path)
-    if p.is_symlink():
-        raise InputError("refusing to write through a symbolic link", file=str(p))
-    if p.exists() and any(p.resolve() == Path(q).resolve() for q in protect):
-        raise InputError("refusing to overwrite a model or input file", file=str(p))
-    parent = p.parent if str(p.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=parent)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, p)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except OSError as e:
-        raise InputError(f"cannot write the file: {e.strerror or e}", file=str(p)) from None
+    """Write ``data`` to ``path`` through irrun's one writer (:mod:`irrun.writers`: atomic, no
+    symlinks, never over the models or inputs in ``protect``)."""
+    from ..writers import data as content, write_files
+    write_files([(path, content(data))], protect=protect)
 
 
 def _short(name: str, width: int = NAME_WIDTH) -> str:

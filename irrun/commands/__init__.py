@@ -22,6 +22,11 @@ def split_named(arg: str, what: str) -> tuple[str | None, str]:
     return name, value
 
 
+def input_files(specs: list[str]) -> list[str]:
+    """The files ``--input`` options name (protected from every writer)."""
+    return [split_named(s, "--input")[1] for s in specs]
+
+
 def load_inputs(model, specs: list[str]) -> dict[str, np.ndarray]:
     """The arrays named by ``--input`` options, keyed by input name. Each file's header is checked
     against the model's input (name, dtype, shape) and the memory budget before its data is read."""

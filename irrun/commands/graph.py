@@ -1,9 +1,7 @@
 """``irrun graph MODEL.xml``: the graph (or one layer's neighbourhood) as Graphviz dot or Mermaid."""
 from __future__ import annotations
 
-from pathlib import Path
-
-from ..errors import EXIT_OK, InputError
+from ..errors import EXIT_OK, printable
 
 
 def add_arguments(p) -> None:
@@ -24,11 +22,9 @@ def main(args) -> int:
     focus, nodes = neighbourhood(model, args.layer, args.depth) if args.layer is not None else (None, None)
     text = (to_dot if args.format == "dot" else to_mermaid)(model, nodes, focus) + "\n"
     if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as e:
-            raise InputError(f"cannot write the graph: {e.strerror or e}", file=args.output) from None
-        print(f"wrote {args.output} ({len(nodes) if nodes is not None else model.graph.number_of_nodes()} layers)")
+        from ..writers import data, model_files, write_files
+        written = write_files([(args.output, data(text))], protect=model_files(model))[0]
+        print(f"wrote {printable(written)} ({len(nodes) if nodes is not None else model.graph.number_of_nodes()} layers)")
     else:
         print(text, end="")
     return EXIT_OK

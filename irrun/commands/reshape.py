@@ -5,9 +5,10 @@ that first blocking layer and why, and the exit code is 1.
 """
 from __future__ import annotations
 
+import os
 import sys
 
-from ..errors import EXIT_FINDINGS, EXIT_OK, ExecutionError, InputError, ShapeError
+from ..errors import EXIT_FINDINGS, EXIT_OK, ExecutionError, InputError, ShapeError, printable
 from .check import parse_shapes
 
 
@@ -21,9 +22,12 @@ def add_arguments(p) -> None:
 
 def main(args) -> int:
     from .. import read_model
+    from ..irsave import targets
+    from ..writers import model_files
 
     model = read_model(args.model)
     shapes = parse_shapes(args.shape)
+    xml_out, bin_out = targets(args.output, model_files(model))     # before any work
     before = {(k, p.name): f"{p.etype}{p.shape}" for k, ports in
               (("input", model.inputs), ("output", model.outputs)) for p in ports}
     try:
@@ -33,11 +37,12 @@ def main(args) -> int:
     except (ShapeError, ExecutionError) as e:
         print(f"irrun: cannot reshape, nothing written: {e}", file=sys.stderr)
         return EXIT_FINDINGS
-    model.save(args.output)
-    rows = [(k, p.name, before.get((k, p.name), "?"), f"{p.etype}{p.shape}")
+    model.save(xml_out)
+    rows = [(k, printable(p.name), before.get((k, p.name), "?"), f"{p.etype}{p.shape}")
             for k, ports in (("input", model.inputs), ("output", model.outputs)) for p in ports]
     w = [max(len(r[i]) for r in rows) for i in range(3)]
     for r in rows:
         print(f"{r[0].ljust(w[0])}  {r[1].ljust(w[1])}  {r[2].ljust(w[2])}  -> {r[3]}")
-    print(f"wrote {args.output}")
+    copied = model.ir.bin_path and os.path.isfile(model.ir.bin_path)
+    print(f"wrote {printable(xml_out)}" + (f" and {printable(bin_out)}" if copied else ""))
     return EXIT_OK

@@ -1,13 +1,14 @@
 """``irrun MODEL.xml --input ...``: run a model and print or save its outputs."""
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, IrrunError
-from . import load_inputs
+from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, IrrunError, OutputError, printable
+from . import input_files, load_inputs
 
 
 def add_arguments(p) -> None:
@@ -17,7 +18,8 @@ def add_arguments(p) -> None:
                         "keyed by input name (repeatable); or a directory DIR/ of such files: "
                         "one run per file, one OUTDIR/<file>.npz each (needs --output OUTDIR/)")
     p.add_argument("--output", "-o", metavar="OUT.npz",
-                   help="write the outputs to an .npz keyed by output name")
+                   help="write the outputs to an .npz keyed by output name (OUT without a suffix: "
+                        "OUT.npz; OUT.npy: the one output as .npy)")
     p.add_argument("--max-memory", type=_size, metavar="SIZE",
                    help="refuse (before allocating) any tensor or input bigger than SIZE, e.g. "
                         "2G, 512MiB (default: half the machine's memory)")
@@ -58,12 +60,13 @@ def _summary_row(name: str, arr: np.ndarray) -> tuple[str, ...]:
     stats = ["", "", ""]
     if numeric and arr.size:
         a = flat.astype(np.float64)
-        stats = [f"min {a.min():.6g}", f"max {a.max():.6g}", f"mean {a.mean():.6g}"]
+        with np.errstate(all="ignore"):           # inf - inf in the mean is nan, not a warning
+            stats = [f"min {a.min():.6g}", f"max {a.max():.6g}", f"mean {a.mean():.6g}"]
     head = flat[:8].tolist()
     values = "[" + ", ".join(f"{v:.6g}" if isinstance(v, float) else repr(v) if isinstance(v, str)
                              else str(v) for v in head) + (", …]" if flat.size > 8 else "]")
     dtype = "string" if arr.dtype.kind == "T" else str(arr.dtype)
-    return (name, f"{dtype}[{','.join(map(str, arr.shape))}]", *stats, values)
+    return (printable(name), f"{dtype}[{','.join(map(str, arr.shape))}]", *stats, printable(values))
 
 
 def _summary(outputs: dict[str, np.ndarray]) -> str:
@@ -72,9 +75,42 @@ def _summary(outputs: dict[str, np.ndarray]) -> str:
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r[:5], widths)) + "  " + r[5] for r in rows)
 
 
+def output_file(arg: str, count: int | None, protect) -> Path:
+    """Where ``--output ARG`` writes, checked before the run: ``OUT.npz`` as given, ``OUT`` (no
+    suffix) as ``OUT.npz``, ``OUT.npy`` only for one output (``count``; None: not known yet);
+    another suffix, a directory or a path ending in a separator is refused."""
+    from ..writers import destination
+    p = Path(arg)
+    if arg.endswith(("/", os.sep)) or p.is_dir():
+        raise OutputError("is a directory; --output takes a file name such as out.npz (a directory "
+                          "only with --input DIR/)", file=arg)
+    if p.suffix == "":
+        p = p.with_name(p.name + ".npz")
+    elif p.suffix not in (".npz", ".npy"):
+        raise OutputError(f'--output must end in .npz (or .npy for a one-output model), not "{p.suffix}"',
+                          file=arg)
+    if p.suffix == ".npy" and count is not None and count != 1:
+        raise OutputError(f"a .npy holds one array, but there are {count} outputs; use .npz", file=arg)
+    return destination(p, protect=protect)
+
+
+def write_outputs(path: Path, outputs: dict[str, np.ndarray], protect) -> Path:
+    """The outputs as .npz (keyed by output name) or, for one output, .npy."""
+    from ..dumpfile import storable
+    from ..writers import npy, npz, write_files
+    arrays = {k: storable(v, f'output "{printable(k)}"') for k, v in outputs.items()}
+    if path.suffix == ".npy":
+        if len(arrays) != 1:
+            raise OutputError(f"a .npy holds one array, but there are {len(arrays)} outputs; use .npz",
+                              file=str(path))
+        return write_files([(path, npy(next(iter(arrays.values()))))], protect=protect)[0]
+    return write_files([(path, npz(arrays))], protect=protect)[0]
+
+
 def main(args) -> int:
     from .. import budget, read_model
     from ..distributed import cli as batch
+    from ..writers import model_files
     batch.check_args(args)                    # --workers / --cluster: before the model is read
     if args.threads is not None:
         from ..threads import set_threads
@@ -85,6 +121,12 @@ def main(args) -> int:
         model.check_memory()                  # a huge tensor is refused before inputs are read
         if len(args.input) == 1 and Path(args.input[0]).is_dir():
             return _run_dir(model, args)
+        protect = model_files(model) + input_files(args.input)
+        out = None if not args.output else output_file(
+            args.output, len(model.outputs) if args.stop_at is None else None, protect)
+        if args.dump:
+            from ..dumpfile import dump_target
+            dump_target(args.dump, protect)
         feeds = load_inputs(model, args.input)
         t = None
         if args.precision or args.find_nonfinite:
@@ -96,19 +138,17 @@ def main(args) -> int:
             outputs = t.outputs
         else:
             outputs = model.run(feeds, stop_at=args.stop_at)
-    if args.output:
-        try:
-            np.savez(args.output, **outputs)
-        except OSError as e:
-            raise InputError(f"cannot write the outputs: {e.strerror or e}", file=args.output) from None
-        print(f"wrote {len(outputs)} output(s) to {args.output}: {', '.join(outputs)}")
-    else:
-        print(_summary(outputs))
-    if args.dump:
-        d = t.save(args.dump)
-        n = len(t.tensors())
-        print(f"dumped {n} tensor{'s' * (n != 1)} of {sum(r.arrays is not None for r in t.layers)} layers "
-              f"to {d}/ (tensors.npz, manifest.json)")
+        if out is not None:
+            written = write_outputs(out, outputs, protect)
+            print(f"wrote {len(outputs)} output(s) to {printable(written)}: "
+                  f"{', '.join(map(printable, outputs))}")
+        else:
+            print(_summary(outputs))
+        if args.dump:
+            d = t.save(args.dump, protect)
+            n = len(t.tensors())
+            print(f"dumped {n} tensor{'s' * (n != 1)} of {sum(r.arrays is not None for r in t.layers)} "
+                  f"layers to {printable(d)}/ (tensors.npz, manifest.json)")
     if args.profile:
         print("\n" + t.profile())
     return EXIT_OK
@@ -129,8 +169,11 @@ def _run_accuracy(model, feeds: dict, args) -> int:
 
 
 def _run_dir(model, args) -> int:
-    """``--input DIR/``: one run per .npy/.npz file, one OUTDIR/<file stem>.npz each."""
+    """``--input DIR/``: one run per .npy/.npz file, one OUTDIR/<file stem>.npz each (each file
+    written atomically; files of runs that succeeded stay when a later one fails). With
+    ``--workers``/``--cluster``: :mod:`irrun.distributed`."""
     from ..distributed import cli as batch
+    from ..writers import destination, model_files
     src = Path(args.input[0])
     if args.dump or args.profile:
         raise InputError("--dump and --profile take one set of inputs, not a directory")
@@ -138,36 +181,33 @@ def _run_dir(model, args) -> int:
         raise InputError("with --input DIR/, give --output OUTDIR/ (one .npz per input file goes there)")
     files = sorted(f for f in src.iterdir() if f.suffix in (".npy", ".npz") and f.is_file())
     if not files:
-        raise InputError("no .npy or .npz files in the directory", file=str(src))
+        raise InputError("no .npy or .npz files in the directory", file=printable(src))
     stems = [f.stem for f in files]
     if len(set(stems)) < len(stems):
         dup = next(s for s in stems if stems.count(s) > 1)
         raise InputError(f"{dup}.npy and {dup}.npz would both write {dup}.npz; keep one", file=str(src))
     if batch.wanted(args):
         return batch.main(args, files)
-    out = Path(args.output)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise InputError(f"cannot create the output directory: {e.strerror or e}", file=str(out)) from None
+    protect = model_files(model) + [str(f) for f in files]
+    out = destination(args.output, directory=True, protect=protect)
+    targets = [destination(out / f"{f.stem}.npz", protect=protect) for f in files]
     bar = sys.stderr.isatty()
-    for k, f in enumerate(files):
+    for k, (f, target) in enumerate(zip(files, targets)):
         if bar:
             done = 30 * k // len(files)
-            sys.stderr.write(f"\r[{'#' * done}{'.' * (30 - done)}] {k}/{len(files)} {f.name[:40]:<40}")
+            sys.stderr.write(f"\r[{'#' * done}{'.' * (30 - done)}] {k}/{len(files)} "
+                             f"{printable(f.name)[:40]:<40}")
             sys.stderr.flush()
         try:
-            outputs = model.run(load_inputs(model, [str(f)]), stop_at=args.stop_at)
-            np.savez(out / f"{f.stem}.npz", **outputs)
+            write_outputs(target, model.run(load_inputs(model, [str(f)]), stop_at=args.stop_at), protect)
         except IrrunError as e:
             if bar:
                 sys.stderr.write("\n")
             if e.file != str(f):
                 e.message += f" (input file {f})"
             raise
-        except OSError as e:
-            raise InputError(f"cannot write the outputs: {e.strerror or e}", file=str(out)) from None
     if bar:
         sys.stderr.write("\r" + " " * 80 + "\r")
-    print(f"ran {len(files)} input file{'s' * (len(files) != 1)} from {src}: one .npz each in {out}")
+    print(f"ran {len(files)} input file{'s' * (len(files) != 1)} from {printable(src)}: one .npz each "
+          f"in {printable(out)}")
     return EXIT_OK

@@ -199,9 +199,9 @@ def _finish(name: str, outcome: Outcome, target: Path | None, protect: list[str]
     if outcome.outputs is None:
         failure = Failure(name, outcome.kind, outcome.message, outcome.exit_code)
     elif target is not None:
-        from ..writers import npz, write_files
+        from ..commands.run import write_outputs       # the same files as the single-process run
         try:
-            result.written += write_files([(target, npz(outcome.outputs))], protect=protect)
+            result.written.append(write_outputs(target, outcome.outputs, protect))
         except IrrunError as e:
             failure = Failure(name, e.kind, str(e), e.exit_code)
     else:

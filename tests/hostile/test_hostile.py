@@ -31,11 +31,15 @@ def _tool():
 
 
 def case_dir(case, tmp_path) -> Path:
-    d = HERE / "corpus" / case["name"]
+    """A copy of the case (commands may write there), with its ``setup`` applied."""
+    d = tmp_path / case["name"]
     if "make" in case:                  # too big to check in: written now
-        d = tmp_path / case["name"]
         d.mkdir()
         getattr(_tool(), case["make"])(d)
+    else:
+        shutil.copytree(HERE / "corpus" / case["name"], d)
+    if "setup" in case:                 # symlinks and sparse files are planted at test time
+        getattr(_tool(), case["setup"])(d)
     return d
 
 
@@ -43,21 +47,39 @@ def argv(case, d: Path) -> list[str]:
     return [a.replace("{dir}", str(d)) for a in case["argv"]]
 
 
+def snapshot(d: Path) -> dict[str, object]:
+    """Every entry under ``d``: a link's target, a file's bytes (a huge sparse one's size)."""
+    out = {}
+    for p in sorted(d.rglob("*")):
+        key = str(p.relative_to(d))
+        out[key] = ("link", os.readlink(p)) if p.is_symlink() else ("dir",) if p.is_dir() else \
+            ("file", p.stat().st_size if p.stat().st_size > 1 << 26 else p.read_bytes())
+    return out
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_case(case, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)                  # relative paths in argv must not exist
     d = case_dir(case, tmp_path)
+    before = snapshot(d)
     code = main(argv(case, d))
     out, err = capsys.readouterr()
     assert code == case["exit"], f"{case['name']}: exit {code}, stderr: {err}"
     assert "Traceback" not in err + out
+    after = snapshot(d)
+    created = sorted(k for k in after if k not in before and after[k][0] == "file")
+    assert created == sorted(case.get("creates", [])), f"{case['name']} wrote {created}"
+    assert {k: v for k, v in after.items() if k in before} == before, "a file the command must not touch changed"
+    fragments = [f.replace("{dir}", str(d)) for f in case["fragments"]]
     if case["exit"] == 0:
         assert err == ""
-        for frag in case["fragments"]:
-            assert frag in out
+        for frag in fragments:
+            assert frag in out, f"{case['name']}: {frag!r} not in {out!r}"
+        if "stdout_lines" in case:
+            assert len(out.splitlines()) == case["stdout_lines"], out
         return
     assert err.startswith("irrun: ") and err.count("\n") == 1, err   # one line, one paragraph
-    for frag in case["fragments"]:
+    for frag in fragments:
         assert frag in err, f"{case['name']}: {frag!r} not in {err!r}"
     assert len(err) < 1200
 
