@@ -5,12 +5,13 @@
     irrun reshape MODEL.xml --shape NAME=4,3,224,224 [...] -o OUT.xml
     irrun ops
     irrun MODEL.xml --input ... [--dump DIR] [--profile] [--stop-at LAYER]; --input DIR/ -o OUTDIR/
+    irrun MODEL.xml --input DIR/ -o OUTDIR/ --workers N | --cluster ADDRESS   (irrun[dask])
     irrun compare MODEL.xml --input ... [--reference openvino|REF.npz] [--rtol R] [--atol A]
     irrun extract MODEL.xml --layer ID -o DIR [--input ...]
     irrun info MODEL.xml;  irrun graph MODEL.xml [--format dot|mermaid] [--layer ID]
 
-Exit codes: 0 success / clean; 1 check found problems or unchecked layers, or a layer blocks the
-reshape (nothing written); 2 bad model, bad input or usage;
+Exit codes: 0 success / clean; 1 check found problems or unchecked layers, a layer blocks the
+reshape (nothing written), or some inputs of a --workers run failed; 2 bad model, bad input or usage;
 3 the model uses something irrun does not support; 4 internal error (a bug in irrun).
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Batch throughput: the single-process loop against a local Dask cluster of 1 and 2 workers.
 
-    CI=true python tools/bench_batch.py [--models resnet18,bert_small] [--inputs 40]
+    CI=true python tools/bench_batch.py [--models resnet18,bert_small] [--inputs 40] [--repeat 3]
                                         [--workdir DIR] [--markdown]
 
 Builds the models with tools/bench.py (``build``: torch -> ONNX -> OpenVINO IR, cached in
@@ -15,7 +15,8 @@ noise for floats, rolled token ids for integers), and runs each configuration in
 Reported per configuration: start-up (process start to model ready; for Dask, the cluster start
 and every worker reading the model), the run (first input to last output written), inputs/s over
 the run, and the 1-minute load average before and after (the machine may be shared: compare the
-rows of one run, not runs of different days). Every configuration's outputs are compared with the
+rows of one run, not runs of different days; ``--repeat`` interleaves rounds of all
+configurations and reports medians with the range). Every configuration's outputs are compared with the
 1-thread loop's, bit for bit. Nothing asserts on the numbers.
 """
 from __future__ import annotations
@@ -107,11 +108,25 @@ def same(a: Path, b: Path) -> bool:
     return True
 
 
+def _merge(runs: list[dict]) -> dict:
+    """One row from the rounds of a configuration: median times, the rate's range, all loads."""
+    import statistics
+    r = dict(runs[0])
+    for k in ("startup", "run", "wall"):
+        r[k] = statistics.median(x[k] for x in runs)
+    rates = [x["inputs"] / x["run"] for x in runs]
+    r["range"] = (min(rates), max(rates))
+    r["load"] = (min(x["load"][0] for x in runs), max(x["load"][1] for x in runs))
+    r["identical"] = all(x["identical"] for x in runs)
+    return r
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", default="resnet18,bert_small")
     ap.add_argument("--inputs", type=int, default=40)
     ap.add_argument("--workdir", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "irrun-bench")
+    ap.add_argument("--repeat", type=int, default=1, help="rounds; figures are medians, rates with their range")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--child", nargs=5, metavar=("MODE", "MODEL", "SRC", "OUT", "N"), help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
@@ -124,24 +139,29 @@ def main(argv: list[str] | None = None) -> int:
     for name in a.models.split(","):
         d = bench.build(name, a.workdir)
         src = make_inputs(d, a.inputs)
-        outs = {}
-        for mode, count in CONFIGS:
-            outs[mode, count] = d / f"out_{mode}{count}"
-            r = measure(mode, count, d / "model.xml", src, outs[mode, count])
-            r.update(model=name, inputs=a.inputs, identical=same(outs["loop", 1], outs[mode, count]))
-            rows.append(r)
-            print(f"{name} {mode} {count}: {a.inputs / r['run']:.2f} inputs/s", file=sys.stderr)
+        for rnd in range(a.repeat):           # rounds interleave the configurations: load drifts
+            for mode, count in CONFIGS:
+                out = d / f"out_{mode}{count}"
+                r = measure(mode, count, d / "model.xml", src, out)
+                r.update(model=name, inputs=a.inputs, identical=same(d / "out_loop1", out))
+                rows.append(r)
+                print(f"{name} round {rnd + 1} {mode} {count}: {a.inputs / r['run']:.2f} inputs/s", file=sys.stderr)
+    rows = [_merge([r for r in rows if (r["model"], r["mode"], r["count"]) == key])
+            for key in dict.fromkeys((r["model"], r["mode"], r["count"]) for r in rows)]
     print(f"machine: {bench.machine()}")
+    print(f"{a.repeat} round{'s' * (a.repeat > 1)}; times are medians, inputs/s = inputs / median run "
+          "(range over the rounds); load avg: least and greatest 1-minute load average seen")
     base = {r["model"]: a.inputs / r["run"] for r in rows if (r["mode"], r["count"]) == ("loop", 1)}
-    head = ["model", "configuration", "inputs", "start-up s", "run s", "inputs/s", "vs loop 1 thread",
-            "wall s", "load avg before/after", "outputs = loop"]
+    head = ["model", "configuration", "inputs", "start-up s", "run s", "inputs/s (range)", "vs loop 1 thread",
+            "wall s", "load avg", "outputs = loop"]
     lines = []
     for r in rows:
         what = f"loop, {r['count']} BLAS thread{'s' * (r['count'] > 1)}" if r["mode"] == "loop" else \
             f"dask, {r['count']} worker{'s' * (r['count'] > 1)}"
         rate = r["inputs"] / r["run"]
-        lines.append([r["model"], what, str(r["inputs"]), f"{r['startup']:.2f}", f"{r['run']:.2f}", f"{rate:.2f}",
-                      f"{rate / base[r['model']]:.2f}x", f"{r['wall']:.1f}", "%.1f / %.1f" % r["load"],
+        lines.append([r["model"], what, str(r["inputs"]), f"{r['startup']:.2f}", f"{r['run']:.2f}",
+                      f"{rate:.2f} ({r['range'][0]:.1f}–{r['range'][1]:.1f})",
+                      f"{rate / base[r['model']]:.2f}x", f"{r['wall']:.1f}", "%.1f–%.1f" % r["load"],
                       "yes" if r["identical"] else "NO" + (f" ({r['failed']} failed)" if r["failed"] else "")])
     if a.markdown:
         print("| " + " | ".join(head) + " |\n|" + "---|" * len(head))
