@@ -172,3 +172,11 @@ def test_without_dask_the_flag_says_how_to_install(tmp_path, monkeypatch, capsys
     assert main([str(CNN), "-i", str(tmp_path / "in"), "-o", str(tmp_path / "out"), "--workers", "2"]) == 3
     assert "pip install 'irrun[dask]'" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_worker_with_another_copy_of_the_model_is_refused_once(client):
+    """The pre-flight: every worker reads the model and compares the .xml's SHA-256 with the
+    client's, so a stale copy on a worker machine is one clear error before any input runs."""
+    from irrun.distributed import _preflight
+    with pytest.raises(irrun.IrrunError, match="differs from the client's"):
+        _preflight(client, str(CNN), "0" * 64)

@@ -14,7 +14,8 @@ noise for floats, rolled token ids for integers), and runs each configuration in
 
 Reported per configuration: start-up (process start to model ready; for Dask, the cluster start
 and every worker reading the model), the run (first input to last output written), inputs/s over
-the run, and the 1-minute load average before and after (the machine may be shared: compare the
+the run, how busy Dask kept its workers (the tasks' time as the workers measured it, over
+workers x run time: what the engine's own overhead leaves, whatever else loads the machine), and the 1-minute load average before and after (the machine may be shared: compare the
 rows of one run, not runs of different days; ``--repeat`` interleaves rounds of all
 configurations and reports medians with the range). Every configuration's outputs are compared with the
 1-thread loop's, bit for bit. Nothing asserts on the numbers.
@@ -69,7 +70,7 @@ def child(mode: str, model: str, src: str, out: str, n: int) -> dict:
         for f in files:
             write_files([(Path(out) / f"{f.stem}.npz", npz(m.run(load_inputs(m, [str(f)]))))])
         t2 = time.perf_counter()
-        return {"startup": t1 - t0, "run": t2 - t1, "failed": 0}
+        return {"startup": t1 - t0, "run": t2 - t1, "failed": 0, "busy": None}
     from irrun.distributed import run_many
     from irrun.distributed.cluster import local_cluster
     from irrun.distributed.worker import file_digest, warm_up
@@ -78,7 +79,8 @@ def child(mode: str, model: str, src: str, out: str, n: int) -> dict:
         t1 = time.perf_counter()
         r = run_many(model, files, out, client=client)
         t2 = time.perf_counter()
-    return {"startup": t1 - t0, "run": t2 - t1, "failed": len(r.failed)}
+    return {"startup": t1 - t0, "run": t2 - t1, "failed": len(r.failed),
+            "busy": r.worker_seconds / (r.seconds * r.workers)}
 
 
 def measure(mode: str, count: int, model: Path, src: Path, out: Path) -> dict:
@@ -118,6 +120,7 @@ def _merge(runs: list[dict]) -> dict:
     r["range"] = (min(rates), max(rates))
     r["load"] = (min(x["load"][0] for x in runs), max(x["load"][1] for x in runs))
     r["identical"] = all(x["identical"] for x in runs)
+    r["busy"] = None if runs[0]["busy"] is None else statistics.median(x["busy"] for x in runs)
     return r
 
 
@@ -153,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
           "(range over the rounds); load avg: least and greatest 1-minute load average seen")
     base = {r["model"]: a.inputs / r["run"] for r in rows if (r["mode"], r["count"]) == ("loop", 1)}
     head = ["model", "configuration", "inputs", "start-up s", "run s", "inputs/s (range)", "vs loop 1 thread",
-            "wall s", "load avg", "outputs = loop"]
+            "workers busy", "wall s", "load avg", "outputs = loop"]
     lines = []
     for r in rows:
         what = f"loop, {r['count']} BLAS thread{'s' * (r['count'] > 1)}" if r["mode"] == "loop" else \
@@ -161,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
         rate = r["inputs"] / r["run"]
         lines.append([r["model"], what, str(r["inputs"]), f"{r['startup']:.2f}", f"{r['run']:.2f}",
                       f"{rate:.2f} ({r['range'][0]:.1f}–{r['range'][1]:.1f})",
-                      f"{rate / base[r['model']]:.2f}x", f"{r['wall']:.1f}", "%.1f–%.1f" % r["load"],
+                      f"{rate / base[r['model']]:.2f}x", "-" if r["busy"] is None else f"{r['busy']:.0%}",
+                      f"{r['wall']:.1f}", "%.1f–%.1f" % r["load"],
                       "yes" if r["identical"] else "NO" + (f" ({r['failed']} failed)" if r["failed"] else "")])
     if a.markdown:
         print("| " + " | ".join(head) + " |\n|" + "---|" * len(head))

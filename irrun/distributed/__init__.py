@@ -58,13 +58,16 @@ class Failure:
 class BatchResult:
     """``done``: the inputs that ran (names, in completion order); ``failed``: the others;
     ``written``: output files (with ``output_dir``); ``outputs``: {input name: outputs} without
-    ``output_dir``; ``workers``: worker processes (or threads) the cluster had; ``seconds``."""
+    ``output_dir``; ``workers``: worker processes the cluster had; ``seconds``: the call's wall time;
+    ``worker_seconds``: the time workers spent on the tasks (over ``workers * seconds``: how busy
+    Dask kept them)."""
     done: list[str] = field(default_factory=list)
     failed: list[Failure] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
     outputs: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
     workers: int = 0
     seconds: float = 0.0
+    worker_seconds: float = 0.0      # summed over the tasks, as the workers timed them
 
 
 def _name(item: str | os.PathLike | Mapping, k: int) -> str:
@@ -119,7 +122,7 @@ def run_many(model_path: str | os.PathLike, inputs: Sequence[str | os.PathLike |
         result = BatchResult(workers=len(client.nthreads()))
         _preflight(client, model, digest)
         job = Job(model, digest, (), max_memory, threads)
-        for k, outcome in _results(client, job, payloads, batch_size):
+        for k, outcome in _results(client, job, payloads, batch_size, result):
             failure = _finish(names[k], outcome, targets[k], keep, result)
             if on_result is not None:
                 on_result(names[k], failure)
@@ -145,7 +148,8 @@ TASK_SECONDS = 0.25
 MAX_BATCH = 64
 
 
-def _results(client, job: Job, payloads: list, batch_size: int | None) -> Iterator[tuple[int, Outcome]]:
+def _results(client, job: Job, payloads: list, batch_size: int | None,
+             result: BatchResult) -> Iterator[tuple[int, Outcome]]:
     """(index, outcome) per input as tasks finish. A task runs a batch of consecutive inputs:
     ``batch_size``, or adaptive (one input at first, then as many as take ~TASK_SECONDS by the
     time measured so far, never so many that a worker thread would go without work near the
@@ -183,6 +187,7 @@ def _results(client, job: Job, payloads: list, batch_size: int | None) -> Iterat
         try:
             outcomes, seconds = fut.result()
             per_input = seconds / len(span)
+            result.worker_seconds += seconds
         except Exception as e:       # the worker died (KilledWorker) or the task was lost
             lost = Outcome(None, "worker failed", f"{type(e).__name__}: {e} (out of memory? see "
                            "--max-memory)", EXIT_INTERNAL)
