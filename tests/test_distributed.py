@@ -112,7 +112,7 @@ def test_in_memory_feeds_read_only_and_model_read_once(client):
     from irrun.distributed import worker
 
     def cached():
-        return sorted(id(m) for (p, _), m in worker._models.items() if p == str(BERT))
+        return sorted(id(m) for (p, _), (m, _) in worker._models.items() if p == str(BERT))
     before = client.run(cached)
     assert all(len(v) == 1 for v in before.values())
     run_many(BERT, feeds, client=client)
@@ -180,3 +180,34 @@ def test_a_worker_with_another_copy_of_the_model_is_refused_once(client):
     from irrun.distributed import _preflight
     with pytest.raises(irrun.IrrunError, match="differs from the client's"):
         _preflight(client, str(CNN), "0" * 64)
+
+
+def test_cli_checks_destinations_before_starting_a_cluster(tmp_path, monkeypatch, capsys):
+    import irrun.distributed.cluster as cluster
+    from irrun.cli import main
+    monkeypatch.setattr(cluster, "local_cluster", lambda *a, **k: pytest.fail("a cluster was started"))
+    _cnn_inputs(tmp_path / "in", n=2)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "img1.npz").symlink_to(tmp_path / "victim.npz")
+    assert main([str(CNN), "-i", str(tmp_path / "in"), "-o", str(out), "--workers", "2"]) == 2
+    assert "symbolic link" in capsys.readouterr().err
+    assert not (tmp_path / "victim.npz").exists()
+
+
+def test_progress_bar_and_failure_lines():
+    import io
+
+    from irrun.distributed import Failure
+    from irrun.distributed.cli import Progress
+    s = io.StringIO()
+    p = Progress(3, s, show=True)
+    p.update("a.npy", None)
+    p.update("b\x1b[2J.npy", Failure("b\x1b[2J.npy", "bad input", "wrong shape", 2))
+    text = s.getvalue()
+    assert "[##########....................] 1/3" in text and "2/3" in text and "1 failed" in text
+    assert "irrun: bad input: wrong shape (input b\\x1b[2J.npy); skipped\n" in text
+    quiet = io.StringIO()
+    q = Progress(2, quiet, show=False)
+    q.update("a.npy", Failure("a.npy", "bad input", "a.npy: wrong shape", 2))
+    assert quiet.getvalue() == "irrun: bad input: a.npy: wrong shape; skipped\n"

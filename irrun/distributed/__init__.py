@@ -36,7 +36,7 @@ from ..errors import EXIT_INTERNAL, InputError, IrrunError, printable
 from .cluster import INSTALL_HINT, connect, local_cluster
 from .worker import Job, Outcome, file_digest, run_batch, warm_up, worker_model
 
-__all__ = ["run_many", "BatchResult", "Failure", "local_cluster", "worker_model", "run_batch",
+__all__ = ["run_many", "prepare", "run_prepared", "Prepared", "BatchResult", "Failure", "local_cluster", "worker_model", "run_batch",
            "Job", "Outcome", "INSTALL_HINT"]
 
 
@@ -74,6 +74,45 @@ def _name(item: str | os.PathLike | Mapping, k: int) -> str:
     return os.fspath(item) if isinstance(item, (str, os.PathLike)) else f"#{k}"
 
 
+@dataclass
+class Prepared:
+    """A batch checked and ready to send: the model's path and digest, each input's name and
+    payload (an absolute path or feeds), its destination (or None), and the files never written."""
+    model: str
+    digest: str
+    names: list[str]
+    payloads: list
+    targets: list[Path | None]
+    protect: list[str]
+
+
+def prepare(model_path: str | os.PathLike, inputs, output_dir: str | os.PathLike | None = None,
+            protect: Sequence[str] = ()) -> Prepared:
+    """Check what :func:`run_many` will read and write, before any cluster starts: the model file,
+    and every destination (irrun.writers rules: never a symlink, the model or an input)."""
+    from ..writers import destination
+    model = os.path.abspath(model_path)
+    digest = file_digest(model) if os.path.isfile(model) else ""
+    if not digest:
+        raise InputError("no such model file", file=printable(model))
+    items = list(inputs.items()) if isinstance(inputs, Mapping) else \
+        [(_name(it, k), it) for k, it in enumerate(inputs)]
+    payloads = [os.path.abspath(it) if isinstance(it, (str, os.PathLike)) else dict(it) for _, it in items]
+    names = [n for n, _ in items]
+    targets: list[Path | None] = [None] * len(items)
+    keep: list[str] = []
+    if output_dir is not None:
+        keep = list(protect) + [model, os.path.splitext(model)[0] + ".bin"] + \
+            [p for p in payloads if isinstance(p, str)]
+        out = destination(output_dir, directory=True, protect=keep)
+        stems = [Path(n).stem if isinstance(it, (str, os.PathLike)) else n for n, it in items]
+        if len(set(stems)) < len(stems):
+            dup = next(s for s in stems if stems.count(s) > 1)
+            raise InputError(f'two inputs would both write "{printable(dup)}.npz"; keep one')
+        targets = [destination(out / f"{s}.npz", protect=keep) for s in stems]
+    return Prepared(model, digest, names, payloads, targets, keep)
+
+
 def run_many(model_path: str | os.PathLike, inputs: Sequence[str | os.PathLike | Mapping[str, np.ndarray]]
              | Mapping[str, Mapping[str, np.ndarray]], output_dir: str | os.PathLike | None = None, *,
              workers: int = 2, client: Any = None, cluster: str | None = None,
@@ -91,41 +130,32 @@ def run_many(model_path: str | os.PathLike, inputs: Sequence[str | os.PathLike |
     memory limit); ``threads`` its BLAS threads; ``batch_size`` the inputs per task (default:
     adaptive, see :func:`_results`). ``on_result(name, failure_or_None)`` is called as
     each input finishes. A bad input is recorded in ``failed`` and skipped."""
-    from ..writers import destination
     started = time.perf_counter()
-    model = os.path.abspath(model_path)
-    digest = file_digest(model) if os.path.isfile(model) else ""
-    if not digest:
-        raise InputError("no such model file", file=printable(model))
-    items = list(inputs.items()) if isinstance(inputs, Mapping) else \
-        [(_name(it, k), it) for k, it in enumerate(inputs)]
-    payloads = [os.path.abspath(it) if isinstance(it, (str, os.PathLike)) else dict(it) for _, it in items]
-    names = [n for n, _ in items]
-    targets: list[Path | None] = [None] * len(items)
-    if output_dir is not None:
-        keep = list(protect) + [model, os.path.splitext(model)[0] + ".bin"] + \
-            [p for p in payloads if isinstance(p, str)]
-        out = destination(output_dir, directory=True, protect=keep)
-        stems = [Path(n).stem if isinstance(it, (str, os.PathLike)) else n for n, it in items]
-        if len(set(stems)) < len(stems):
-            dup = next(s for s in stems if stems.count(s) > 1)
-            raise InputError(f'two inputs would both write "{printable(dup)}.npz"; keep one')
-        targets = [destination(out / f"{s}.npz", protect=keep) for s in stems]
-    else:
-        keep = []
+    batch = prepare(model_path, inputs, output_dir, protect)
     with contextlib.ExitStack() as stack:
         if client is None:
             if cluster is not None:
                 client = stack.enter_context(connect(cluster))
             else:
                 client = stack.enter_context(local_cluster(workers))
-        result = BatchResult(workers=len(client.nthreads()))
-        _preflight(client, model, digest)
-        job = Job(model, digest, (), max_memory, threads)
-        for k, outcome in _results(client, job, payloads, batch_size, result):
-            failure = _finish(names[k], outcome, targets[k], keep, result)
-            if on_result is not None:
-                on_result(names[k], failure)
+        result = run_prepared(batch, client, max_memory=max_memory, threads=threads,
+                              batch_size=batch_size, on_result=on_result)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def run_prepared(batch: Prepared, client: Any, *, max_memory: int | None = None, threads: int | None = 1,
+                 batch_size: int | None = None,
+                 on_result: Callable[[str, Failure | None], None] | None = None) -> BatchResult:
+    """:func:`run_many` for a batch :func:`prepare` checked, on ``client``."""
+    started = time.perf_counter()
+    result = BatchResult(workers=len(client.nthreads()))
+    _preflight(client, batch.model, batch.digest)
+    job = Job(batch.model, batch.digest, (), max_memory, threads)
+    for k, outcome in _results(client, job, batch.payloads, batch_size, result):
+        failure = _finish(batch.names[k], outcome, batch.targets[k], batch.protect, result)
+        if on_result is not None:
+            on_result(batch.names[k], failure)
     result.seconds = time.perf_counter() - started
     return result
 

@@ -88,14 +88,15 @@ class Progress:
 
 def main(args, files: list[Path]) -> int:
     """Run ``files`` (the .npy/.npz of ``--input DIR/``) on the cluster; one OUTDIR/<stem>.npz each."""
-    from . import run_many
+    from . import prepare, run_prepared
+    batch = prepare(args.model, files, args.output)          # every destination, before the cluster
     show = args.progress or sys.stderr.isatty()
     t0 = time.perf_counter()
     with _client(args, show) as client:
         setup = time.perf_counter() - t0
         progress = Progress(len(files), sys.stderr, show)
-        result = run_many(args.model, files, args.output, client=client, max_memory=args.max_memory,
-                          threads=1 if args.threads is None else args.threads, on_result=progress.update)
+        result = run_prepared(batch, client, max_memory=args.max_memory, on_result=progress.update,
+                              threads=1 if args.threads is None else args.threads)
         progress.clear()
     n = len(files)
     where = f"a local cluster of {result.workers}" if args.workers else f"{result.workers}"

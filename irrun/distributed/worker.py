@@ -37,9 +37,9 @@ class Outcome(NamedTuple):
     exit_code: int = 0
 
 
-_models: dict[tuple[str, str], Any] = {}
+#: (path, SHA-256) -> (model, lock): one run at a time per model (a worker may have several threads)
+_models: dict[tuple[str, str], tuple[Any, threading.Lock]] = {}
 _models_lock = threading.Lock()
-_run_locks: dict[int, threading.Lock] = {}
 _threads_set: list[int | None] = [None]
 MODELS_PER_WORKER = 2                # models kept per worker process (older ones are dropped)
 
@@ -56,10 +56,14 @@ def file_digest(path: str) -> str:
 def worker_model(path: str, digest: str):
     """The model at ``path``, read once per worker process. A worker whose file differs from the
     client's (another copy of the model on that machine) is refused rather than silently used."""
+    return _cached(path, digest)[0]
+
+
+def _cached(path: str, digest: str) -> tuple[Any, threading.Lock]:
     key = (path, digest)
     with _models_lock:
-        model = _models.get(key)
-        if model is None:
+        entry = _models.get(key)
+        if entry is None:
             from .. import read_model
             try:
                 mine = file_digest(path)
@@ -73,9 +77,8 @@ def worker_model(path: str, digest: str):
             model = read_model(path)
             while len(_models) >= MODELS_PER_WORKER:
                 _models.pop(next(iter(_models)))
-            _models[key] = model
-            _run_locks[id(model)] = threading.Lock()
-        return model
+            entry = _models[key] = (model, threading.Lock())
+        return entry
 
 
 def _worker_budget(max_memory: int | None) -> int | None:
@@ -108,7 +111,7 @@ def run_batch(job: Job) -> tuple[list[Outcome], float]:
 
 def _run_one(job: Job, item: str | dict) -> Outcome:
     try:
-        model = worker_model(job.model, job.digest)
+        model, lock = _cached(job.model, job.digest)
         if isinstance(item, str):
             from ..commands import load_inputs
             feeds = load_inputs(model, [item])
@@ -117,7 +120,7 @@ def _run_one(job: Job, item: str | dict) -> Outcome:
         for arr in feeds.values():
             if isinstance(arr, np.ndarray):
                 arr.flags.writeable = False          # inputs are read-only to the run
-        with _run_locks[id(model)]:
+        with lock:
             model.reset_state()
             return Outcome(model.run(feeds))
     except IrrunError as e:
