@@ -161,15 +161,22 @@ def run_prepared(batch: Prepared, client: Any, *, max_memory: int | None = None,
 
 
 def _preflight(client, model: str, digest: str) -> None:
-    """Every worker reads the model now (into its cache): a worker without irrun, without the
-    model file or with another copy of it fails here, once, instead of once per input."""
+    """Every worker reads the model now (into its cache): a worker without irrun or with another
+    version of it, without the model file or with another copy of it fails here, once, instead of
+    once per input."""
+    from .. import __version__
     try:
-        client.run(warm_up, model, digest)
+        versions = client.run(warm_up, model, digest)
     except IrrunError:
         raise
     except Exception as e:
         raise InputError(f"the workers cannot run irrun: {type(e).__name__}: {e} (is irrun installed "
                          "on every worker?)") from None
+    other = {w: v for w, v in versions.items() if v != __version__}
+    if other:
+        w, v = next(iter(other.items()))
+        raise InputError(f"worker {printable(w)} has irrun {printable(v)}, this client {__version__}: "
+                         "install the same version everywhere")
 
 
 #: Batches grow until a task runs about this long: Dask spends ~1-20 ms per task (more on a busy
