@@ -1,11 +1,48 @@
-"""irrun: read, shape-check and run OpenVINO IR models with NumPy, without OpenVINO."""
-from . import ops  # noqa: F401  (registers every op)
-from .errors import IrrunError
-from .model import Model, PortSpec, read_model
-from .shapes import Dim, PartialShape
+"""irrun: read, shape-check and run OpenVINO IR models with NumPy, without OpenVINO.
 
-__all__ = ["read_model", "Model", "PortSpec", "IrrunError", "Dim", "PartialShape", "check", "set_threads"]
+    model = irrun.read_model("model.xml"); outputs = model.run(x); findings = irrun.check("model.xml")
+
+The model machinery (NumPy, lxml, the graph) is imported when first used, so ``import irrun``,
+``irrun --version`` and ``irrun --help`` stay quick; the error classes are here at once.
+"""
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from .errors import (ExecutionError, GraphError, InputError, InternalError, IrrunError, ModelFileError,
+                     ShapeError, UnsupportedError)
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from .budget import MemoryBudgetError
+    from .checker import Finding
+    from .model import Model, PortSpec, read_model
+    from .shapes import Dim, PartialShape
+
 __version__ = "0.1.0"
+
+__all__ = ["read_model", "check", "set_threads", "Model", "PortSpec", "Dim", "PartialShape",
+           "IrrunError", "ModelFileError", "GraphError", "ShapeError", "ExecutionError", "InputError",
+           "UnsupportedError", "InternalError", "MemoryBudgetError", "__version__"]
+
+#: names imported from their module on first use (PEP 562)
+_LAZY = {"read_model": "model", "Model": "model", "PortSpec": "model", "Dim": "shapes",
+         "PartialShape": "shapes", "MemoryBudgetError": "budget"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        from importlib import import_module
+        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'irrun' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
 
 
 def set_threads(n: int) -> None:
@@ -14,7 +51,8 @@ def set_threads(n: int) -> None:
     _set(n)
 
 
-def check(path, shapes=None):
-    """Check an IR file; returns a list of :class:`irrun.checker.Finding` (empty when clean)."""
+def check(path: str | os.PathLike, shapes: Mapping[str, object] | None = None) -> list[Finding]:
+    """Check an IR file; returns a list of :class:`irrun.checker.Finding` (empty when clean).
+    ``shapes`` (input name -> dims, e.g. ``{"x": "1,3,?,?"}``) checks it for new input shapes."""
     from .checker import check_model
     return check_model(path, shapes)

@@ -8,7 +8,10 @@ process killed. irrun compares every size against a budget *before* allocating:
   — the smallest size its partial shape allows;
 * run time (:func:`check_alloc`, called by the kernels whose output size comes from values: Broadcast,
   Tile, Pad, Concat, Gather) — the exact output, just before NumPy allocates it;
-* inputs (:mod:`irrun.npyio`): the bytes a .npy header promises, before reading them.
+* inputs (:mod:`irrun.npyio`): the bytes a .npy header promises, before reading them;
+* the run's live total (:class:`Live`): after every layer, the bytes held by all the tensors the
+  run keeps — the model's and, nested, its Loop bodies' (a Loop whose state doubles each
+  iteration passes the budget in its sum long before any one tensor does).
 
 Sizes are logical (elements x item size), so a Broadcast view counts at its full size: whatever
 consumes it may materialise it. Const tensors that are views of the memory-mapped .bin cost no
@@ -169,15 +172,105 @@ def refusal(shape: tuple[int, ...], dtype: np.dtype | None, what: str, limit: in
     return f"{desc} has dims whose product passes NumPy's 2**63-byte limit (even though it is empty)"
 
 
-def check_alloc(shape: Iterable[int], dtype: np.dtype, what: str = "the output") -> None:
+def string_bytes(a: np.ndarray) -> int:
+    """Bytes a string array really holds: NumPy's 16 per element plus its text (characters;
+    at least its UTF-8 bytes' share for ASCII text). Fixed-width unicode (``<U``) arrays are
+    what their ``nbytes`` say."""
+    if a.dtype.kind != "T":
+        return a.nbytes
+    return STRING_ITEMSIZE * a.size + int(np.strings.str_len(a).sum(dtype=np.int64))
+
+
+def per_element(dtype: np.dtype, like: np.ndarray | Iterable[np.ndarray] | None) -> int:
+    """Bytes per element of an output of ``dtype`` made from the arrays ``like``: for strings the
+    average of their real bytes (a Tile of long strings costs its text, not 16 bytes each)."""
+    if dtype.kind != "T" or like is None:
+        return itemsize(dtype)
+    arrays = [like] if isinstance(like, np.ndarray) else list(like)
+    size = sum(a.size for a in arrays)
+    total = sum(string_bytes(a) for a in arrays if a.dtype.kind == "T")
+    return max(STRING_ITEMSIZE, -(-total // size) if size else STRING_ITEMSIZE)
+
+
+def check_alloc(shape: Iterable[int], dtype: np.dtype, what: str = "the output",
+                like: np.ndarray | Iterable[np.ndarray] | None = None) -> None:
     """Kernels call this with an output's shape before NumPy allocates it; raises
-    :class:`OverBudget` (the framework names the layer)."""
+    :class:`OverBudget` (the framework names the layer). ``like``: the input(s) whose elements
+    the output repeats, which give a string output's bytes per element."""
     shape = tuple(shape)
-    n = STRING_ITEMSIZE if dtype.kind == "T" else dtype.itemsize
+    n = per_element(dtype, like) if dtype.kind == "T" else dtype.itemsize
     for d in shape:
         n *= d
     if n and n <= current():            # the normal path: a few multiplications
         return
+    if dtype.kind == "T" and n > current():
+        desc = f"{what} (string[{','.join(map(str, shape))}], {n // max(1, _count(shape))} bytes each)"
+        raise OverBudget(over_message(desc, n, current()))
     msg = refusal(shape, dtype, what, current())
     if msg is not None:
         raise OverBudget(msg)
+
+
+def _count(shape: tuple[int, ...]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+class Live:
+    """The bytes a run's tensors hold (arrays that own their data; views cost nothing), shared
+    by the model's executor and its sub-graph bodies through :func:`live_scope`."""
+
+    __slots__ = ("total",)
+
+    def __init__(self) -> None:
+        self.total = 0
+
+    @staticmethod
+    def size(a) -> int:
+        """Bytes ``a`` owns; views, and read-only arrays (the model's cached constants, which
+        :class:`irrun.program.Program` bounds by the budget on their own), count nothing."""
+        if not isinstance(a, np.ndarray) or a.base is not None or not a.flags.writeable:
+            return 0
+        return string_bytes(a) if a.dtype.kind == "T" else a.nbytes
+
+    def change(self, held: list, dropped: list) -> str | None:
+        """A layer made ``held`` and was the last to read ``dropped``: why the run's peak — its
+        outputs beside its inputs — is over the budget, or None. An output written into an
+        input's buffer (the same array) is counted once."""
+        ids = {id(a) for a in dropped}
+        for a in held:
+            if id(a) not in ids:
+                self.total += self.size(a)
+        peak = self.total
+        ids = {id(a) for a in held}
+        for a in dropped:
+            if id(a) not in ids:
+                self.total -= self.size(a)
+        if peak > current():
+            return over_message("the run's live tensors", peak, current())
+        return None
+
+
+_live: ContextVar[Live | None] = ContextVar("irrun_live_memory", default=None)
+
+
+def live() -> Live | None:
+    """The running run's live-memory account (None outside :func:`live_scope`)."""
+    return _live.get()
+
+
+@contextmanager
+def live_scope() -> Iterator[Live]:
+    """One account for a run; nested calls (sub-graph bodies) share the outer one."""
+    acc = _live.get()
+    if acc is not None:
+        yield acc
+        return
+    acc = Live()
+    token = _live.set(acc)
+    try:
+        yield acc
+    finally:
+        _live.reset(token)

@@ -113,6 +113,34 @@ def selector(ops: Iterable[str] | None = None, names: Iterable[str] | None = Non
                           and (not globs or any(fnmatch.fnmatchcase(layer.name, g) for g in globs)))
 
 
+def check_op_types(model, ops: Iterable[str]) -> None:
+    """InputError unless every type in ``ops`` (comma lists allowed) is a layer type of ``model``:
+    a typo would otherwise select nothing. Names the closest type (OpenVINO's or the model's)."""
+    from .ops.registry import _canonical_names
+
+    have = {d["layer"].type.lower(): d["layer"].type for _, d in model.graph.nodes(data=True)}
+    for t in (t.strip() for s in ops for t in s.split(",") if t.strip()):
+        if t.lower() in have:
+            continue
+        known = _canonical_names()
+        close = difflib.get_close_matches(t, sorted(set(have.values())), n=1) or \
+            ([] if t.lower() in known else difflib.get_close_matches(t, sorted(known.values()), n=1))
+        what = "the model has no layer of type" if t.lower() in known else "no op type is named"
+        hint = f"; did you mean {close[0]}?" if close else ""
+        raise InputError(f'--dump-ops: {what} "{t}"{hint} (the model\'s types: '
+                         f"{', '.join(sorted(set(have.values()), key=str.lower))})", file=model.path)
+
+
+def check_name_globs(model, names: Iterable[str]) -> None:
+    """InputError unless every glob in ``names`` matches some layer name of ``model``."""
+    layer_names = [d["layer"].name for _, d in model.graph.nodes(data=True)]
+    for g in (g for s in names for g in s.split(",") if g):
+        if not any(fnmatch.fnmatchcase(n, g) for n in layer_names):
+            close = difflib.get_close_matches(g, layer_names, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise InputError(f'--dump-names: no layer name matches "{g}"{hint}', file=model.path)
+
+
 @dataclass
 class Trace:
     """An observer for :func:`irrun.executor.execute` that records every executed layer (not Consts

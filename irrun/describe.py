@@ -1,13 +1,13 @@
 """What is in a model: ``irrun info`` (a summary) and ``irrun graph`` (Graphviz dot or Mermaid)."""
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 import networkx as nx
 
 from .debug import table, find_layer, type_version
 from .errors import IrrunError, printable
+from .graph import inputs_of
 
 SPECIAL = ("parameter", "const", "constant", "result")
 
@@ -17,6 +17,26 @@ def _all_layers(irg):
         yield L
         for body in L.bodies.values():
             yield from _all_layers(body)
+
+
+def info_json(model) -> dict:
+    """What :func:`info_text` says, as one JSON-ready object (``irrun info --json``)."""
+    g, ir = model.graph, model.ir
+    all_layers = list(_all_layers(ir.graph))
+    ops = Counter(type_version(model, n) for n, d in g.nodes(data=True) if d["layer"].type.lower() not in SPECIAL)
+    missing = {type_version(model, n) for n in model.op_errors}
+    consts = [L for L in all_layers if L.const_value is not None]
+    port = lambda p: {"name": p.name, "names": list(p.names), "element_type": str(p.etype),   # noqa: E731
+                      "shape": str(p.shape)}
+    return {"path": str(model.path), "ir_version": ir.ir_version, "name": ir.name, "layers": len(g),
+            "body_layers": len(all_layers) - len(g),
+            "inputs": [port(p) for p in model.inputs], "outputs": [port(p) for p in model.outputs],
+            "ops": [{"op": op, "layers": c, "implemented": op not in missing}
+                    for op, c in sorted(ops.items(), key=lambda kv: kv[0].lower())],
+            "opsets": sorted({L.version for L in all_layers}),
+            "weights": {"consts": len(consts), "values": sum(L.const_value.size for L in consts),
+                        "bytes": sum(int(L.data.get("size", 0)) for L in consts)},
+            "unused_layers": len(g) - len(model.order) if model.order else 0}
 
 
 def info_text(model) -> str:
@@ -71,21 +91,80 @@ def _types(model) -> dict:
         return {}
 
 
-def _node_label(model, n) -> tuple[str, str]:
-    """(text lines, kind) where kind is param | result | const | op."""
+#: op category -> (fill colour, legend text), by the irrun.ops module that implements the op
+CATEGORIES = {
+    "linear": ("#9ecae1", "convolution, matmul, attention, RNN"),
+    "elementwise": ("#fff3b0", "element-wise, activations, conversions"),
+    "normalize": ("#d9c2e9", "normalisation, softmax, reductions"),
+    "spatial": ("#b8e3b0", "pooling, resizing, sampling"),
+    "movement": ("#fdd7b0", "data movement (reshape, concat, gather...)"),
+    "shape": ("#e4e4e4", "shapes and index ranges"),
+    "detection": ("#f7c6c0", "detection, sorting, FFT"),
+    "control": ("#f49a9a", "sub-graphs and state"),
+    "text": ("#c9e4de", "strings and tokenizers"),
+    "io": ("#c6e6f5", "inputs and outputs"),
+}
+_MODULE_CATEGORY = {
+    "linear": "convolution matmul einsum attention rnn",
+    "elementwise": "elementwise activations select fake_quantize fake_convert convert convert_like bucketize cumsum",
+    "normalize": "normalization lrn softmax reduce",
+    "spatial": "pooling interpolate grid_sample roi_align",
+    "movement": "broadcast concat depth_to_space gather gather_elements gather_nd pad reshape reverse "
+                "reverse_sequence roll scatter shuffle_channels slice space_to_batch split squeeze "
+                "strided_slice tile transpose unsqueeze variadic_split one_hot",
+    "shape": "shape_of range eye non_zero",
+    "detection": "nms detection_output prior_box region_yolo topk unique dft",
+    "control": "subgraph variables",
+}
+_MODULES = {m: cat for cat, mods in _MODULE_CATEGORY.items() for m in mods.split()}
+MAX_ATTRS, MAX_VALUE = 6, 24
+
+
+def category(layer_type: str) -> str | None:
+    """The colour category of an op type (None: irrun has no such op)."""
+    from .ops.registry import _index, canonical_type
+    mods = _index().get(canonical_type(layer_type), ())
+    if any(".tokenizers." in f".{m}." for m in mods):      # the openvino-tokenizers package
+        return "text"
+    return next((_MODULES[m.rsplit(".", 1)[-1]] for m in mods if m.rsplit(".", 1)[-1] in _MODULES), None)
+
+
+def _attr_lines(data: dict) -> list[str]:
+    """``k=v`` of the layer's attributes, two a line, values cut at MAX_VALUE characters."""
+    items = [printable(f"{k}={v if len(v) <= MAX_VALUE else v[:MAX_VALUE - 1] + '…'}")
+             for k, v in data.items()]
+    if len(items) > MAX_ATTRS:
+        items = items[:MAX_ATTRS - 1] + [f"+{len(items) - MAX_ATTRS + 1} more"]
+    return [", ".join(items[i:i + 2]) for i in range(0, len(items), 2)]
+
+
+def _const_text(v) -> str:
+    """A small scalar or vector's values (``[0, 1, 3, 2]``), else its shape (``[64,3,3,3]``)."""
+    if v is None:
+        return ""
+    if v.size <= 8 and v.ndim <= 1 and v.dtype.kind in "iufb":
+        vals = [f"{x:.4g}" if isinstance(x, float) else str(x) for x in v.reshape(-1).tolist()]
+        return vals[0] if v.ndim == 0 else "[" + ", ".join(vals) + "]"
+    return "[" + ",".join(map(str, v.shape)) + "]"
+
+
+def _node_label(model, n, types=None) -> tuple[str, str]:
+    """(text lines, kind) where kind is param | result | const | op: id and name, type-version,
+    the key attributes (Parameter/Result: the tensor's type and shape)."""
     L = model.graph.nodes[n]["layer"]
     t = L.type.lower()
     if t in ("const", "constant"):
         v = L.const_value
-        shown = json.dumps(v.tolist()) if v is not None and v.size <= 8 and v.dtype.kind in "iufb" else \
-            "[" + ",".join(map(str, v.shape)) + "]" if v is not None else ""
         et = L.data.get("element_type", "")
-        return f"{L.id} {printable(L.name)}\nConst {printable(et)} {shown}".rstrip(), "const"
+        return f"{L.id} {printable(L.name)}\nConst {printable(et)} {_const_text(v)}".rstrip(), "const"
     if t == "result":
-        return f"{L.id} {printable(model._output_key(n))}\nResult", "result"
+        src = inputs_of(model.graph, n)
+        tensor = _edge_label(model, types or {}, *src[0]).split(": ", 1)[-1] if len(src) == 1 else ""
+        return f"{L.id} {printable(model._output_key(n))}\nResult {tensor}".rstrip(), "result"
     if t == "parameter":
-        return f"{L.id} {printable(L.name)}\nParameter", "param"
-    return f"{L.id} {printable(L.name)}\n{type_version(model, n)}", "op"
+        return (f"{L.id} {printable(L.name)}\nParameter "
+                f"{printable(L.data.get('element_type', ''))}[{printable(L.data.get('shape', ''))}]"), "param"
+    return "\n".join([f"{L.id} {printable(L.name)}", type_version(model, n)] + _attr_lines(L.data)), "op"
 
 
 def _edge_label(model, types, u, sp) -> str:
@@ -109,18 +188,32 @@ def _parts(model, nodes):
 
 
 def to_dot(model, nodes: set | None = None, focus: int | None = None) -> str:
+    """Graphviz DOT: one box per layer, filled by op category (:data:`CATEGORIES`, with a legend
+    of the categories present), Consts dashed, edges labelled with the tensor's type."""
     keep, edges = _parts(model, nodes)
+    types = _types(model)
     q = lambda s: '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'  # noqa: E731
-    style = {"param": "shape=ellipse", "result": "shape=ellipse", "const": 'style="dashed,rounded", fontsize=8',
-             "op": ""}
+    io = f'shape=ellipse, style=filled, fillcolor="{CATEGORIES["io"][0]}"'
+    style = {"param": io, "result": io, "const": 'style="dashed,rounded", fontsize=8, color=gray40', "op": ""}
     out = [f"digraph {q(printable(model.ir.name or 'model'))} {{",
-           '  node [shape=box, style=rounded, fontname="Helvetica", fontsize=10];',
-           '  edge [fontname="Helvetica", fontsize=9];']
+           '  node [shape=box, style="rounded,filled", fillcolor=white, fontname="Helvetica", fontsize=10];',
+           '  edge [fontname="Helvetica", fontsize=9, color=gray30];']
+    seen: dict[str, None] = {}
     for n in keep:
-        text, kind = _node_label(model, n)
-        attrs = ", ".join(a for a in (f"label={q(text)}", style[kind], "penwidth=3" if n == focus else "") if a)
+        text, kind = _node_label(model, n, types)
+        fill = ""
+        if kind == "op":
+            cat = category(model.graph.nodes[n]["layer"].type)
+            if cat:
+                seen[cat] = None
+                fill = f'fillcolor="{CATEGORIES[cat][0]}"'
+        attrs = ", ".join(a for a in (f"label={q(text)}", style[kind], fill, "penwidth=3" if n == focus else "") if a)
         out.append(f"  n{n} [{attrs}];")
     out += [f"  n{u} -> n{v} [label={q(lab)}];" for u, v, lab in edges]
+    if seen:          # one table node: a legend of the colours used (fixed texts, no model data)
+        rows = "".join(f'<tr><td bgcolor="{CATEGORIES[c][0]}">{CATEGORIES[c][1]}</td></tr>' for c in seen)
+        out.append('  legend [shape=plaintext, style="", fontsize=8, label=<<table border="0" '
+                   f'cellborder="1" cellspacing="0" cellpadding="3"><tr><td>op categories</td></tr>{rows}</table>>];')
     return "\n".join(out + ["}"])
 
 
@@ -130,8 +223,12 @@ def to_mermaid(model, nodes: set | None = None, focus: int | None = None) -> str
     shape = {"param": "([{}])", "result": "([{}])", "const": "[{}]", "op": "[{}]"}
     out = ["flowchart TD", "  classDef const stroke-dasharray: 3 3, font-size: 10px",
            "  classDef focus stroke-width: 3px"]
+    out += [f"  classDef {c} fill:{colour}" for c, (colour, _) in CATEGORIES.items()]
+    types = _types(model)
     for n in keep:
-        text, kind = _node_label(model, n)
-        out.append(f"  n{n}{shape[kind].format(q(text))}" + (":::const" if kind == "const" else ""))
+        text, kind = _node_label(model, n, types)
+        cat = "io" if kind in ("param", "result") else \
+            category(model.graph.nodes[n]["layer"].type) if kind == "op" else "const"
+        out.append(f"  n{n}{shape[kind].format(q(text))}" + (f":::{cat}" if cat else ""))
     out += [f"  n{u} -->|{q(lab)}| n{v}" for u, v, lab in edges]
     return "\n".join(out + ([f"  class n{focus} focus"] if focus is not None else []))

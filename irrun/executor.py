@@ -261,10 +261,11 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
     heap.keep()
     env: dict[tuple, np.ndarray] = {}
     results = {}
+    live = budget.live()                   # the run's live bytes, bodies included (budget.Live)
     inplace = observe is None or not getattr(observe, "keeps_arrays", True)
     limit = budget.current()
     if observe is None:
-        return _run(steps, feeds, file, ctx, limit, env)
+        return _run(steps, feeds, file, ctx, limit, env, live)
     for s in steps:
         t0 = perf_counter()
         args = [env[r] for r in s.reads]
@@ -288,13 +289,14 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
             outs = replaced
         for i in s.keep:
             env[(s.node, i)] = outs[i]
-        for r in s.frees:
-            env.pop(r, None)
+        dropped = [env.pop(r, None) for r in s.frees]
+        if live is not None and (over := live.change([outs[i] for i in s.keep], dropped)):
+            raise budget.MemoryBudgetError(over, file=file, layer=s.ref)
     return results
 
 
 def _run(steps: list[Step], feeds: dict, file: str | None, ctx: RunContext | None, limit: int,
-         env: dict) -> dict:
+         env: dict, live: budget.Live | None = None) -> dict:
     """:func:`execute` without an observer: the loop of every run, kept to what each layer
     needs beyond its kernel (a bound method, prepared keyword arguments, O(1) output checks)."""
     results = {}
@@ -329,8 +331,11 @@ def _run(steps: list[Step], feeds: dict, file: str | None, ctx: RunContext | Non
             outs = ()
         for i in s.keep:
             env[(s.node, i)] = outs[i]
-        for r in s.frees:
-            env.pop(r, None)
+        if live is None:
+            for r in s.frees:
+                env.pop(r, None)
+        elif over := live.change([outs[i] for i in s.keep], [env.pop(r, None) for r in s.frees]):
+            raise budget.MemoryBudgetError(over, file=file, layer=s.ref)
     return results
 
 

@@ -128,6 +128,8 @@ def save(model, xml_path: str | os.PathLike, protect=()) -> Path:
     text = etree.tostring(root, encoding="UTF-8")
     if re.search(rb"\s/>", original) and not re.search(rb"[^\s]/>", original):
         text = text.replace(b"/>", b" />")     # pugixml's style of empty elements
+    if b"&gt;" not in original:
+        text = text.replace(b"&gt;", b">")     # pugixml leaves ">" unescaped in attribute values
     start = re.search(rb"<[A-Za-z_]", original)
     prolog = original[:start.start()] if start else b'<?xml version="1.0"?>\n'
     tail = original[len(original.rstrip()):]

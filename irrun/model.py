@@ -2,18 +2,19 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
 import numpy as np
 
-from . import budget, elements
+from . import budget, elements, iterations
 from .elements import ElementType
 from .errors import InputError, IrrunError
 from .executor import Observer, RunContext, Step, check_memory, execute, plan
 from .graph import build_graph, inputs_of, live_order
 from .infer import Types, infer_types
+from .npyio import as_strings
 from .ops.base import Op, TensorInfo
 from .program import Program
 from .reader import IRModel, read_ir
@@ -164,13 +165,20 @@ class Model:
         have = ", ".join(self._input_names(n)[0] for n in self._params)
         raise InputError(f'the model has no input named "{name}" (its inputs: {have})', file=self.path)
 
-    def infer_shapes(self, shapes: Mapping[str, object] | None = None) -> Types:
-        """Infer every port for new input shapes (name -> dims as a list, tuple or string like
-        ``"1,3,?,224"``), or for the declared ones. Returns {(layer id, port index): TensorInfo};
+    def _shape_args(self, shapes) -> dict[str, PartialShape]:
+        """{input name: PartialShape} from what :meth:`reshape` accepts (:mod:`irrun.portkeys`)."""
+        from . import portkeys
+        return portkeys.shapes(self, shapes)
+
+    def infer_shapes(self, shapes: Mapping[object, object] | object | None = None) -> Types:
+        """Infer every port for new input shapes (input name, index or PortSpec -> dims as a
+        list, tuple or string like ``"1,3,?,224"``; or one shape for a one-input model), or for
+        the declared ones. Returns {(layer id, port index): TensorInfo};
         the model itself is left as it was. Raises ShapeError naming the first layer that
         cannot take the shapes."""
-        if not shapes:
+        if shapes is None or (isinstance(shapes, Mapping) and not shapes):
             return self.types()
+        shapes = self._shape_args(shapes)
         self._require_ops()
         overrides = {}
         for name, shape in shapes.items():
@@ -180,14 +188,14 @@ class Model:
             overrides[n] = TensorInfo(self.ops[n].element_type, ps)
         return infer_types(self.graph, self.order, self.ops, self.path, overrides)
 
-    def reshape(self, shapes: Mapping[str, object]) -> None:
-        """Give inputs new shapes (name -> dims, as for :meth:`infer_shapes`), like OpenVINO's
-        ``Model.reshape``. All or nothing: if a layer cannot take them, raises ShapeError naming
+    def reshape(self, shapes: Mapping[object, object] | object) -> None:
+        """Give inputs new shapes (a dict keyed by input name, index or PortSpec, or one shape for
+        a one-input model, as for :meth:`infer_shapes`), like OpenVINO's ``Model.reshape``. All or nothing: if a layer cannot take them, raises ShapeError naming
         the first such layer and why, and the model is left untouched. On success the
         Parameters take the new shapes and every port's declared dims become the inferred ones
         (dynamic -> -1); :meth:`save` writes them."""
         from .irsave import reshape
-        reshape(self, shapes)
+        reshape(self, self._shape_args(shapes))
 
     def save(self, xml_path: str | os.PathLike) -> os.PathLike:
         """Write the model as IR (``xml_path``, ending in .xml, and the .bin beside it): the XML
@@ -223,22 +231,9 @@ class Model:
 
     # -- running ----------------------------------------------------------------------------
     def _feeds(self, inputs) -> dict[int, np.ndarray]:
-        if isinstance(inputs, np.ndarray):
-            if len(self._params) != 1:
-                raise InputError(f"the model has {len(self._params)} inputs "
-                                 f"({', '.join(p.name for p in self.inputs)}); pass a dict by name",
-                                 file=self.path)
-            return {self._params[0]: inputs}
-        feeds = {}
-        for name, arr in inputs.items():
-            n = self._find_input(name)
-            if n in feeds:
-                raise InputError(f'input "{name}" is given twice', file=self.path)
-            feeds[n] = np.asarray(arr)
-        missing = [self._input_names(n)[0] for n in self._params if n not in feeds]
-        if missing:
-            raise InputError(f"missing input(s): {', '.join(missing)}", file=self.path)
-        return feeds
+        """{Parameter node: array} from what :meth:`run` accepts (:mod:`irrun.portkeys`)."""
+        from . import portkeys
+        return portkeys.feeds(self, inputs)
 
     def _param_info(self, n: int) -> TensorInfo:
         """A Parameter's inferred port (its own attributes when it feeds no Result)."""
@@ -271,14 +266,22 @@ class Model:
         steps = plan(self.graph, self.order, self.ops, self.types())
         check_memory(steps, budget.current() if max_memory is None else max_memory, self.path)
 
-    def run(self, inputs: Mapping[str, np.ndarray] | np.ndarray,
-            max_memory: int | None = None, *, stop_at: int | str | None = None,
+    def __repr__(self) -> str:
+        return model_repr(self)
+
+    def run(self, inputs: Mapping[object, np.ndarray] | Sequence[np.ndarray] | np.ndarray,
+            max_memory: int | None = None, *, max_iterations: int | None = None,
+            stop_at: int | str | None = None,
             dump: str | os.PathLike | None = None, observe: Observer | None = None
             ) -> dict[str, np.ndarray]:
-        """Run on NumPy arrays: a dict by input name, or one array for a one-input model.
+        """Run on NumPy arrays: a dict keyed by input name, index or PortSpec, a list or tuple in
+        input order, or one array for a one-input model.
         Returns the outputs keyed by output name, in model order. No tensor may exceed
         ``max_memory`` bytes (default: :func:`irrun.budget.current`, half the machine's memory
-        unless set): a bigger one is refused before it is allocated, naming the layer.
+        unless set): a bigger one is refused before it is allocated, naming the layer. The run's
+        TensorIterator/Loop bodies may execute ``max_iterations`` times in all (default:
+        :func:`irrun.iterations.current`, 10**6 unless set); past that the run stops, naming
+        the Loop (:mod:`irrun.iterations`).
 
         Debugging (:mod:`irrun.debug`): ``stop_at`` (a layer id or name) runs only what that layer
         needs and returns its outputs instead; ``dump`` (a directory) writes every executed
@@ -286,23 +289,25 @@ class Model:
         step."""
         if max_memory is not None:
             with budget.limit(max_memory):
-                return self.run(inputs, stop_at=stop_at, dump=dump, observe=observe)
+                return self.run(inputs, max_iterations=max_iterations, stop_at=stop_at, dump=dump,
+                                observe=observe)
         if dump is not None:
             from .debug import trace
-            t = trace(self, inputs, stop_at=stop_at)
+            with iterations.limit(max_iterations):
+                t = trace(self, inputs, stop_at=stop_at)
             t.save(dump)
             return t.outputs
         self._require_ops()
         feeds = self._feeds(inputs)
         for n, arr in feeds.items():
             if arr.dtype.kind == "U" and self.ops[n].element_type.name == "string":
-                feeds[n] = arr = arr.astype(elements.STRING_DTYPE)   # .npy files hold <U, not StringDType
+                feeds[n] = arr = as_strings(arr, f'input "{self._input_names(n)[0]}"')   # .npy: <U
             self.check_input(n, arr)
         target = None if stop_at is None else self._stop_target(stop_at)
         steps = self._any_shape_plan() if target is None and observe is None else None
         if steps is not None:
             try:
-                return self._execute(steps, feeds, None)
+                return self._execute(steps, feeds, None, max_iterations)
             except IrrunError:   # the error a plan for these very shapes gives (a ShapeError
                 pass             # from inference rather than the kernel's); nothing was kept
         key = tuple((n, arr.shape, arr.dtype.str) for n, arr in sorted(feeds.items()))
@@ -312,14 +317,16 @@ class Model:
                                   bake=target is None and observe is None)
         if target is not None:
             check_memory(steps, budget.current(), self.path)
-            return self._run_to(target, steps, feeds, observe)
-        return self._execute(steps, feeds, observe)
+            with iterations.limit(max_iterations), budget.live_scope():
+                return self._run_to(target, steps, feeds, observe)
+        return self._execute(steps, feeds, observe, max_iterations)
 
     def _execute(self, steps: list[Step], feeds: dict[int, np.ndarray],
-                 observe: Observer | None) -> dict[str, np.ndarray]:
+                 observe: Observer | None, max_iterations: int | None = None) -> dict[str, np.ndarray]:
         check_memory(steps, budget.current(), self.path)
         ctx = RunContext(self.state.values)
-        results = execute(steps, feeds, self.path, observe, ctx)
+        with iterations.limit(max_iterations), budget.live_scope():   # per-run accounts
+            results = execute(steps, feeds, self.path, observe, ctx)
         self.state.commit(ctx.writes)       # only a run that succeeded changes the state
         return {self._output_key(n): results[n] for n in self._results}
 
@@ -379,6 +386,15 @@ class Model:
             return None if observe is None else observe(step, args, outs, seconds)
         execute(steps, feeds, self.path, grab, RunContext(self.state.values))   # state unchanged
         return dict(got)
+
+
+def model_repr(model: Model) -> str:
+    """``<irrun.Model "name" (path): N layers; inputs x: f32[1,3,?,?]; outputs y>`` (no inference)."""
+    ins = ", ".join(str(p) for p in model.inputs) if not model.op_errors else \
+        ", ".join(model._input_names(n)[0] for n in model._params)
+    outs = ", ".join(model._output_names(n)[0] for n in model._results)
+    return (f'<irrun.Model "{model.ir.name}" ({model.path}): {model.graph.number_of_nodes()} layers; '
+            f"inputs {ins or 'none'}; outputs {outs or 'none'}>")
 
 
 def read_model(path: str | os.PathLike, bin_path: str | os.PathLike | None = None) -> Model:

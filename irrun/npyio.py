@@ -134,3 +134,30 @@ def load_npz(path: str, expect: Expect | None = None) -> dict[str, np.ndarray]:
                 raise InputError(f"cannot read member: {type(e).__name__}: {e}", file=member) from None
             out[key] = _read_array(io.BytesIO(data), member, len(data), key, expect)
     return out
+
+
+#: Fixed-width unicode arrays with wider items than this are converted element by element:
+#: NumPy's ``astype(StringDType)`` buffers whole items (a U20000000 array of 4 items took 10 GB
+#: and 30 s; one of U80000000 raised MemoryError).
+_WIDE = 4096
+
+
+def as_strings(arr: np.ndarray, name: str = "the input") -> np.ndarray:
+    """A ``<U`` array (what .npy files hold) as the StringDType array string inputs take,
+    refused when the result would not fit the memory budget beside the original."""
+    from .elements import STRING_DTYPE
+    need = budget.STRING_ITEMSIZE * arr.size + arr.nbytes // 4       # 16 + one byte per character
+    if need + arr.nbytes > budget.current():
+        raise budget.MemoryBudgetError(budget.over_message(
+            f"{name} as strings (string{list(arr.shape)})", need + arr.nbytes, budget.current()))
+    try:
+        if arr.dtype.itemsize <= _WIDE:
+            return arr.astype(STRING_DTYPE)
+        out = np.empty(arr.shape, STRING_DTYPE)
+        flat, src = out.reshape(-1), arr.reshape(-1)
+        for i in range(src.size):
+            flat[i] = str(src[i])
+        return out
+    except MemoryError:
+        raise budget.MemoryBudgetError(f"out of memory converting {name} to strings "
+                                       f"(string{list(arr.shape)})") from None

@@ -129,7 +129,10 @@ class _Reader:
             if not self.bin_path or not os.path.isfile(self.bin_path):
                 what = "is not a regular file" if self.bin_path and os.path.exists(self.bin_path) \
                     else "is missing"
-                self.fail(f"the weights file {self.bin_path} {what}, and this Const needs it", layer)
+                err = ModelFileError(f"the weights file {self.bin_path} {what}, and this Const needs it",
+                                     file=self.xml_path, layer=layer.ref)
+                err.weights_missing = True       # the checker reports it once, not per Const
+                raise err
             try:
                 size = os.path.getsize(self.bin_path)
                 # a plain ndarray view of the map: slicing a np.memmap subclass is slow
@@ -344,6 +347,35 @@ def parse_xml(path: str):
     return root
 
 
+#: other model formats, by extension: (name, how to get an IR from it)
+_OVC = "convert it to OpenVINO IR with OpenVINO's converter: ovc MODEL (pip install openvino), then give irrun the .xml"
+_FOREIGN = {".onnx": ("an ONNX model", _OVC), ".pb": ("a TensorFlow model", _OVC),
+            ".tflite": ("a TensorFlow Lite model", _OVC), ".pdmodel": ("a PaddlePaddle model", _OVC),
+            ".pt": ("a PyTorch file", "convert the model with openvino.convert_model(model, example_input=...) "
+                    "and save_model() it as IR"),
+            ".pth": ("a PyTorch file", "convert the model with openvino.convert_model(model, example_input=...) "
+                     "and save_model() it as IR"),
+            ".bin": ("an IR weights file", "give irrun the .xml beside it; it reads the .bin itself")}
+
+
+def foreign_format(path: Path) -> str | None:
+    """A message when ``path`` is plainly another model format (by extension, or an ONNX or
+    TFLite file by its first bytes), so that the user learns what to do instead of reading an
+    XML parser's complaint. None when it may be an IR."""
+    what = _FOREIGN.get(path.suffix.lower())
+    if what is None and path.is_file():
+        try:
+            with open(path, "rb") as f:
+                head = f.read(8)
+        except OSError:
+            return None
+        if head[4:8] == b"TFL3":
+            what = _FOREIGN[".tflite"]
+        elif head[:1] == b"\x08" and len(head) > 1 and head[1] < 0x20:   # protobuf field 1: ONNX ir_version
+            what = _FOREIGN[".onnx"]
+    return f"this is {what[0]}, not an OpenVINO IR .xml; {what[1]}" if what else None
+
+
 def read_ir(xml_path: str | os.PathLike, bin_path: str | os.PathLike | None = None,
             strict: bool = True) -> IRModel:
     """Read ``model.xml`` and (when a Const needs it) ``model.bin`` beside it. With
@@ -355,6 +387,9 @@ def read_ir(xml_path: str | os.PathLike, bin_path: str | os.PathLike | None = No
         raise ModelFileError("is a directory, not an IR .xml file", file=xml_path)
     if not p.exists():
         raise ModelFileError("no such file", file=xml_path)
+    foreign = foreign_format(p)
+    if foreign:
+        raise ModelFileError(foreign, file=xml_path)
     if bin_path is None:
         bin_path = str(p.with_suffix(".bin"))
     try:

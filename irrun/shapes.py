@@ -31,14 +31,20 @@ class Dim:
         t = text.strip()
         if t in ("?", "-1"):
             return DYN
-        if ".." in t:
-            a, b = t.split("..", 1)
-            lo = int(a) if a.strip() else 0
-            hi = int(b) if b.strip() else None
-            if lo < 0 or (hi is not None and hi < lo):
-                raise ValueError(f"bad interval {text!r}")
-            return Dim(lo, hi)
-        v = int(t)
+        try:
+            if ".." in t:
+                a, b = t.split("..", 1)
+                lo = int(a) if a.strip() else 0
+                hi = int(b) if b.strip() else None
+                if lo < 0 or (hi is not None and hi < lo):
+                    raise ValueError(f"bad interval {text!r}")
+                return Dim(lo, hi)
+            v = int(t)
+        except ValueError as e:
+            if "interval" in str(e):
+                raise
+            raise ValueError(f"dimension {text.strip()!r} is not a number, ?, or an interval "
+                             "like 1..8, ..8 or 2..") from None
         if v < -1:
             raise ValueError(f"dimension {text!r} must be >= -1")
         return Dim.of(v)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -122,3 +123,115 @@ def test_console_script_no_traceback(tmp_path):
                        capture_output=True, text=True)
     assert r.returncode == 2
     assert r.stderr.strip() == f"irrun: unreadable model: {tmp_path / 'missing.xml'}: no such file"
+
+
+# ---------------------------------------------------------------------------------------------
+# The front door: what a new user types first
+
+SAMPLE = Path(__file__).parent.parent / "samples" / "shufflenet_block"
+
+
+def test_version_help_and_python_m(capsys):
+    import irrun
+    code, out, err = run_cli(capsys, "--version")
+    assert (code, out.strip()) == (0, f"irrun {irrun.__version__}")
+    code, out, err = run_cli(capsys, "--help")
+    assert code == 0
+    listed = [ln.split()[0] for ln in out.splitlines() if ln.startswith("  ") and not ln.startswith("   ")
+              and not ln.strip().startswith("-")]
+    from irrun.cli import COMMANDS
+    assert listed == list(COMMANDS), "every command, one line each"
+    assert all(len(ln.split()) > 2 for ln in out.splitlines() if ln.split()[:1] in ([c] for c in COMMANDS))
+    r = subprocess.run([sys.executable, "-m", "irrun", "--version"], capture_output=True, text=True)
+    assert (r.returncode, r.stdout.strip()) == (0, f"irrun {irrun.__version__}")
+
+
+def test_help_command(capsys):
+    code, out, err = run_cli(capsys, "help")
+    assert code == 0 and "commands:" in out
+    with pytest.raises(SystemExit) as e:
+        run_cli(capsys, "help", "check")
+    assert e.value.code == 0 and "usage: irrun check" in capsys.readouterr().out
+
+
+def test_no_arguments_prints_the_overview_and_exits_2(capsys):
+    code, out, err = run_cli(capsys)
+    assert code == 2 and "commands:" in err
+
+
+@pytest.mark.parametrize("word, hint", [("chek", "did you mean 'check'?"), ("rehsape", "did you mean 'reshape'?"),
+                                        ("zzz", "commands: run, check")])
+def test_unknown_command_suggests(capsys, word, hint):
+    code, out, err = run_cli(capsys, word, SAMPLE / "model.xml")
+    assert code == 2 and err.strip().startswith(f"irrun: error: unknown command '{word}'") and hint in err
+
+
+@pytest.mark.parametrize("args", [
+    ["--debug", "check", SAMPLE / "model.xml"], ["check", "--debug", SAMPLE / "model.xml"],
+    ["--threads", "1", "check", SAMPLE / "model.xml"], ["--max-memory=1G", "check", "-m", SAMPLE / "model.xml"],
+    ["check", "--model", SAMPLE / "model.xml", "--threads", "1"], ["check", f"--model={SAMPLE / 'model.xml'}"],
+])
+def test_global_options_anywhere_and_dash_m(capsys, args):
+    code, out, err = run_cli(capsys, *args)
+    assert (code, out.strip()) == (0, f"{SAMPLE / 'model.xml'}: OK, no problems found"), err
+
+
+def test_run_with_dash_m_and_run_command(capsys):
+    for args in (["-m", SAMPLE / "model.xml"], ["run", SAMPLE / "model.xml"], ["--threads", "1", SAMPLE / "model.xml"]):
+        code, out, err = run_cli(capsys, *args, "-i", SAMPLE / "input.npy")
+        assert code == 0 and out.split()[:2] == ["y", "float32[1,8,4,4]"], err
+
+
+@pytest.mark.parametrize("name, head, what", [
+    ("model.onnx", b"\x08\x08\x12\x07pytorch", "this is an ONNX model"),
+    ("model", b"\x08\x08\x12\x07pytorch", "this is an ONNX model"),      # by its first bytes
+    ("model.tflite", b"\x1c\x00\x00\x00TFL3", "this is a TensorFlow Lite model"),
+    ("model.bin", b"\x00" * 16, "this is an IR weights file"),
+])
+def test_other_model_formats_are_named(tmp_path, capsys, name, head, what):
+    p = tmp_path / name
+    p.write_bytes(head + b"\x00" * 32)
+    for args in ([p], ["check", p], ["info", p]):
+        code, out, err = run_cli(capsys, *args)
+        assert code == 2 and what in err and "not a well-formed XML" not in err
+    assert ("ovc" in err) == (what != "this is an IR weights file")
+
+
+def test_check_missing_bin_is_one_finding(tmp_path, capsys):
+    xml = tmp_path / "model.xml"
+    xml.write_bytes((SAMPLE / "model.xml").read_bytes())          # 3 Consts, no .bin beside it
+    code, out, err = run_cli(capsys, "check", xml)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == f"{xml}: 1 error" and len(lines) == 3
+    assert f"the weights file {tmp_path / 'model.bin'} is missing; 3 Consts need it (layers 1, 2, 4)" in lines[2]
+
+
+@pytest.mark.parametrize("shape, fragment", [
+    ("x=1,abc", "dimension 'abc' is not a number, ?, or an interval"),
+    ("x=1,..x", "dimension '..x' is not a number"), ("x=1,5..2", "bad interval"),
+])
+def test_check_bad_shape_is_clean(capsys, shape, fragment):
+    for cmd in (["check"], ["reshape", "-o", "unused.xml"]):
+        code, out, err = run_cli(capsys, *cmd, SAMPLE / "model.xml", "--shape", shape)
+        assert code == 2 and fragment in err and f'"{shape}"' in err
+        assert "invalid literal" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("ops, fragment", [
+    ("Convolutoin", 'no op type is named "Convolutoin"; did you mean Convolution?'),
+    ("Concat,Transpsoe", 'no op type is named "Transpsoe"; did you mean Transpose?'),
+    ("Convolution", 'the model has no layer of type "Convolution" (the model\'s types: Concat, Const'),
+])
+def test_dump_ops_typo_is_refused_before_running(tmp_path, capsys, ops, fragment):
+    code, out, err = run_cli(capsys, SAMPLE / "model.xml", "-i", SAMPLE / "input.npy", "--dump", tmp_path / "d",
+                             "--dump-ops", ops)
+    assert code == 2 and fragment in err and not (tmp_path / "d").exists()
+
+
+def test_dump_names_matching_nothing_and_without_dump(tmp_path, capsys):
+    code, out, err = run_cli(capsys, SAMPLE / "model.xml", "-i", SAMPLE / "input.npy", "--dump", tmp_path / "d",
+                             "--dump-names", "Concat_*,nothing*")
+    assert code == 2 and 'no layer name matches "nothing*"' in err
+    code, out, err = run_cli(capsys, SAMPLE / "model.xml", "-i", SAMPLE / "input.npy", "--dump-names", "C*")
+    assert code == 2 and "--dump-names chooses what --dump writes; give --dump DIR too" in err

@@ -252,24 +252,63 @@ def test_observer_sees_every_step_and_changes_nothing():
 
 
 def test_profile_table_lists_each_layer_with_shapes(capsys):
-    code, out, err = run_cli(capsys, BLOCK / "model.xml", "-i", BLOCK / "inputs.npz", "--profile")
+    code, out, err = run_cli(capsys, BLOCK / "model.xml", "-i", BLOCK / "inputs.npz", "--profile",
+                             "--iterations", "3")
     assert code == 0, err
     lines = out.splitlines()
     start = next(i for i, ln in enumerate(lines) if ln.split()[:2] == ["id", "name"])
     table = lines[start:start + 7]
-    assert table[0].split() == ["id", "name", "op", "inputs", "->", "outputs", "ms"]
+    assert table[0].split() == ["id", "name", "op", "inputs", "->", "outputs", "median", "ms", "min", "max"]
     rows = [ln.split() for ln in table[1:6]]
     assert [r[:3] for r in rows] == [["3", "VariadicSplit_180", "VariadicSplit-1"],
                                      ["5", "Transpose_182", "Transpose-1"], ["6", "Concat_183", "Concat-1"],
                                      ["7", "ShuffleChannels_184", "ShuffleChannels-1"], ["9", "Split_186", "Split-1"]]
-    assert rows[0][3:-1] == ["[1,8,4,4]", "[]", "[2]", "->", "[1,4,4,4]", "[1,4,4,4]"]
+    assert rows[0][3:-3] == ["[1,8,4,4]", "[]", "[2]", "->", "[1,4,4,4]", "[1,4,4,4]"]
+    assert all(float(r[-2]) <= float(r[-3]) <= float(r[-1]) for r in rows), "min <= median <= max"
     assert len({len(ln.rstrip()) for ln in table[:6]}) == 1, "columns must be aligned (ms right-aligned)"
-    total = float(table[6].split()[1])
-    assert table[6].startswith("total ") and table[6].endswith("ms in 5 layers")
-    assert abs(total - sum(float(r[-1]) for r in rows)) < 0.01
-    per_type = lines[start + 8:]
+    assert table[6].startswith("total: median ") and table[6].endswith(
+        "in 5 layers over 3 runs after 1 warm-up")
+    assert lines[start + 8] == "per op type (median of each run's total)"
+    per_type = lines[start + 9:]
     assert per_type[0].split() == ["op", "layers", "ms", "%"] and len(per_type) == 6
-    assert abs(sum(float(ln.split()[-1]) for ln in per_type[1:]) - 100) < 0.5
+    assert sorted(ln.split()[0] for ln in per_type[1:]) == sorted(r[2] for r in rows)
+
+
+def test_profile_json_has_every_run(capsys):
+    code, out, err = run_cli(capsys, BLOCK / "model.xml", "-i", BLOCK / "inputs.npz", "--profile",
+                             "-n", "4", "--warmup", "0", "--json")
+    assert code == 0, err
+    prof = json.loads(out)                       # stdout is the JSON alone
+    assert (prof["iterations"], prof["warmup"]) == (4, 0)
+    assert [r["name"] for r in prof["layers"]] == ["VariadicSplit_180", "Transpose_182", "Concat_183",
+                                                   "ShuffleChannels_184", "Split_186"]
+    assert prof["layers"][0]["inputs"] == [[1, 8, 4, 4], [], [2]]
+    assert all(r["min_ms"] <= r["median_ms"] <= r["max_ms"] for r in prof["layers"])
+    assert {r["op"] for r in prof["ops"]} == {r["op"] for r in prof["layers"]}
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--iterations", "3"], "--iterations goes"), (["--json"], "--json goes"), (["-n", "5", "--warmup", "1"], "--iterations, --warmup go"),
+    (["--profile", "-n", "0"], "--iterations must be >= 1"),
+    (["--dump-ops", "Concat"], "--dump-ops chooses what --dump writes"),
+])
+def test_profile_and_dump_options_that_would_do_nothing(capsys, args, fragment):
+    code, out, err = run_cli(capsys, BLOCK / "model.xml", "-i", BLOCK / "inputs.npz", *args)
+    assert code == 2 and fragment in err and "Traceback" not in err
+
+
+def test_random_inputs_fill_dynamic_dims_and_are_seeded(tmp_path, capsys):
+    sample = Path(__file__).parent.parent / "samples" / "shufflenet_block" / "model.xml"   # x: f32[?,8,4,4]
+    outs = []
+    for seed in ("0", "0", "1"):
+        out_file = tmp_path / f"o{len(outs)}.npz"
+        code, out, err = run_cli(capsys, sample, "--random-inputs", "--seed", seed, "-o", out_file)
+        assert code == 0, err
+        outs.append(np.load(out_file)["y"])
+    assert outs[0].shape == (1, 8, 4, 4), "a ? dim takes 1"
+    np.testing.assert_array_equal(outs[0], outs[1])
+    assert not np.array_equal(outs[0], outs[2])
+    assert -1 <= outs[0].min() and outs[0].max() < 1, "a channel shuffle keeps the uniform [-1, 1) values"
 
 
 def profile_of(case: str, top: int) -> list[str]:

@@ -1,5 +1,5 @@
 """The support matrix: docs/ops.md is what ``irrun ops --markdown`` prints, and every op type of
-the tier-1 and warm lists (../shared/spec/opsets.md, the ops real models use most) is registered
+the tier-1 and warm lists (docs/opsets.md, the ops real models use most) is registered
 and exercised by some test."""
 from __future__ import annotations
 

@@ -23,6 +23,7 @@ from lxml import etree
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
 
 from irrun.irwriter import IRWriter  # noqa: E402
 
@@ -629,6 +630,8 @@ def main() -> None:
     for group in (xml_cases, weight_cases, shape_cases, graph_cases, op_cases, input_cases,
                   writer_cases, dump_cases, name_cases):
         group()
+    from hostile_subgraph_cases import cases as subgraph_cases     # issue 11: loops, sizes, bodies
+    subgraph_cases(model_case, npy)
     (OUT / "cases.json").write_text(json.dumps(CASES, indent=1) + "\n")
     print(f"wrote {len(CASES)} cases to {OUT / 'corpus'}")
 

@@ -221,6 +221,81 @@ def loop_runtime_trip_and_condition():
                "that already ran iterations, the CPU plugin returns the previous scan output)"}
 
 
+def loop_runtime_trip_scan():
+    r = _rng(19)
+    return _loop(0, True, "true", trip_param=True), [
+        dict(X=_f32(r, 2, 3), T=np.int64(0)), dict(X=_f32(r, 2, 3), T=np.int64(3)),
+        dict(X=_f32(r, 2, 3), T=np.int64(1))], {
+        "doc": "Loop: the common PyTorch for-loop: trip count from a model input, both conditions "
+               "constant true, a scan output (its axis is the run-time iteration count)"}
+
+
+def loop_state_accumulate():
+    import openvino as ov
+    import openvino.opset8 as ops
+    X = ops.parameter([1], np.float32, name="X")
+    bx = ops.parameter([1], np.float32, name="bx")
+    v = _variable([1], ov.Type.f32, "acc")
+    rv = ops.read_value(v)
+    s = ops.add(rv, bx)
+    r_s, r_c = ops.result(s), ops.result(ops.constant(np.bool_(True)))
+    r_scan = ops.result(ops.add(rv, ops.constant(np.float32(0))))
+    body = ov.Model([r_s, r_c, r_scan], [ops.assign(s, v)], [bx], "body")
+    lp = ops.loop(ops.constant(np.int64(3)), ops.constant(np.bool_(True)))
+    lp.set_function(body)
+    lp.set_special_body_ports([-1, 1])
+    lp.set_invariant_input(bx, X.output(0))
+    outs = [lp.get_iter_value(r_s.output(0), -1), lp.get_concatenated_slices(r_scan.output(0), 0, 1, 1, -1, 0)]
+    return ov.Model(outs, [X], "loop_state"), [dict(X=np.array([1], np.float32)),
+                                              dict(X=np.array([2], np.float32))], {
+        "doc": "ReadValue/Assign inside a Loop body: each iteration reads what the previous one "
+               "assigned (3 iterations of acc += x give 3x), and the next run goes on from there"}
+
+
+def loop_doubling():
+    import openvino as ov
+    import openvino.opset8 as ops
+    A = ops.parameter([1], np.float32, name="A")
+    T = ops.parameter([], np.int64, name="T")
+    ba = ops.parameter([-1], np.float32, name="ba")
+    twice = ops.concat([ba, ops.add(ba, ops.constant(np.float32(1)))], 0)
+    r_a, r_c = ops.result(twice), ops.result(ops.constant(np.bool_(True)))
+    lp = ops.loop(T, ops.constant(np.bool_(True)))
+    lp.set_function(ov.Model([r_a, r_c], [ba], "body"))
+    lp.set_special_body_ports([-1, 1])
+    lp.set_merged_input(ba, A.output(0), r_a.output(0))
+    return ov.Model([lp.get_iter_value(r_a.output(0), -1)], [A, T], "doubling"), [
+        dict(A=np.array([0.5], np.float32), T=np.int64(3))], {
+        "doc": "Loop whose state doubles each iteration (x ++ x + 1): 3 iterations give 8 "
+               "elements (tests/hostile runs it 40 times under a small memory budget)"}
+
+
+def loop_nested():
+    import openvino as ov
+    import openvino.opset8 as ops
+    X = ops.parameter([2], np.float32, name="X")
+    T1 = ops.parameter([], np.int64, name="T1")
+    T2 = ops.parameter([], np.int64, name="T2")
+    ox, ot = ops.parameter([2], np.float32, name="ox"), ops.parameter([], np.int64, name="ot")
+    ix = ops.parameter([2], np.float32, name="ix")
+    r_ix = ops.result(ops.add(ops.multiply(ix, ops.constant(np.float32(0.5))), ops.constant(np.float32(1))))
+    inner = ops.loop(ot, ops.constant(np.bool_(True)))
+    inner.set_function(ov.Model([r_ix, ops.result(ops.constant(np.bool_(True)))], [ix], "inner"))
+    inner.set_special_body_ports([-1, 1])
+    inner.set_merged_input(ix, ox.output(0), r_ix.output(0))
+    r_ox = ops.result(inner.get_iter_value(r_ix.output(0), -1))
+    outer = ops.loop(T1, ops.constant(np.bool_(True)))
+    outer.set_function(ov.Model([r_ox, ops.result(ops.constant(np.bool_(True)))], [ox, ot], "outer"))
+    outer.set_special_body_ports([-1, 1])
+    outer.set_merged_input(ox, X.output(0), r_ox.output(0))
+    outer.set_invariant_input(ot, T2.output(0))
+    r = _rng(20)
+    return ov.Model([outer.get_iter_value(r_ox.output(0), -1)], [X, T1, T2], "nested"), [
+        dict(X=_f32(r, 2), T1=np.int64(3), T2=np.int64(4)), dict(X=_f32(r, 2), T1=np.int64(2), T2=np.int64(0))], {
+        "doc": "A Loop in a Loop, both trip counts model inputs: x = x / 2 + 1, T1 x T2 times "
+               "(tests/hostile runs 10**3 x 10**3 under --max-iterations)"}
+
+
 def loop_dynamic_batch():
     r = _rng(17)
     return _loop(2, True, "true", dyn=True), [dict(X=_f32(r, 2, 3)), dict(X=_f32(r, 5, 3))], {
@@ -481,7 +556,9 @@ def state_two_variables():
 CASES = {f.__name__: f for f in [
     ti_forward, ti_reverse, ti_forward_in_reverse_out, ti_partial_end, ti_dynamic,
     loop_fixed, loop_early_stop, loop_current_iteration, loop_current_iteration_scalar, loop_while,
-    loop_runtime_trip_and_condition, loop_dynamic_batch, loop_growing, loop_sliced,
+    loop_runtime_trip_and_condition, loop_runtime_trip_scan, loop_state_accumulate, loop_doubling,
+    loop_nested,
+    loop_dynamic_batch, loop_growing, loop_sliced,
     if_runtime, if_const_true, if_const_false, if_branch_shapes, if_dynamic,
     loop_in_if, if_in_ti, torch_loop_if,
     state_init, state_zeros, state_v3, state_kv_cache, state_two_variables]}

@@ -27,9 +27,10 @@ def input_files(specs: list[str]) -> list[str]:
     return [split_named(s, "--input")[1] for s in specs]
 
 
-def load_inputs(model, specs: list[str]) -> dict[str, np.ndarray]:
+def load_inputs(model, specs: list[str], partial: bool = False) -> dict[str, np.ndarray]:
     """The arrays named by ``--input`` options, keyed by input name. Each file's header is checked
-    against the model's input (name, dtype, shape) and the memory budget before its data is read."""
+    against the model's input (name, dtype, shape) and the memory budget before its data is read.
+    ``partial``: some inputs may be left out (``--random-inputs`` makes them)."""
     from ..npyio import load_npy, load_npz
 
     def expect(name):
@@ -37,7 +38,7 @@ def load_inputs(model, specs: list[str]) -> dict[str, np.ndarray]:
 
     feeds: dict[str, np.ndarray] = {}
     names = [p.name for p in model.inputs]
-    if not specs and names:
+    if not specs and names and not partial:
         raise InputError(f"no input given; the model's inputs are: {', '.join(names)} "
                          "(use --input NAME=FILE.npy or --input inputs.npz)", file=model.path)
     for spec in specs:

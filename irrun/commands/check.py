@@ -6,6 +6,7 @@ irrun could not check (never a false all-clear), 2 when the file cannot be read 
 from __future__ import annotations
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
+from ..shapes import PartialShape
 from . import split_named
 
 
@@ -26,6 +27,10 @@ def parse_shapes(specs: list[str]) -> dict[str, str]:
             raise InputError(f'bad --shape "{s}": expected NAME=DIMS, e.g. x=1,3,224,224')
         if name in shapes:
             raise InputError(f'--shape gives input "{name}" twice')
+        try:
+            PartialShape.parse(dims)
+        except ValueError as e:
+            raise InputError(f'bad --shape "{s}": {e}') from None
         shapes[name] = dims
     return shapes
 

@@ -1,30 +1,83 @@
-"""``irrun graph MODEL.xml``: the graph (or one layer's neighbourhood) as Graphviz dot or Mermaid."""
+"""``irrun graph MODEL.xml``: the graph (or one layer's neighbourhood) as a picture (SVG, PNG or
+PDF, drawn by Graphviz's ``dot`` program) or as text (Graphviz DOT, Mermaid)."""
 from __future__ import annotations
 
-from ..errors import EXIT_OK, printable
+import shutil
+import subprocess
+from pathlib import Path
+
+from ..errors import EXIT_OK, InputError, IrrunError, printable
+
+PICTURES = ("svg", "png", "pdf")
+TEXT = ("dot", "mermaid")
+#: file extension -> format, when --format is not given
+EXTENSIONS = {".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot", ".gv": "dot",
+              ".mmd": "mermaid", ".mermaid": "mermaid", ".md": "mermaid"}
+INSTALL_HINT = ("drawing a picture needs Graphviz's dot program, which is not on PATH; install "
+                "Graphviz (apt install graphviz, dnf install graphviz, brew install graphviz, "
+                "conda install graphviz, or https://graphviz.org/download/), or write the DOT text "
+                "with --format dot and render it elsewhere")
+DOT_TIMEOUT = 600      # seconds; Graphviz lays out thousands of nodes in well under that
 
 
 def add_arguments(p) -> None:
     p.add_argument("model", help="the IR .xml file (its .bin is read from beside it)")
-    p.add_argument("--format", "-f", choices=("dot", "mermaid"), default="dot",
-                   help="dot (render with: dot -Tsvg) or mermaid (GitHub/GitLab markdown); default dot")
+    p.add_argument("--format", "-f", choices=PICTURES + TEXT,
+                   help="svg, png, pdf (a picture, drawn by Graphviz's dot; needs -o), dot (Graphviz "
+                        "text) or mermaid (GitHub/GitLab markdown). Default: from -o's extension, "
+                        "else dot")
     p.add_argument("--layer", "-l", metavar="ID|NAME", help="draw only the layers near this one")
     p.add_argument("--depth", "-d", type=int, default=2,
                    help="with --layer: how many edges away to go (default 2)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of printing")
+    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (g.svg, g.png, g.dot...) "
+                   "instead of printing")
+
+
+def pick_format(fmt: str | None, output: str | None) -> str:
+    if fmt is None:
+        fmt = EXTENSIONS.get(Path(output).suffix.lower(), "dot") if output else "dot"
+    if fmt in PICTURES and not output:
+        raise InputError(f"--format {fmt} draws a picture: give the file to write with -o FILE.{fmt}")
+    return fmt
+
+
+def render(dot_text: str, fmt: str) -> bytes:
+    """The picture Graphviz's ``dot`` draws from ``dot_text``."""
+    exe = shutil.which("dot")
+    if exe is None:
+        raise IrrunError(INSTALL_HINT)
+    try:
+        r = subprocess.run([exe, f"-T{fmt}"], input=dot_text.encode("utf-8"), capture_output=True,
+                           timeout=DOT_TIMEOUT, check=False)
+    except subprocess.TimeoutExpired:
+        raise IrrunError(f"Graphviz's dot took more than {DOT_TIMEOUT} s; draw a part of the graph "
+                         "with --layer ID --depth N") from None
+    except OSError as e:
+        raise IrrunError(f"cannot run Graphviz's dot ({exe}): {e.strerror or e}") from None
+    if r.returncode != 0 or not r.stdout:
+        msg = " ".join(r.stderr.decode("utf-8", "replace").split())[:500]
+        raise IrrunError(f"Graphviz's dot failed (exit {r.returncode}): {msg or 'no output'}")
+    return r.stdout
 
 
 def main(args) -> int:
     from .. import read_model
     from ..describe import neighbourhood, to_dot, to_mermaid
+    from ..writers import data as content, destination, model_files, write_files
 
+    fmt = pick_format(args.format, args.output)
+    if fmt in PICTURES and shutil.which("dot") is None:      # said before anything is read
+        raise IrrunError(INSTALL_HINT)
     model = read_model(args.model)
+    if args.output:                                           # checked before the layout
+        destination(args.output, protect=model_files(model))
     focus, nodes = neighbourhood(model, args.layer, args.depth) if args.layer is not None else (None, None)
-    text = (to_dot if args.format == "dot" else to_mermaid)(model, nodes, focus) + "\n"
-    if args.output:
-        from ..writers import data, model_files, write_files
-        written = write_files([(args.output, data(text))], protect=model_files(model))[0]
-        print(f"wrote {printable(written)} ({len(nodes) if nodes is not None else model.graph.number_of_nodes()} layers)")
-    else:
+    text = (to_mermaid if fmt == "mermaid" else to_dot)(model, nodes, focus) + "\n"
+    if not args.output:
         print(text, end="")
+        return EXIT_OK
+    data = render(text, fmt) if fmt in PICTURES else text.encode("utf-8")
+    written = write_files([(args.output, content(data))], protect=model_files(model))[0]
+    n = len(nodes) if nodes is not None else model.graph.number_of_nodes()
+    print(f"wrote {printable(written)} ({fmt}, {n} layers)")
     return EXIT_OK

@@ -7,6 +7,8 @@ from ..errors import EXIT_OK
 def add_arguments(p) -> None:
     p.add_argument("--markdown", action="store_true",
                    help="print the table as Markdown with spec links (what docs/ops.md holds)")
+    p.add_argument("--json", action="store_true",
+                   help="print the table as JSON: type, versions, restrictions, spec per op type")
 
 
 MARKDOWN_HEAD = """# Supported operations
@@ -41,6 +43,11 @@ def markdown() -> str:
 
 
 def main(args) -> int:
+    if args.json:
+        import json
+        print(json.dumps([{"type": t, "versions": v.split(", "), "restrictions": r, "spec": u}
+                          for t, v, r, u in matrix()], indent=1))
+        return EXIT_OK
     if args.markdown:
         print(markdown(), end="")
         return EXIT_OK

@@ -20,12 +20,14 @@ def add_arguments(p) -> None:
     p.add_argument("--output", "-o", metavar="OUT.npz",
                    help="write the outputs to an .npz keyed by output name (OUT without a suffix: "
                         "OUT.npz; OUT.npy: the one output as .npy)")
-    p.add_argument("--max-memory", type=_size, metavar="SIZE",
-                   help="refuse (before allocating) any tensor or input bigger than SIZE, e.g. "
-                        "2G, 512MiB (default: half the machine's memory)")
-    p.add_argument("--threads", type=int, metavar="N",
-                   help="BLAS threads for MatMul and convolutions (default: OMP_NUM_THREADS / "
-                        "OPENBLAS_NUM_THREADS / MKL_NUM_THREADS, else every core)")
+    p.add_argument("--random-inputs", action="store_true",
+                   help="make every input not given by --input a seeded random array (dims: "
+                        "static as declared, an interval or ? its lower bound but at least 1; "
+                        "floats in [-1,1), integers in [0,8)), like benchmark_app without files")
+    p.add_argument("--seed", type=int, default=0, help="seed of --random-inputs (default 0)")
+    p.add_argument("--max-iterations", type=_iterations, metavar="N",
+                   help="stop the run (exit 2) once its TensorIterator/Loop bodies have run N "
+                        "times in all, nested loops included (default: 1000000)")
     d = p.add_argument_group("debugging")
     d.add_argument("--dump", metavar="DIR", help="write every executed layer's outputs to "
                    'DIR/tensors.npz (keys "<layer id>:<port id>") and DIR/manifest.json (stats)')
@@ -36,19 +38,25 @@ def add_arguments(p) -> None:
     d.add_argument("--stop-at", metavar="LAYER", help="run only what LAYER (id or name) needs and "
                    "print or save its outputs instead of the model's")
     d.add_argument("--profile", action="store_true",
-                   help="time every layer: per-layer table, slowest layers, totals per op type")
+                   help="time every layer over several runs: per-layer medians and spread, "
+                        "slowest layers, medians per op type")
+    d.add_argument("--iterations", "-n", type=int, metavar="N",
+                   help="with --profile: timed runs (default 5)")
+    d.add_argument("--warmup", type=int, metavar="K",
+                   help="with --profile: untimed runs first (default 1)")
+    d.add_argument("--json", action="store_true", help="with --profile: print the profile as JSON")
     from ..accuracy.cli import add_precision_arguments
     add_precision_arguments(d)
     from ..distributed.cli import add_arguments as add_batch_arguments
     add_batch_arguments(p)
 
 
-def _size(text: str) -> int:
+def _iterations(text: str) -> int:
     import argparse
 
-    from ..budget import parse_size
+    from ..iterations import parse
     try:
-        return parse_size(text)
+        return parse(text)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
 
@@ -107,50 +115,82 @@ def write_outputs(path: Path, outputs: dict[str, np.ndarray], protect) -> Path:
     return write_files([(path, npz(arrays))], protect=protect)[0]
 
 
+def _check_options(args, model) -> None:
+    """Options that would silently do nothing are errors, before anything runs."""
+    if not args.dump:
+        used = [o for o, v in (("--dump-ops", args.dump_ops), ("--dump-names", args.dump_names)) if v]
+        if used:
+            raise InputError(f"{' and '.join(used)} choose{'s' * (len(used) == 1)} what --dump writes; "
+                             "give --dump DIR too")
+    if not args.profile:
+        used = [o for o, v in (("--iterations", args.iterations is not None),
+                               ("--warmup", args.warmup is not None), ("--json", args.json)) if v]
+        if used:
+            raise InputError(f"{', '.join(used)} go{'es' * (len(used) == 1)} with --profile")
+    if args.dump_ops:
+        from ..debug import check_op_types
+        check_op_types(model, args.dump_ops)
+    if args.dump_names:
+        from ..debug import check_name_globs
+        check_name_globs(model, args.dump_names)
+
+
 def main(args) -> int:
-    from .. import budget, read_model
+    from .. import iterations
+    with iterations.limit(args.max_iterations):
+        return _main(args)
+
+
+def _main(args) -> int:
+    from .. import read_model
     from ..distributed import cli as batch
     from ..writers import model_files
-    batch.check_args(args)                    # --workers / --cluster: before the model is read
-    if args.threads is not None:
-        from ..threads import set_threads
-        set_threads(args.threads)
 
-    with budget.limit(args.max_memory):
-        model = read_model(args.model)
-        model.check_memory()                  # a huge tensor is refused before inputs are read
-        if len(args.input) == 1 and Path(args.input[0]).is_dir():
-            return _run_dir(model, args)
-        protect = model_files(model) + input_files(args.input)
-        out = None if not args.output else output_file(
-            args.output, len(model.outputs) if args.stop_at is None else None, protect)
-        if args.dump:
-            from ..dumpfile import dump_target
-            dump_target(args.dump, protect)
+    batch.check_args(args)                    # --workers / --cluster: before the model is read
+    model = read_model(args.model)
+    _check_options(args, model)
+    model.check_memory()                  # a huge tensor is refused before inputs are read
+    if len(args.input) == 1 and Path(args.input[0]).is_dir():
+        return _run_dir(model, args)
+    protect = model_files(model) + input_files(args.input)
+    out = None if not args.output else output_file(
+        args.output, len(model.outputs) if args.stop_at is None else None, protect)
+    if args.dump:
+        from ..dumpfile import dump_target
+        dump_target(args.dump, protect)
+    if args.random_inputs:
+        from ..profiling import random_inputs
+        feeds = random_inputs(model, load_inputs(model, args.input, partial=True), args.seed)
+    else:
         feeds = load_inputs(model, args.input)
-        t = None
-        if args.precision or args.find_nonfinite:
-            return _run_accuracy(model, feeds, args)
-        if args.dump or args.profile:
-            from ..debug import trace
-            t = trace(model, feeds, stop_at=args.stop_at, ops=args.dump_ops, names=args.dump_names,
-                      arrays=bool(args.dump))
-            outputs = t.outputs
-        else:
-            outputs = model.run(feeds, stop_at=args.stop_at)
-        if out is not None:
-            written = write_outputs(out, outputs, protect)
-            print(f"wrote {len(outputs)} output(s) to {printable(written)}: "
-                  f"{', '.join(map(printable, outputs))}")
-        else:
-            print(_summary(outputs))
-        if args.dump:
-            d = t.save(args.dump, protect)
-            n = len(t.tensors())
-            print(f"dumped {n} tensor{'s' * (n != 1)} of {sum(r.arrays is not None for r in t.layers)} "
-                  f"layers to {printable(d)}/ (tensors.npz, manifest.json)")
+    if args.precision or args.find_nonfinite:
+        return _run_accuracy(model, feeds, args)
     if args.profile:
-        print("\n" + t.profile())
+        from ..profiling import dumps, profile
+        prof = profile(model, feeds, 5 if args.iterations is None else args.iterations,
+                       1 if args.warmup is None else args.warmup, args.stop_at)
+        outputs = prof.outputs
+    t = None
+    if args.dump:
+        from ..debug import trace
+        t = trace(model, feeds, stop_at=args.stop_at, ops=args.dump_ops, names=args.dump_names)
+        outputs = t.outputs
+    elif not args.profile:
+        outputs = model.run(feeds, stop_at=args.stop_at)
+    note = sys.stderr if args.json else sys.stdout      # stdout holds only the JSON then
+    if out is not None:
+        written = write_outputs(out, outputs, protect)
+        print(f"wrote {len(outputs)} output(s) to {printable(written)}: "
+              f"{', '.join(map(printable, outputs))}", file=note)
+    elif not args.json:
+        print(_summary(outputs))
+    if args.dump:
+        d = t.save(args.dump, protect)
+        n = len(t.tensors())
+        print(f"dumped {n} tensor{'s' * (n != 1)} of {sum(r.arrays is not None for r in t.layers)} "
+              f"layers to {printable(d)}/ (tensors.npz, manifest.json)", file=note)
+    if args.profile:
+        print(dumps(prof) if args.json else "\n" + prof.text())
     return EXIT_OK
 
 

@@ -8,9 +8,10 @@ Who does what:
 
 * **Workers** read the model once per process (:func:`.worker.worker_model`, cached by path and the
   SHA-256 of the .xml, so nothing big travels with a task), read each input file themselves (a
-  task carries only paths), apply the memory budget, and return the outputs. Inputs are made
-  read-only before the run; a stateful model starts every input from its initial state, so which
-  worker runs an input never changes its result.
+  task carries only paths), apply the memory budget, and return the outputs. The run never
+  writes into its inputs (the executor never reuses a Parameter's buffer); a stateful model
+  starts every input from its initial state, so which worker runs an input never changes its
+  result, nor whether it fails.
 * **The client** (this process) checks every destination before the run, keeps a bounded number
   of tasks in flight, writes each result as it arrives (:mod:`irrun.writers`: temp file + rename,
   never over the model or an input), reports a bad input by name and goes on, and prints a

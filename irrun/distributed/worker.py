@@ -13,7 +13,6 @@ import threading
 import time
 from typing import Any, NamedTuple
 
-import numpy as np
 
 from ..errors import EXIT_INTERNAL, InputError, IrrunError, printable
 
@@ -117,9 +116,6 @@ def _run_one(job: Job, item: str | dict) -> Outcome:
             feeds = load_inputs(model, [item])
         else:
             feeds = dict(item)
-        for arr in feeds.values():
-            if isinstance(arr, np.ndarray):
-                arr.flags.writeable = False          # inputs are read-only to the run
         with lock:
             model.reset_state()
             return Outcome(model.run(feeds))

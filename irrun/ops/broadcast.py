@@ -173,7 +173,7 @@ class Broadcast1(Op):
             raise OpError(f"Broadcast axes_mapping shape [{len(axes_val)}] doesn't match rank of input "
                           f"tensor {x.ndim}", port="input 2")
         out = broadcast_shape(mode, PartialShape(x.shape), t, axes_val).to_tuple()
-        check_alloc(out, x.dtype)         # a view, but whatever reads it may materialise it
+        check_alloc(out, x.dtype, like=x)      # a view, but whatever reads it may materialise it
         if mode == "explicit":
             aligned = [1] * len(t)
             for i, a in enumerate(axes_val):

@@ -59,5 +59,5 @@ class Concat(Op):
         if len(xs) == 1:
             return [xs[0][...]]
         check_alloc(xs[0].shape[:ax] + (sum(x.shape[ax] for x in xs),) + xs[0].shape[ax + 1:],
-                    xs[0].dtype)
+                    xs[0].dtype, like=xs)
         return [np.concatenate(xs, axis=ax)]

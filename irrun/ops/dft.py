@@ -29,6 +29,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import elements
+from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
 from .base import Op, TensorInfo, as_int64, normalize_axis
@@ -146,8 +147,15 @@ class _FFT(Op):
         infos = [TensorInfo.of(a, elements.from_dtype(a.dtype)) for a in (x, axes, signal) if a is not None]
         shape, ax, sizes = fft_layout(self.kind, infos)
         out_shape = shape.to_tuple()
+        check_alloc(out_shape, x.dtype)
         if 0 in out_shape:
             return [np.zeros(out_shape, x.dtype)]
+        work = list(x.shape if self.kind == "rdft" else x.shape[:-1])
+        for a, v in zip(ax, sizes or ()):      # run-time signal sizes pad the transformed axes
+            work[a] = max(work[a], v)
+        for a in ax:
+            work[a] = max(work[a], out_shape[a])
+        check_alloc(work, np.dtype(np.complex128), "the transform's complex working array")
         if self.kind == "rdft":
             s = None if sizes is None else [x.shape[a] if v == -1 else v for a, v in zip(ax, sizes)]
             y = np.fft.rfftn(x.astype(np.float64), s, ax)

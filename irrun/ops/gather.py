@@ -87,7 +87,7 @@ def gather(data: np.ndarray, indices: np.ndarray, axis: int, b: int) -> np.ndarr
     dim = data.shape[axis]
     idx, valid = _positions(indices, dim)
     out_shape = data.shape[:axis] + idx.shape[b:] + data.shape[axis + 1:]
-    check_alloc(out_shape, data.dtype)
+    check_alloc(out_shape, data.dtype, like=data)
     if dim == 0:
         return np.zeros(out_shape, dtype=data.dtype)
     safe = np.where(valid, idx, 0)

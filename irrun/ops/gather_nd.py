@@ -84,7 +84,7 @@ def gather_nd(data: np.ndarray, indices: np.ndarray, b: int) -> np.ndarray:
     nb = int(np.prod(data.shape[:b], dtype=np.int64))
     m = int(np.prod(indices.shape[b:-1], dtype=np.int64))
     out_shape = indices.shape[:-1] + data.shape[b + k:]
-    check_alloc(out_shape, data.dtype)
+    check_alloc(out_shape, data.dtype, like=data)
     d = data.reshape((nb,) + data.shape[b:])
     idx = wrap_indices(indices, data.shape[b:b + k], note="OpenVINO's CPU plugin reads outside the data")
     idx = idx.reshape(nb, m, k)

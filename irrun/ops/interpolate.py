@@ -362,13 +362,23 @@ class _Interpolate(Op):
     def run(self, x, *rest):
         pb, pe = self._pads(x.ndim)
         axes, sizes, scales = self.resolve(x.ndim, [x, *rest], 1 + len(rest))
-        xp = pad_data(x, pb, pe)
         shape = out_shape(PartialShape(x.shape), pb, pe, axes, sizes, scales).to_tuple()
+        _check_work(x.shape, pb, pe, shape, x.dtype)
+        xp = pad_data(x, pb, pe)
         out = [shape[a] for a in axes]
         if scales is None:
             scales = [float(_F32(n) / _F32(xp.shape[a])) if xp.shape[a] else 1.0 for a, n in zip(axes, out)]
         resize = Resize(self.mode, self.coordinate_transformation_mode, self.nearest_mode, self.cube_coeff)
         return [resize(xp, axes, out, scales[:len(axes)])]
+
+
+def _check_work(shape, pb, pe, out, dtype) -> None:
+    """Before anything is allocated: the output, and the f64 arrays the axis-by-axis resize
+    holds (each axis at the larger of its padded input and output size), against the budget —
+    run-time sizes or scales may ask for terabytes."""
+    check_alloc(out, dtype)
+    check_alloc([max(d + b + e, o) for d, b, e, o in zip(shape, pb, pe, out)], np.dtype(np.float64),
+                "the resize's working array")
 
 
 @register
@@ -490,8 +500,12 @@ class Interpolate1(Op):
         axes = check_axes(self.axes, rank)
         vals = self._check_v1(target)
         pb, pe = padded_pads(self.pads_begin, rank), padded_pads(self.pads_end, rank)
-        xp = pad_data(x, pb, pe)
         out = vals[:len(axes)]
+        shape = [d + b + e for d, b, e in zip(x.shape, pb, pe)]
+        for a, n in zip(axes, out):
+            shape[a] = n
+        _check_work(x.shape, pb, pe, shape, x.dtype)
+        xp = pad_data(x, pb, pe)
         scales = [float(_F32(n) / _F32(xp.shape[a])) if xp.shape[a] else 1.0 for a, n in zip(axes, out)]
         y = self.resize_for(rank)(xp, axes, out, scales)
         return [y[tuple(slice(0, x.shape[i]) if i not in axes else slice(None) for i in range(rank))]]

@@ -27,8 +27,11 @@ it does, measured (tests/fixtures/detection_expectations):
   missing max_output_boxes_per_class is the constant 0 for v1/v3/v4 (what OpenVINO's IR
   serialiser writes), unknown to v5/v9's shape rule (as OpenVINO infers it).
 
-The IoU of one box against all remaining candidates is one NumPy expression; only the loop over
-selected boxes is Python.
+Speed: with a positive IoU threshold only intersecting boxes can suppress each other, so the
+kernel finds every suppressing pair with a sort on ``y1`` and blockwise IoU, then keeps boxes in
+score order in one pass (50 000 small boxes: about a second; the box-by-box loop took 20 s and
+more). Soft-NMS, a threshold <= 0, few candidates and heavily overlapping boxes use the
+box-by-box loop: the IoU of one box against all remaining candidates as one NumPy expression.
 """
 from __future__ import annotations
 
@@ -133,13 +136,101 @@ def _corners(boxes: np.ndarray, center: bool) -> np.ndarray:
     return np.stack([np.minimum(ya, yb), np.minimum(xa, xb), np.maximum(ya, yb), np.maximum(xa, xb)], axis=-1)
 
 
-def _iou(c: np.ndarray, area: np.ndarray, i: int, js: np.ndarray) -> np.ndarray:
-    """IoU of box ``i`` with every box in ``js`` (f32, NaN for two empty boxes)."""
+def _iou(c: np.ndarray, area: np.ndarray, i, js: np.ndarray) -> np.ndarray:
+    """IoU of box ``i`` (or boxes ``i``, pairwise) with every box in ``js`` (f32, NaN for two
+    empty boxes)."""
     ih = np.maximum(np.minimum(c[js, 2], c[i, 2]) - np.maximum(c[js, 0], c[i, 0]), F32(0))
     iw = np.maximum(np.minimum(c[js, 3], c[i, 3]) - np.maximum(c[js, 1], c[i, 1]), F32(0))
     inter = ih * iw
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return inter / (area[js] + area[i] - inter)
+    return inter / (area[js] + area[i] - inter)
+
+
+#: Below this many candidates the box-by-box loop is as fast as finding overlapping pairs.
+_FEW = 256
+#: Pairs of nearby boxes looked at in one NumPy expression; above ``_PAIRS_PER_BOX`` per box or
+#: ``_MAX_PAIRS`` in all (boxes overlap most others) the box-by-box loop, which then suppresses
+#: most candidates with each selection, is faster.
+_CHUNK, _PAIRS_PER_BOX, _MAX_PAIRS = 1 << 20, 256, 1 << 26
+
+
+def _suppressing_pairs(c: np.ndarray, area: np.ndarray, thr: F32) -> tuple[np.ndarray, np.ndarray] | None:
+    """Every pair (p, q), p < q, of boxes (in score order) with IoU >= ``thr`` > 0, or None when
+    too many boxes overlap. Only boxes of positive area that intersect can reach a positive
+    threshold (others have IoU 0 or NaN), so boxes are hashed by corner into a grid of cells as
+    big as most boxes: such a box meets only boxes of its own and the 8 neighbouring cells; the
+    few bigger (or non-finite) boxes are paired with every box. The IoU is the same f32
+    expression as :func:`_iou` (symmetric bit for bit), so the results are unchanged."""
+    live = np.flatnonzero(area > 0)
+    if live.size < 2:
+        return np.zeros(0, np.intp), np.zeros(0, np.intp)
+    cl = c[live].astype(np.float64)
+    ext = np.maximum(cl[:, 2] - cl[:, 0], cl[:, 3] - cl[:, 1])
+    fin = np.isfinite(cl).all(axis=1)
+    q = min(max(1 - 16 / live.size, 0.9), 1.0)      # ~16 boxes bigger than a cell
+    size = float(np.quantile(ext[fin], q)) if fin.any() else 0.0
+    if not size > 0:
+        return None
+    g = np.floor((cl[:, :2] - cl[fin, :2].min(axis=0)) / size) if fin.any() else cl[:, :2]
+    big = ~fin | (ext > size) | (g > 1 << 30).any(axis=1)
+    small = np.flatnonzero(~big)
+    key = g[small, 0].astype(np.int64) * (1 << 31) + g[small, 1].astype(np.int64)
+    srt = np.argsort(key, kind="stable")
+    small, key = small[srt], key[srt]
+    keys, starts, sizes = np.unique(key, return_index=True, return_counts=True)
+    blocks = []                            # (first boxes, their counts, second boxes, counts)
+    for dy, dx in ((0, 0), (0, 1), (1, -1), (1, 0), (1, 1)):
+        at = np.searchsorted(keys, keys + dy * (1 << 31) + dx)
+        ok = np.flatnonzero(at < len(keys))
+        ok = ok[keys[at[ok]] == keys[ok] + dy * (1 << 31) + dx]
+        blocks.append((starts[ok], sizes[ok], starts[at[ok]], sizes[at[ok]]))
+    nb = np.flatnonzero(big)
+    total = sum(int((a * b).sum()) for _, a, _, b in blocks) + nb.size * live.size
+    if total > min(_MAX_PAIRS, _PAIRS_PER_BOX * len(c)):
+        return None
+    ps, qs = [], []
+
+    cl, al = np.ascontiguousarray(c[live]), area[live]
+
+    def pairs(i, j):
+        for k in range(0, i.size, _CHUNK):
+            a, b = i[k:k + _CHUNK], j[k:k + _CHUNK]
+            ca, cb = cl[a], cl[b]                      # one gather per box row
+            ih = np.maximum(np.minimum(cb[:, 2], ca[:, 2]) - np.maximum(cb[:, 0], ca[:, 0]), F32(0))
+            iw = np.maximum(np.minimum(cb[:, 3], ca[:, 3]) - np.maximum(cb[:, 1], ca[:, 1]), F32(0))
+            inter = ih * iw
+            keep = (a != b) & (inter / (al[b] + al[a] - inter) >= thr)    # as _iou
+            a, b = live[a[keep]], live[b[keep]]
+            ps.append(np.minimum(a, b))
+            qs.append(np.maximum(a, b))
+
+    for s1, n1, s2, n2 in blocks:           # all products of the paired cells
+        cnt = n1 * n2
+        first = np.repeat(np.arange(cnt.size), cnt)
+        t = np.arange(first.size) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+        d, r = np.divmod(t, n2[first])
+        pairs(small[s1[first] + d], small[s2[first] + r])
+    if nb.size:
+        pairs(np.repeat(nb, live.size), np.tile(np.arange(live.size), nb.size))
+    p, q = np.concatenate(ps), np.concatenate(qs)
+    u = np.unique(p.astype(np.int64) * len(c) + q)     # a big box meets another big one twice
+    return u // len(c), u % len(c)
+
+
+def _greedy(n: int, p: np.ndarray, q: np.ndarray, max_out: int) -> list[int]:
+    """Keep boxes 0..n-1 in order unless a kept box before them suppresses them (pairs p -> q)."""
+    by_p = np.argsort(p, kind="stable")
+    q = q[by_p]
+    starts = np.searchsorted(p[by_p], np.arange(n + 1))
+    dead = np.zeros(n, bool)
+    kept: list[int] = []
+    for r in range(n):
+        if dead[r]:
+            continue
+        kept.append(r)
+        if len(kept) >= max_out:
+            break
+        dead[q[starts[r]:starts[r + 1]]] = True
+    return kept
 
 
 def _one_class(c: np.ndarray, area: np.ndarray, scores: np.ndarray, max_out: int, iou_thr: F32,
@@ -148,6 +239,11 @@ def _one_class(c: np.ndarray, area: np.ndarray, scores: np.ndarray, max_out: int
     cand = np.flatnonzero(scores > score_thr)
     order = cand[np.lexsort((cand, -scores[cand]))]          # score desc, index asc
     picked: list[int] = []
+    if sigma <= 0 and iou_thr > 0 and order.size > _FEW:
+        pairs = _suppressing_pairs(c[order], area[order], iou_thr)
+        if pairs is not None:
+            picked = [int(order[r]) for r in _greedy(order.size, *pairs, max_out)]
+            return picked, [scores[i] for i in picked]
     if sigma <= 0:
         while order.size and len(picked) < max_out:
             i, rest = int(order[0]), order[1:]
@@ -177,7 +273,13 @@ def _one_class(c: np.ndarray, area: np.ndarray, scores: np.ndarray, max_out: int
 
 def nms(boxes: np.ndarray, scores: np.ndarray, max_out: int, iou_thr: float, score_thr: float,
         sigma: float, center: bool, sort_desc: bool) -> tuple[np.ndarray, np.ndarray]:
-    """All selections as ([k, 3] int64 (batch, class, box), [k, 3] f32 (batch, class, score))."""
+    """All selections as ([k, 3] int64 (batch, class, box), [k, 3] f32 (batch, class, score)).
+    Non-finite coordinates give NaN IoUs (which suppress nothing), silently."""
+    with np.errstate(all="ignore"):
+        return _nms(boxes, scores, max_out, iou_thr, score_thr, sigma, center, sort_desc)
+
+
+def _nms(boxes, scores, max_out, iou_thr, score_thr, sigma, center, sort_desc):
     n_batch, n_cls, n_box = scores.shape
     max_out = min(max_out, n_box)
     corners = _corners(boxes, center)

@@ -94,7 +94,7 @@ def _coords(n_out: int, dim: int, begin: int, mode: str) -> np.ndarray:
 def pad(x: np.ndarray, begin: Sequence[int], end: Sequence[int], mode: str,
         value: np.ndarray | None = None) -> np.ndarray:
     out_shape = pad_shape(mode, PartialShape(x.shape), begin, end).to_tuple()
-    check_alloc(out_shape, x.dtype)
+    check_alloc(out_shape, x.dtype, like=x)
     if 0 in out_shape:    # nothing to copy; the index vectors below could still be huge
         return np.empty(out_shape, x.dtype)
     if mode == "constant":

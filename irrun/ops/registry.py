@@ -4,6 +4,9 @@ A layer's ``version="opsetN"`` names an opset; OpenVINO looks the type up (case-
 that opset's table and instantiates whatever version of the type the table holds
 (ir-format.md §11). ``opsets.json`` is that table for OpenVINO 2026.4.1:
 ``resolve["opsetN"][Type] = "opsetK"``; implementations are registered under ``(Type, "opsetK")``.
+Layers of ``version="extension"`` (openvino-tokenizers' ops, :mod:`irrun.ops.tokenizers`) are not
+in any opset: they resolve by their exact type name to the class registered under
+``(Type, "extension")``.
 """
 from __future__ import annotations
 
@@ -64,11 +67,12 @@ def _lookup(canon: str, impl: str) -> type[Op] | None:
 
 
 def index() -> dict[str, list[str]]:
-    """What ``index.json`` should hold: every registered type -> its modules, sorted."""
+    """What ``index.json`` should hold: every registered type -> its modules (relative to this
+    package, ``"tokenizers.bpe"`` for a sub-package's), sorted."""
     load_all()
     out: dict[str, set[str]] = {}
     for (t, _), cls in _REGISTRY.items():
-        out.setdefault(t, set()).add(cls.__module__.rsplit(".", 1)[1])
+        out.setdefault(t, set()).add(cls.__module__.removeprefix(f"{__package__}."))
     return {t: sorted(out[t]) for t in sorted(out)}
 
 
@@ -107,6 +111,8 @@ def resolve(type_name: str, version: str) -> type[Op]:
         ver = "opset2"
     elif ver in ("experimental", "extension") and canon in _EXPERIMENTAL:
         ver = "opset6"
+    elif ver == "extension" and (cls := _lookup(type_name, "extension")) is not None:
+        return cls
     table = _opsets().get(ver)
     impl = table.get(canon) if table is not None else None
     if impl is None:
@@ -128,15 +134,20 @@ def resolve(type_name: str, version: str) -> type[Op]:
     return cls
 
 
+def _version_key(version: str) -> int:
+    """``"opset8"`` -> 8; ``"extension"`` sorts after every opset."""
+    return int(version[5:]) if version[5:].isdigit() else 1 << 30
+
+
 def versions_of(canon: str) -> list[str]:
     load_all()
-    return sorted((v for t, v in _REGISTRY if t == canon), key=lambda v: int(v[5:]) if v[5:].isdigit() else 0)
+    return sorted((v for t, v in _REGISTRY if t == canon), key=_version_key)
 
 
 def all_ops() -> list[type[Op]]:
     """Every registered op class, sorted by type and version (for ``irrun ops``)."""
     load_all()
-    return [_REGISTRY[k] for k in sorted(_REGISTRY, key=lambda k: (k[0].lower(), int(k[1][5:])))]
+    return [_REGISTRY[k] for k in sorted(_REGISTRY, key=lambda k: (k[0].lower(), _version_key(k[1])))]
 
 
 

@@ -109,14 +109,18 @@ class _ROIAlign(Op):
             raise OpError("the ROI coordinates times spatial_scale must be finite (OpenVINO samples "
                           "outside the feature map)", port="input 1", openvino_loads=True)
         x1, y1 = r[:, 0], r[:, 1]
-        rw, rh = r[:, 2] - x1, r[:, 3] - y1
+        with np.errstate(over="ignore"):        # refused just below when it overflows
+            rw, rh = r[:, 2] - x1, r[:, 3] - y1
+        if not (np.isfinite(rw).all() and np.isfinite(rh).all()):
+            raise OpError("an ROI's width or height overflows the element type (coordinates near "
+                          "its largest value)", port="input 1", openvino_loads=True)
         if self.aligned_mode == "asymmetric":
             rw, rh = np.maximum(rw, wd.type(1)), np.maximum(rh, wd.type(1))
         bw, bh = rw / wd.type(pw), rh / wd.type(ph)
         if self.sampling_ratio:
             sx = sy = np.full(len(r), self.sampling_ratio)
-        else:
-            sx, sy = np.ceil(bw).astype(np.int64), np.ceil(bh).astype(np.int64)
+        else:                                   # capped, so that the grid check below refuses
+            sx, sy = (np.minimum(np.ceil(v), 2.0**52).astype(np.int64) for v in (bw, bh))
         maps = fm.astype(wd, copy=False).reshape(n, c, h * w).transpose(0, 2, 1)     # (N, H*W, C)
         for gx, gy in set(zip(sx.tolist(), sy.tolist())):
             if gx <= 0 or gy <= 0:              # no samples: avg 0/0, max 0 (the CPU plugin)
@@ -138,7 +142,7 @@ class _ROIAlign(Op):
               + dx[:, None, None] * (np.arange(sx, dtype=wd) + wd.type(0.5)))             # (k, pw, sx)
         y, x = np.broadcast_arrays(ys[:, :, None, :, None], xs[:, None, :, None, :])      # (k, ph, pw, sy, sx)
         valid = (y >= -1) & (y <= h) & (x >= -1) & (x <= w)
-        y, x = np.maximum(y, 0), np.maximum(x, 0)
+        y, x = np.clip(y, 0, h), np.clip(x, 0, w)        # invalid samples count 0 (and fit int64)
         yl, xl = np.minimum(y.astype(np.int64), h - 1), np.minimum(x.astype(np.int64), w - 1)
         y = np.where(yl == h - 1, yl, y).astype(wd, copy=False)
         x = np.where(xl == w - 1, xl, x).astype(wd, copy=False)

@@ -49,7 +49,7 @@ class Select1(Op):
 
     def run(self, cond, then, else_):
         shape = select_shape(*(PartialShape(a.shape) for a in (cond, then, else_)), self.auto_broadcast)
-        check_alloc(shape.to_tuple(), then.dtype)
+        check_alloc(shape.to_tuple(), then.dtype, like=(then, else_))
         if self.auto_broadcast == "pdpd":
             cond, else_ = align_pdpd(cond, then.ndim), align_pdpd(else_, then.ndim)
         return [np.asarray(np.where(cond, then, else_))]

@@ -58,7 +58,7 @@ class Tile(Op):
     def run(self, x, repeats):
         reps = as_int64(repeats).tolist()
         out = tile_shape(PartialShape(x.shape), reps).to_tuple()
-        check_alloc(out, x.dtype)
+        check_alloc(out, x.dtype, like=x)
         if 0 in out:      # np.tile's intermediates can pass NumPy's size limit even then
             return [np.empty(out, x.dtype)]
         return [np.tile(x, tile_repeats(PartialShape(x.shape), reps))]

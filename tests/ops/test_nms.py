@@ -211,3 +211,42 @@ def test_partial_shapes(boxes, scores, mx, v1, v4, v9):
     assert nms_shapes("opset4", boxes, scores, mx) == v4
     assert nms_shapes("opset5", boxes, scores, mx) == v9
     assert nms_shapes("opset9", boxes, scores, mx) == v9
+
+
+def _random_boxes(rng, kind, n):
+    if kind == "grid":                  # small boxes on a coarse grid: many exact ties and duplicates
+        xy = rng.integers(0, 20, (n, 2)).astype(np.float32)
+        return np.concatenate([xy, xy + rng.integers(0, 3, (n, 2))], 1).astype(np.float32)
+    if kind == "mixed":                 # small boxes, a few huge ones, empty and non-finite ones
+        xy = rng.random((n, 2), dtype=np.float32) * 50
+        b = np.concatenate([xy, xy + rng.random((n, 2), dtype=np.float32) * 3], 1)
+        b[rng.integers(0, n, 3)] = [0, 0, 60, 60]
+        empty = rng.integers(0, n, n // 50)
+        b[empty, 2:] = b[empty, :2]
+        b[rng.integers(0, n, n // 100), rng.integers(0, 4)] = np.inf
+        b[rng.integers(0, n, n // 100), 1] = np.nan
+        return b
+    xy = rng.random((n, 2), dtype=np.float32) * 60
+    b = np.concatenate([xy, xy + rng.random((n, 2), dtype=np.float32) * 2], 1)
+    return np.where(rng.random((n, 1)) < 0.2, b[:, [2, 3, 0, 1]], b)        # some flipped corners
+
+
+@pytest.mark.parametrize("kind", ["grid", "mixed", "uniform"])
+@pytest.mark.parametrize("iou", [0.3, 0.5, 1.0])
+def test_pairwise_path_selects_what_the_box_by_box_loop_selects(monkeypatch, kind, iou):
+    """The fast path (suppressing pairs found on a grid) against the box-by-box loop that the
+    OpenVINO cases above check: the same boxes in the same order."""
+    from irrun.ops import nms as mod
+    rng = np.random.default_rng(len(kind) * 10 + int(iou * 10))
+    boxes = _random_boxes(rng, kind, 3000)[None]
+    scores = np.round(rng.random((1, 2, 3000), dtype=np.float32), 2)     # ties in score
+    found = []
+    pairs = mod._suppressing_pairs
+    monkeypatch.setattr(mod, "_suppressing_pairs", lambda *a: found.append(pairs(*a)) or found[-1])
+    fast = mod.nms(boxes, scores, 2500, iou, 0.1, 0.0, False, True)
+    assert len(found) == 2 and all(f is not None for f in found)        # the fast path ran
+    monkeypatch.setattr(mod, "_FEW", 10**9)
+    slow = mod.nms(boxes, scores, 2500, iou, 0.1, 0.0, False, True)
+    assert len(slow[0]) > 100
+    np.testing.assert_array_equal(fast[0], slow[0])
+    np.testing.assert_array_equal(fast[1], slow[1])

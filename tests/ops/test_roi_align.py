@@ -8,6 +8,7 @@ import pytest
 
 from helpers import Param, infer_op, raises_for, run_op, shape_str
 from irrun import elements
+from irrun.budget import MemoryBudgetError
 from irrun.errors import ExecutionError, ShapeError
 from nn_cases import case_ids, replay
 
@@ -88,6 +89,25 @@ def test_float_types(dtype):
     out = roi(FM.astype(dtype), [[0, 0, 2, 2]], [0], sr=2)
     assert out.dtype == np.dtype(dtype)
     np.testing.assert_allclose(out.astype(np.float64), [[[[5.0]]]])
+
+
+@pytest.mark.parametrize("box", [[0, 0, 3e38, 3e38], [3e38, 3e38, 1, 1], [-3e38, -3e38, 1, 1]])
+@pytest.mark.parametrize("sr", [0, 2])
+def test_coordinates_near_the_f32_limit_warn_nothing(box, sr):
+    """Issue 11: samples far outside the map count 0 (no overflow in the int cast); a grid of
+    3e38 samples per bin is refused by the memory budget, not attempted."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        if sr == 0 and box[2] - box[0] > 1:
+            rejects(MemoryBudgetError, "the sampling grid", roi, FM, [box], [0], sr=0)
+        else:
+            out = roi(FM, [box], [0], sr=sr)
+            assert np.isfinite(out).all() and out.shape == (1, 1, 1, 1)
+
+
+def test_a_box_width_that_overflows_is_refused():
+    rejects(ExecutionError, "width or height overflows", roi, FM, [[-3e38, 0, 3e38, 1]], [0])
 
 
 def test_batch_index_out_of_range():

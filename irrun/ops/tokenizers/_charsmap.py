@@ -1,0 +1,166 @@
+"""SentencePiece's normalizer (sentencepiece/src/normalizer.cc), as CharsMapNormalization runs it.
+
+A *precompiled charsmap* is ``u32 trie_size | Darts-clone double array (trie_size bytes) |
+NUL-terminated replacement strings``: the trie maps byte strings to offsets of their
+replacements. Normalizing takes, at each position, the longest key that prefixes the rest of
+the input (among the first 32 prefixes the trie reports, as sentencepiece does), else one UTF-8
+character as is (one invalid byte -> U+FFFD), then applies the whitespace options.
+
+openvino-tokenizers also ships built-in charsmaps for ``normalization_form`` nfc/nfd/nfkc/nfkd
+(± ``case_fold``), made at its build time with ICU by sentencepiece's Builder. irrun computes
+the single-character ones (nfd, nfkd, identity + case fold) with :mod:`unicodedata` — a map of
+each code point to its decomposition, then simple case folding — which is what Builder does;
+the Unicode version may differ from the ICU one (Python's ``unicodedata.unidata_version``).
+nfc/nfkc maps also hold multi-character keys (compositions); irrun refuses those forms.
+"""
+from __future__ import annotations
+
+import struct
+import unicodedata
+from functools import lru_cache
+
+import numpy as np
+
+from ...errors import OpError
+
+_MAX_RESULTS = 32          # Normalizer::kMaxTrieResultsSize
+_SPACE_SYMBOL = "\u2581".encode()
+_REPLACEMENT = "\ufffd".encode()
+
+
+class PrecompiledMap:
+    """A decoded precompiled charsmap: ``prefix(data, pos)`` -> (replacement, bytes consumed)."""
+
+    def __init__(self, blob: bytes):
+        if len(blob) <= 4:
+            raise OpError("Blob for normalization rule is broken.")
+        size = struct.unpack_from("<I", blob)[0]
+        if size >= len(blob) or size % 4:
+            raise OpError("Trie data size exceeds the input blob size.")
+        self.units = np.frombuffer(blob, "<u4", size // 4, 4).astype(np.int64).tolist()
+        self.normalized = blob[4 + size:]
+
+    def prefix(self, data: bytes, pos: int) -> tuple[bytes, int] | None:
+        units, n = self.units, len(self.units)
+        if not n:
+            return None
+        node = units[0]
+        node_pos = (node >> 10) << ((node & (1 << 9)) >> 6)
+        best_len, best_value, found = 0, 0, 0
+        for i in range(pos, len(data)):
+            c = data[i]
+            node_pos ^= c
+            if node_pos >= n:
+                break
+            unit = units[node_pos]
+            if unit & ((1 << 31) | 0xFF) != c:
+                break
+            node_pos ^= (unit >> 10) << ((unit & (1 << 9)) >> 6)
+            if (unit >> 8) & 1:
+                if node_pos >= n:
+                    break
+                if found < _MAX_RESULTS:
+                    best_len, best_value = i + 1 - pos, units[node_pos] & ((1 << 31) - 1)
+                found += 1
+        if not best_len:
+            return None
+        if best_value >= len(self.normalized):
+            raise OpError("the precompiled charsmap points past its replacement strings")
+        end = self.normalized.find(b"\0", best_value)
+        return self.normalized[best_value: end if end >= 0 else len(self.normalized)], best_len
+
+
+def simple_fold(c: str) -> str:
+    """ICU's u_foldCase(c, U_FOLD_CASE_DEFAULT): simple (one code point) case folding. Python
+    only has full folding; where that gives several code points the simple folding is the
+    lower-case mapping when it is one code point (the C+S lines of CaseFolding.txt), else none."""
+    f = c.casefold()
+    if len(f) == 1:
+        return f
+    low = c.lower()
+    return low if len(low) == 1 else c
+
+
+class FormMap:
+    """The built-in single-character charsmaps (see the module docstring)."""
+
+    def __init__(self, form: str, case_fold: bool):
+        if form in ("nfc", "nfkc"):
+            raise OpError(f"irrun does not run CharsMapNormalization with normalization_form={form} "
+                          "(its built-in map holds compositions irrun does not compute)", unsupported=True)
+        if form not in ("identity", "nfd", "nfkd") or (form == "identity" and not case_fold):
+            raise OpError(f"Unsupported normalization form: `{form}` with case_fold={case_fold}")
+        self.form = form.upper() if form != "identity" else None
+        self.case_fold = case_fold
+
+    @lru_cache(maxsize=65536)
+    def _map(self, c: str) -> str:
+        cp = ord(c)
+        if 0xD800 <= cp <= 0xDFFF or (cp & 0xFFFE) == 0xFFFE or 0xFDD0 <= cp <= 0xFDEF:
+            return c                                # not U_IS_UNICODE_CHAR: never in the map
+        out = unicodedata.normalize(self.form, c) if self.form else c
+        return "".join(simple_fold(x) for x in out) if self.case_fold else out
+
+    def prefix(self, data: bytes, pos: int) -> tuple[bytes, int] | None:
+        n = _char_len(data, pos)
+        if n is None:
+            return None
+        c = data[pos:pos + n].decode("utf-8")
+        m = self._map(c)
+        return (m.encode("utf-8", "surrogatepass"), n) if m != c else None
+
+
+def _char_len(data: bytes, pos: int) -> int | None:
+    """Bytes of the valid UTF-8 character at ``pos``, or None (sentencepiece IsValidDecodeUTF8)."""
+    b = data[pos]
+    n = 1 if b < 0x80 else 2 if 0xC2 <= b < 0xE0 else 3 if 0xE0 <= b < 0xF0 else 4 if 0xF0 <= b < 0xF5 else 0
+    if not n or pos + n > len(data):
+        return None
+    try:
+        data[pos:pos + n].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return n
+
+
+def _normalize_prefix(cmap, data: bytes, pos: int) -> tuple[bytes, int]:
+    hit = cmap.prefix(data, pos) if cmap is not None else None
+    if hit is not None:
+        return hit
+    n = _char_len(data, pos)
+    return (_REPLACEMENT, 1) if n is None else (data[pos:pos + n], n)
+
+
+def normalize(data: bytes, cmap, add_dummy_prefix: bool, remove_extra_whitespaces: bool,
+              escape_whitespaces: bool) -> bytes:
+    """Normalizer::Normalize (treat_whitespace_as_suffix false)."""
+    if not data:
+        return b""
+    pos, n = 0, len(data)
+    if remove_extra_whitespaces:
+        while pos < n:
+            sp, k = _normalize_prefix(cmap, data, pos)
+            if sp != b" ":
+                break
+            pos += k
+    if pos >= n:
+        return b""
+    out = bytearray()
+    if add_dummy_prefix:
+        out += _SPACE_SYMBOL if escape_whitespaces else b" "
+    is_prev_space = remove_extra_whitespaces
+    while pos < n:
+        sp, k = _normalize_prefix(cmap, data, pos)
+        if is_prev_space:
+            sp = sp.lstrip(b" ")
+        if sp:
+            out += sp.replace(b" ", _SPACE_SYMBOL) if escape_whitespaces else sp
+            is_prev_space = sp.endswith(b" ")
+        pos += k
+        if not remove_extra_whitespaces:
+            is_prev_space = False
+    if remove_extra_whitespaces:
+        space = _SPACE_SYMBOL if escape_whitespaces else b" "
+        while out.endswith(space):
+            del out[len(out) - len(space):]
+    return bytes(out)

@@ -1,0 +1,188 @@
+r"""PCRE2 patterns (as openvino-tokenizers compiles them: ``PCRE2_UTF | PCRE2_UCP``) run with the
+``regex`` library, on UTF-8 bytes with byte offsets.
+
+Why ``regex`` and not ``re``: the patterns tokenizers write use ``\p{L}``/``\p{N}``/``\p{Han}``
+classes, branch reset ``(?|...)``, and (Llama 3, Qwen) possessive/atomic forms, which ``re``
+lacks; ``regex``'s ``\s`` is Unicode White_Space like PCRE2's with UCP (``re`` also counts
+U+001C..U+001F). Measured against OpenVINO on 50 code points chosen where the two could differ
+(spaces, controls, format characters, marks, cased letters, CJK, emoji, private use, unassigned;
+the ``codepoints`` batch of tests/test_tokenizers.py) through every fixture tokenizer: ``regex``
+lacks ``\x{HHHH}`` and its ``\s`` misses U+180E, which PCRE2's has (its ``\h`` list); both are
+rewritten by :func:`to_regex_syntax`, after which every run matches. Not rewritten (not in any
+pattern convert_tokenizer writes): ``\Q..\E``, ``\o{..}``, callouts, ``\R``/``\h``/``\v`` as
+PCRE2 defines them.
+
+Semantics kept from the C++ wrapper (src/utils.cpp):
+
+* a search starts at a byte offset of the whole string, so look-behinds and ``^`` see the real
+  start (``regex``'s ``search(s, pos)`` does the same);
+* a split subject that is not valid UTF-8 never matches (pcre2_match checks UTF); substitution
+  runs with NO_UTF_CHECK, so irrun decodes invalid bytes with ``surrogateescape`` (they match
+  no class and come back unchanged);
+* the replacement is PCRE2 syntax: ``$n``, ``${n}``, ``$$`` (a backslash is literal; the op
+  rewrites ``\1``..``\9`` to ``$1``..``$9`` first); a reference to an unset or missing group
+  makes pcre2_substitute fail, and the op then keeps the string unchanged.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import regex
+
+from ...errors import OpError
+
+#: What ``irrun ops`` says of the regex ops.
+RESTRICTIONS = ("PCRE2 patterns run by the regex library (\\x{..} and \\s rewritten); "
+                "PCRE2-only syntax \\Q..\\E, \\o{..}, callouts unsupported")
+#: Longest pattern irrun compiles (a hostile model could ask for a pathological one).
+MAX_PATTERN = 1 << 20
+
+
+_TOKEN = regex.compile(r"\\x\{([0-9A-Fa-f]{1,8})\}|\\.|\[\^?|\]|[^\\\[\]]+", regex.DOTALL)
+#: PCRE2's \s with UCP is its horizontal and vertical space lists plus category Z: Unicode
+#: White_Space and U+180E (a space before Unicode 6.3, still in PCRE2's \h list)
+_SPACE_EXTRA = "\\u180e"
+
+
+def to_regex_syntax(pattern: str) -> str:
+    r"""PCRE2 syntax ``regex`` lacks or reads differently, rewritten: ``\x{HHHH}`` ->
+    ``\UHHHHHHHH``; ``\s`` also matches U+180E (``\S`` outside a class does not). Other
+    escapes are left as they are (``\\x{..}`` is an escaped backslash)."""
+    out, in_class = [], False
+    for m in _TOKEN.finditer(pattern):
+        t = m.group(0)
+        if m.group(1) is not None:
+            cp = int(m.group(1), 16)
+            out.append(f"\\U{cp:08X}" if cp <= 0x10FFFF else t)
+        elif t == "\\s":
+            out.append("\\s" + _SPACE_EXTRA if in_class else "[\\s" + _SPACE_EXTRA + "]")
+        elif t == "\\S" and not in_class:
+            out.append("[^\\s" + _SPACE_EXTRA + "]")
+        elif t.startswith("[") and not in_class:
+            in_class = True
+            out.append(t)
+        elif t == "]" and in_class:
+            in_class = False
+            out.append(t)
+        else:
+            out.append(t)
+    return "".join(out)
+
+
+@lru_cache(maxsize=256)
+def compile_pattern(pattern: bytes) -> "regex.Pattern | None":
+    """The compiled pattern, or None where PCRE2 would fail to compile it (the ops then match
+    nothing, as openvino-tokenizers does)."""
+    if len(pattern) > MAX_PATTERN:
+        raise OpError(f"a regex pattern of {len(pattern)} bytes is longer than irrun accepts ({MAX_PATTERN})")
+    try:
+        return regex.compile(to_regex_syntax(pattern.decode("utf-8")), regex.VERSION0)
+    except (UnicodeDecodeError, regex.error):
+        return None
+
+
+def byte_offsets(text: str) -> np.ndarray | None:
+    """Byte offset of each character boundary of ``text`` (None when ASCII: they are equal)."""
+    if text.isascii():
+        return None
+    cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
+    sizes = 1 + (cps >= 0x80) + (cps >= 0x800) + (cps >= 0x10000)
+    out = np.zeros(len(cps) + 1, np.int64)
+    np.cumsum(sizes, out=out[1:])
+    return out
+
+
+class Matcher:
+    """Successive non-empty matches of one pattern in one UTF-8 subject, in byte offsets."""
+
+    def __init__(self, pattern: "regex.Pattern | None", subject: bytes):
+        self.pattern = pattern
+        try:
+            self.text = subject.decode("utf-8")
+        except UnicodeDecodeError:
+            self.pattern = None
+            self.text = ""
+        self.offsets = byte_offsets(self.text)
+
+    def _char(self, byte_pos: int) -> int:
+        if self.offsets is None:
+            return byte_pos
+        return int(np.searchsorted(self.offsets, byte_pos))
+
+    def _byte(self, char_pos: int) -> int:
+        return char_pos if self.offsets is None else int(self.offsets[char_pos])
+
+    def search(self, byte_start: int, groups: bool = False):
+        """``(start, end)`` in bytes of the first match at or after ``byte_start``, or None for
+        no match; with ``groups``, ``((start, end), [(gs, ge) or None per group])``."""
+        if self.pattern is None:
+            return None
+        m = self.pattern.search(self.text, self._char(byte_start))
+        if m is None:
+            return None
+        span = (self._byte(m.start()), self._byte(m.end()))
+        if not groups:
+            return span
+        gs = [None if m.start(g) < 0 else (self._byte(m.start(g)), self._byte(m.end(g)))
+              for g in range(1, (m.re.groups or 0) + 1)]
+        return span, gs
+
+
+def _parse_replacement(repl: str) -> list | None:
+    """PCRE2 replacement text -> literal strings and group numbers (None: invalid syntax)."""
+    parts: list = []
+    i, lit = 0, []
+    while i < len(repl):
+        c = repl[i]
+        if c != "$":
+            lit.append(c)
+            i += 1
+            continue
+        if i + 1 < len(repl) and repl[i + 1] == "$":
+            lit.append("$")
+            i += 2
+            continue
+        m = regex.match(r"\$(?:(\d+)|\{(\d+)\})", repl[i:])
+        if m is None:
+            return None
+        if lit:
+            parts.append("".join(lit))
+            lit = []
+        parts.append(int(m.group(1) or m.group(2)))
+        i += m.end()
+    if lit:
+        parts.append("".join(lit))
+    return parts
+
+
+class _Unset(Exception):
+    pass
+
+
+def substitute(pattern: "regex.Pattern | None", subject: bytes, replacement: bytes, global_replace: bool) -> bytes:
+    """pcre2_substitute as the RegexNormalization op calls it."""
+    if pattern is None:
+        return subject
+    text = subject.decode("utf-8", "surrogateescape")    # (NO_UTF_CHECK: invalid bytes go through)
+    parts = _parse_replacement(replacement.decode("utf-8", "surrogateescape"))
+    if parts is None or any(isinstance(p, int) and p > pattern.groups for p in parts):
+        return subject
+
+    def repl(m) -> str:
+        out = []
+        for p in parts:
+            if isinstance(p, str):
+                out.append(p)
+            else:
+                g = m.group(p)
+                if g is None:
+                    raise _Unset
+                out.append(g)
+        return "".join(out)
+
+    try:
+        result = pattern.sub(repl, text, count=0 if global_replace else 1)
+    except _Unset:
+        return subject
+    return result.encode("utf-8", "surrogateescape")

@@ -1,0 +1,86 @@
+"""StringTensorUnpack-15 and StringTensorPack-15: a string tensor <-> (begins, ends, symbols).
+
+Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/type/string-tensor-unpack-15.html
+and .../type/string-tensor-pack-15.html
+
+Unpack: ``begins``/``ends`` (i32, the input's shape) index the UTF-8 bytes of every string,
+concatenated in row-major order into ``symbols`` (u8, 1-D). Pack is the inverse: the begins
+and ends (i32 or i64) may point anywhere in the symbols, overlap or leave gaps. irrun's string
+tensors are Python strings (NumPy StringDType), so Pack decodes bytes that are not valid UTF-8
+with U+FFFD replacement characters, where OpenVINO keeps the raw bytes.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...budget import check_alloc
+from ...elements import STRING_DTYPE, TYPES
+from ...errors import OpError
+from ...shapes import DYN, PartialShape
+from ..base import Attr, Op, TensorInfo
+from ..registry import register
+from ._ragged import I32, U8, check_spans, pack
+
+_SPEC = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/type/"
+
+
+def _check_mode(mode: str) -> None:
+    if mode != "begins_ends":
+        raise OpError(f"The mode '{mode}' is not supported; only 'begins_ends' is.")
+
+
+@register
+class StringTensorUnpack15(Op):
+    """A string tensor of any shape -> (begins i32, ends i32, symbols u8)."""
+
+    type, version = "StringTensorUnpack", "opset15"
+    spec = _SPEC + "string-tensor-unpack-15.html"
+    attrs = {"mode": Attr("str", "begins_ends")}
+
+    def infer(self, inputs):
+        _check_mode(self.mode)
+        et = inputs[0].etype
+        if not et.is_dynamic and et.name != "string":
+            raise OpError(f"StringTensorUnpack expects a string tensor, got {et.name}", port="input 0")
+        shape = inputs[0].shape
+        return [TensorInfo(I32, shape), TensorInfo(I32, shape), TensorInfo(U8, PartialShape([DYN]))]
+
+    def run(self, data):
+        items = [s.encode("utf-8", "surrogatepass") for s in data.reshape(-1).tolist()]
+        return list(pack(items, data.shape))
+
+
+@register
+class StringTensorPack15(Op):
+    """(begins, ends, symbols) -> a string tensor of the begins' shape."""
+
+    type, version = "StringTensorPack", "opset15"
+    spec = _SPEC + "string-tensor-pack-15.html"
+    attrs = {"mode": Attr("str", "begins_ends")}
+    num_inputs = (3, 3)
+    restrictions = "bytes that are not valid UTF-8 become U+FFFD (irrun's strings are Unicode)"
+
+    def infer(self, inputs):
+        _check_mode(self.mode)
+        b, e, s = inputs
+        for port, info in ((0, b), (1, e)):
+            if not info.etype.is_dynamic and info.etype.name not in ("i32", "i64"):
+                raise OpError("The element types of the begins and ends input tensors must be i32 or i64.",
+                              port=f"input {port}")
+        if not (b.shape.rank is None or e.shape.rank is None or b.shape.compatible(e.shape)):
+            raise OpError("The shapes of the begins and ends input tensors must be equal.", port="input 1")
+        if not s.etype.is_dynamic and s.etype != U8:
+            raise OpError("The element type of the symbols input tensor must be u8.", port="input 2")
+        if s.shape.rank not in (None, 1):
+            raise OpError("The symbols input tensor must be 1D.", port="input 2")
+        shape = b.shape if b.shape.rank is not None else e.shape
+        return [TensorInfo(TYPES["string"], shape)]
+
+    def run(self, begins, ends, symbols):
+        if begins.shape != ends.shape:
+            raise OpError(f"begins {list(begins.shape)} and ends {list(ends.shape)} differ in shape")
+        buf = np.ascontiguousarray(symbols, np.uint8).tobytes()
+        b, e = check_spans(begins, ends, len(buf), "StringTensorPack")
+        check_alloc(begins.shape, STRING_DTYPE, "the string tensor")
+        out = [buf[i:j].decode("utf-8", "replace") for i, j in zip(b.tolist(), e.tolist())]
+        return [np.array(out, dtype=STRING_DTYPE).reshape(begins.shape)]
