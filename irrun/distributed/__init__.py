@@ -129,7 +129,7 @@ def run_many(model_path: str | os.PathLike, inputs: Sequence[str | os.PathLike |
     existing ``distributed.Client``), else ``cluster`` (a scheduler address), else a new local
     cluster of ``workers`` processes. ``max_memory`` is each worker's budget (default: half its
     memory limit); ``threads`` its BLAS threads; ``batch_size`` the inputs per task (default:
-    adaptive, see :func:`_results`). ``on_result(name, failure_or_None)`` is called as
+    adaptive, growing until a task runs about 0.25 s). ``on_result(name, failure_or_None)`` is called as
     each input finishes. A bad input is recorded in ``failed`` and skipped."""
     started = time.perf_counter()
     batch = prepare(model_path, inputs, output_dir, protect)

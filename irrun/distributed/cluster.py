@@ -77,9 +77,11 @@ def safe_spawn() -> Iterator[None]:
 
 @contextlib.contextmanager
 def local_cluster(workers: int, threads_per_worker: int = 1) -> Iterator[Any]:
-    """A Dask ``Client`` on a new local cluster of ``workers`` processes (TLS with throw-away
-    certificates when ``cryptography`` is installed, so other local users cannot submit work to
-    it; scratch space in a private temporary directory; no dashboard), closed on exit."""
+    """A Dask ``Client`` on a new local cluster of ``workers`` processes, closed on exit. The
+    workers never import from the working directory (:func:`safe_spawn`); the cluster talks TLS
+    with throw-away certificates when ``cryptography`` is installed, so other local users cannot
+    submit work to it; scratch space is a private temporary directory; no dashboard, and Dask's
+    statistical profiler off (:data:`WORKER_CONFIG`)."""
     distributed = require_dask()
     import dask
     if workers < 1:
