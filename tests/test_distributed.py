@@ -211,3 +211,22 @@ def test_progress_bar_and_failure_lines():
     q = Progress(2, quiet, show=False)
     q.update("a.npy", Failure("a.npy", "bad input", "a.npy: wrong shape", 2))
     assert quiet.getvalue() == "irrun: bad input: a.npy: wrong shape; skipped\n"
+
+
+def test_iteration_budget_applies_in_the_workers(client, tmp_path):
+    """``--max-iterations`` reaches each run on the workers: a TensorIterator of 5 steps passes
+    with a budget of 5 and fails, reported and skipped, with 4 — as in the single-process run."""
+    from irrun import iterations
+    model_path = Path(__file__).parent / "fixtures" / "subgraphs" / "ti_forward" / "model.xml"
+    model = irrun.read_model(model_path)
+    feeds = {"in": {"X": np.ones((2, 5, 3), np.float32), "H": np.zeros((2, 3), np.float32),
+                    "W": np.eye(3, dtype=np.float32)}}
+    with iterations.limit(4), pytest.raises(irrun.IrrunError, match="iteration"):
+        model.run(feeds["in"])
+    short = run_many(model_path, feeds, client=client, max_iterations=4)
+    assert [f.input for f in short.failed] == ["in"] and "iteration" in short.failed[0].message
+    ok = run_many(model_path, feeds, client=client, max_iterations=5)
+    assert not ok.failed
+    with iterations.limit(5):
+        want = model.run(feeds["in"])
+    assert all(np.array_equal(ok.outputs["in"][k], v) for k, v in want.items())

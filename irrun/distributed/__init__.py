@@ -118,7 +118,7 @@ def run_many(model_path: str | os.PathLike, inputs: Sequence[str | os.PathLike |
              | Mapping[str, Mapping[str, np.ndarray]], output_dir: str | os.PathLike | None = None, *,
              workers: int = 2, client: Any = None, cluster: str | None = None,
              max_memory: int | None = None, threads: int | None = 1, batch_size: int | None = None,
-             on_result: Callable[[str, Failure | None], None] | None = None,
+             max_iterations: int | None = None, on_result: Callable[[str, Failure | None], None] | None = None,
              protect: Sequence[str] = ()) -> BatchResult:
     """Run ``model_path`` on every input on a Dask cluster; return a :class:`BatchResult`.
 
@@ -128,7 +128,7 @@ def run_many(model_path: str | os.PathLike, inputs: Sequence[str | os.PathLike |
     all checked before the run; without it the outputs are returned. The cluster: ``client`` (an
     existing ``distributed.Client``), else ``cluster`` (a scheduler address), else a new local
     cluster of ``workers`` processes. ``max_memory`` is each worker's budget (default: half its
-    memory limit); ``threads`` its BLAS threads; ``batch_size`` the inputs per task (default:
+    memory limit); ``max_iterations`` each run's Loop budget; ``threads`` its BLAS threads; ``batch_size`` the inputs per task (default:
     adaptive, growing until a task runs about 0.25 s). ``on_result(name, failure_or_None)`` is called as
     each input finishes. A bad input is recorded in ``failed`` and skipped."""
     started = time.perf_counter()
@@ -140,19 +140,19 @@ def run_many(model_path: str | os.PathLike, inputs: Sequence[str | os.PathLike |
             else:
                 client = stack.enter_context(local_cluster(workers))
         result = run_prepared(batch, client, max_memory=max_memory, threads=threads,
-                              batch_size=batch_size, on_result=on_result)
+                              batch_size=batch_size, max_iterations=max_iterations, on_result=on_result)
     result.seconds = time.perf_counter() - started
     return result
 
 
 def run_prepared(batch: Prepared, client: Any, *, max_memory: int | None = None, threads: int | None = 1,
-                 batch_size: int | None = None,
+                 batch_size: int | None = None, max_iterations: int | None = None,
                  on_result: Callable[[str, Failure | None], None] | None = None) -> BatchResult:
     """:func:`run_many` for a batch :func:`prepare` checked, on ``client``."""
     started = time.perf_counter()
     result = BatchResult(workers=len(client.nthreads()))
     _preflight(client, batch.model, batch.digest)
-    job = Job(batch.model, batch.digest, (), max_memory, threads)
+    job = Job(batch.model, batch.digest, (), max_memory, threads, max_iterations)
     for k, outcome in _results(client, job, batch.payloads, batch_size, result):
         failure = _finish(batch.names[k], outcome, batch.targets[k], batch.protect, result)
         if on_result is not None:

@@ -18,7 +18,8 @@ def add_arguments(p) -> None:
                              "needs pip install 'irrun[dask]')")
     g.add_argument("--workers", type=int, metavar="N",
                    help="run the input files on a local cluster of N worker processes (1 BLAS thread "
-                        "each unless --threads; --max-memory is per worker); a bad input is "
+                        "each unless --threads; --max-memory and --max-iterations apply per worker "
+                        "and per run); a bad input is "
                         "reported and skipped, exit code 1 if any failed")
     g.add_argument("--cluster", metavar="ADDRESS",
                    help="run on an existing Dask scheduler, e.g. tcp://10.0.0.5:8786 (the workers "
@@ -42,7 +43,7 @@ def check_args(args) -> None:
         raise InputError(f"--workers must be at least 1, got {args.workers}")
     if len(args.input) != 1 or not Path(args.input[0]).is_dir() or not args.output:
         raise InputError("--workers and --cluster run a directory of inputs: --input DIR/ --output OUTDIR/")
-    for flag in ("dump", "profile", "stop_at", "precision", "find_nonfinite"):
+    for flag in ("dump", "profile", "stop_at", "precision", "find_nonfinite", "random_inputs"):
         if getattr(args, flag, None):
             raise InputError(f"--{flag.replace('_', '-')} does not combine with --workers or --cluster")
     from .cluster import require_dask
@@ -96,6 +97,7 @@ def main(args, files: list[Path]) -> int:
         setup = time.perf_counter() - t0
         progress = Progress(len(files), sys.stderr, show)
         result = run_prepared(batch, client, max_memory=args.max_memory, on_result=progress.update,
+                              max_iterations=args.max_iterations,
                               threads=1 if args.threads is None else args.threads)
         progress.clear()
     n = len(files)

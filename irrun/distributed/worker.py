@@ -25,6 +25,7 @@ class Job(NamedTuple):
     items: tuple                     # input files (.npy/.npz) and/or {input name: array}
     max_memory: int | None           # per worker; None: half the worker's memory limit
     threads: int | None              # BLAS threads per worker process
+    max_iterations: int | None = None   # Loop/TensorIterator budget per run; None: irrun's default
 
 
 class Outcome(NamedTuple):
@@ -103,7 +104,8 @@ def run_batch(job: Job) -> tuple[list[Outcome], float]:
         from ..threads import set_threads
         set_threads(job.threads)
         _threads_set[0] = job.threads
-    with budget.limit(_worker_budget(job.max_memory)):
+    from .. import iterations
+    with budget.limit(_worker_budget(job.max_memory)), iterations.limit(job.max_iterations):
         outcomes = [_run_one(job, item) for item in job.items]
     return outcomes, time.perf_counter() - start
 
