@@ -3,6 +3,7 @@
     CI=true python tools/bench.py [--models resnet18,mobilenetv2,bert_small,datamove]
                                   [--threads 1,2] [--runtimes irrun,openvino,onnxruntime,reference]
                                   [--seconds 10] [--workdir DIR] [--markdown]
+    CI=true python tools/bench.py --llm [real,tiny] ...   (decoder LLMs: see tools/bench_llm.py)
 
 Builds (once, cached in ``--workdir``; torch, onnx and openvino are installed on demand) the
 models of issue 6, each as ONNX and as the IR OpenVINO converts that ONNX to, so every runtime
@@ -327,6 +328,10 @@ def table(results: list[dict], markdown: bool) -> str:
         rows.append([r["model"], str(r["threads"]), r["runtime"], g("import"), g("load"),
                      "-" if r["read"] is None else g("read"), g("first"), g("median"),
                      f"{r['rss']:.0f}" + _ratio(r["rss"], ov and ov["rss"]), r.get("diff", "")])
+    return grid(head, rows, markdown)
+
+
+def grid(head: list[str], rows: list[list[str]], markdown: bool) -> str:
     if markdown:
         head = [h.replace("|", "\\|") for h in head]
         return "\n".join("| " + " | ".join(x) + " |" for x in [head, ["---"] * len(head)] + rows)
@@ -352,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "--worker":
         print(json.dumps(worker(argv[1], Path(argv[2]), int(argv[3]), float(argv[4]))))
         return 0
+    if any(a.split("=")[0] == "--llm" for a in argv):    # decoder LLMs: tools/bench_llm.py, own options
+        return __import__("bench_llm").main(argv)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", default=",".join(MODELS))
     ap.add_argument("--runtimes", default=",".join(RUNTIMES))
@@ -361,10 +368,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--json", type=Path, help="also write the raw results here")
     args = ap.parse_args(argv)
-    runtimes = [r for r in args.runtimes.split(",") if r]
-    if "openvino" not in runtimes:
-        runtimes.insert(0, "openvino")        # the ratios need it
-    runtimes.sort(key=lambda r: r != "openvino")
+    runtimes = ["openvino"] + [r for r in args.runtimes.split(",") if r and r != "openvino"]  # ratios need it
     if "irrun" in runtimes:
         warm_bytecode(args.workdir)
     results = []
