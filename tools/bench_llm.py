@@ -2,7 +2,7 @@
 
     CI=true python tools/bench.py --llm [real,tiny,<model name>,...] [--prefill 16] [--decode 16]
                                   [--tiny-decode 32] [--threads 1] [--models-dir /work/llm-models]
-                                  [--irrun-python PATH] [--no-max-memory] [--markdown] [--json FILE]
+                                  [--irrun-python PATH] [--no-max-memory] [--repeat 1] [--markdown] [--json FILE]
 
 The models are the IRs tools/make_llms.py exports with optimum-intel from random-weight configs
 (built on demand in ``--models-dir``): ``real`` is the Qwen2-0.5B-shaped int4 model, ``tiny``
@@ -162,6 +162,20 @@ def measure(runtime: str, d: Path, workdir: Path, threads: int, prefill: int, st
     return r
 
 
+def merge(runs: list[dict]) -> dict:
+    """One row from ``--repeat`` worker runs: each figure's median over the runs, the first run's
+    tokens and logits (a run whose tokens differ from the first's is an error: not deterministic)."""
+    bad = next((r for r in runs if "error" in r), None)
+    if bad or len(runs) == 1:
+        return bad or runs[0]
+    if any(r["tokens"] != runs[0]["tokens"] for r in runs):
+        return {"error": "greedy tokens differ between repeated runs"}
+    out = dict(runs[0], decode_times=[t for r in runs for t in r["decode_times"]], repeats=len(runs))
+    for k in ("import", "read", "load", "first", "prefill", "decode", "rss", "load_avg"):
+        out[k] = None if runs[0][k] is None else statistics.median(r[k] for r in runs)
+    return out
+
+
 def compare(r: dict, ov: dict | None) -> None:
     """Add ``same`` (greedy tokens equal OpenVINO's) and ``diff`` (prefill logits) to ``r``."""
     if ov is None or "error" in ov or "error" in r or r is ov:
@@ -221,9 +235,9 @@ def run(args) -> list[dict]:
         for threads in (int(t) for t in args.threads.split(",")):
             for runtime, limit in variants:
                 label = runtime + (f" --max-memory {limit}" if limit else "")
-                r = dict(model=name, threads=threads, runtime=label,
-                         **measure(runtime, d, args.workdir, threads, args.prefill, steps, limit,
-                                   args.irrun_python, args.timeout))
+                r = dict(model=name, threads=threads, runtime=label, **merge(
+                    [measure(runtime, d, args.workdir, threads, args.prefill, steps, limit, args.irrun_python,
+                             args.timeout) for _ in range(args.repeat)]))
                 compare(r, next((o for o in results if o["model"] == name and o["threads"] == threads
                                  and o["runtime"] == "openvino"), None))
                 results.append(r)
@@ -250,6 +264,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--workdir", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "irrun-bench-llm")
     ap.add_argument("--irrun-python", type=Path, help="interpreter that imports the irrun to measure")
     ap.add_argument("--no-max-memory", action="store_true", help="skip the real-size --max-memory 1G row")
+    ap.add_argument("--repeat", type=int, default=1, help="worker runs per row (figures: their median)")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per worker")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--json", type=Path, help="also write the raw results here")
@@ -257,7 +272,7 @@ def main(argv: list[str]) -> int:
     results = run(args)
     print(f"Machine: {machine()}; ratios are to OpenVINO CPU (f32 precision, f32 KV cache) in the same run; "
           f"prefill {args.prefill} tokens, decode = median of {args.decode} (real) / {args.tiny_decode} (tiny) "
-          f"greedy steps.\n")
+          f"greedy steps; {args.repeat} worker run(s) per row.\n")
     print(table(results, args.markdown))
     where = sorted({r["where"] for r in results if r["runtime"].startswith("irrun") and "where" in r})
     print(f"\nirrun measured: {', '.join(where)} (python {_python_for('irrun', args.irrun_python)})")
