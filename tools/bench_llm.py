@@ -23,8 +23,9 @@ The state lives where each engine keeps it: irrun on the Model object (``reset_s
 on one InferRequest (``reset_state``). Inputs: input_ids, attention_mask (all ones over past +
 new tokens), position_ids, beam_idx (zeros), those the model has. ``same tokens`` compares the
 greedy tokens with OpenVINO's; ``max |diff|`` the prefill's last logits. irrun runs with the
-interpreter ``--irrun-python`` (default: this checkout's .venv), so any irrun checkout whose venv
-has it installed can be measured with this script. The real-size model also runs with
+interpreter ``--irrun-python`` (default: the one running this script), so any irrun checkout can
+be measured with this script: its venv's python imports that checkout's irrun (the worker's
+``python -I`` ignores PYTHONPATH and the working directory). The real-size model also runs with
 ``max_memory=1G`` (irrun's ``--max-memory 1G``) as its own row. The 1-minute load average when
 each worker starts is reported: the machine may be shared, and figures move with it.
 """
@@ -37,10 +38,8 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
 OV_CONFIG = {"INFERENCE_PRECISION_HINT": "f32", "KV_CACHE_PRECISION": "f32", "DYNAMIC_QUANTIZATION_GROUP_SIZE": 0,
              "PERFORMANCE_HINT": "LATENCY", "NUM_STREAMS": 1}
-DTYPES = {"input_ids": "int64", "attention_mask": "int64", "position_ids": "int64", "beam_idx": "int32"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -135,10 +134,7 @@ def worker(runtime: str, d: Path, threads: int, prefill: int, steps: int, max_me
 def _python_for(runtime: str, irrun_python: Path | None) -> str:
     if runtime != "irrun":
         return sys.executable
-    if irrun_python:
-        return str(irrun_python)
-    venv = ROOT / ".venv" / "bin" / "python"
-    return str(venv) if venv.exists() else sys.executable
+    return str(irrun_python or sys.executable)
 
 
 def measure(runtime: str, d: Path, workdir: Path, threads: int, prefill: int, steps: int,
