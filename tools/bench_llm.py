@@ -80,7 +80,7 @@ class _OpenVINO:
         self.request.reset_state()
 
     def __call__(self, feeds: dict):
-        self.request.infer(feeds)
+        self.request.infer(feeds, share_inputs=True, share_outputs=True)   # no copies of the logits
         return self.request.get_output_tensor(0).data
 
 
