@@ -2,7 +2,7 @@
 
     CI=true python tools/bench.py [--models resnet18,mobilenetv2,bert_small,datamove]
                                   [--threads 1,2] [--runtimes irrun,openvino,onnxruntime,reference]
-                                  [--seconds 10] [--workdir DIR] [--markdown]
+                                  [--seconds 10] [--workdir DIR] [--irrun-python PATH] [--markdown]
     CI=true python tools/bench.py --llm [real,tiny] ...   (decoder LLMs: see tools/bench_llm.py)
 
 Builds (once, cached in ``--workdir``; torch, onnx and openvino are installed on demand) the
@@ -18,7 +18,8 @@ runs the same graph:
   StridedSlice (stride -1) -> ShuffleChannels -> Concat, built with OpenVINO's opset API; its ONNX
   twin spells ShuffleChannels as Reshape -> Transpose -> Reshape.
 
-Each (runtime, model, threads) runs in its own fresh process (``--worker``), which reports:
+Each (runtime, model, threads) runs in its own fresh isolated process (``python -I ... --worker``
+in the model's directory; irrun from ``--irrun-python``, default this interpreter), which reports:
 import (the runtime's Python modules), load (read the model and make it ready to run: OpenVINO read + compile, onnxruntime session,
 irrun read_model + shape inference), read (the file reading alone, irrun and OpenVINO), first
 inference, the median steady-state latency (repeated until ``--seconds`` or 200 runs, at least
@@ -41,7 +42,6 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("CI", "true")            # OpenVINO's telemetry stalls without it
-ROOT = Path(__file__).resolve().parents[1]
 MODELS = ("resnet18", "mobilenetv2", "bert_small", "datamove")
 RUNTIMES = ("irrun", "openvino", "onnxruntime", "reference")
 DATAMOVE_SHAPE = (1, 64, 512, 512)
@@ -277,26 +277,24 @@ def worker(runtime: str, d: Path, threads: int, seconds: float) -> dict:
             "median": statistics.median(times), "runs": len(times), "rss": hwm / 1024}
 
 
-def _env(workdir: Path) -> dict:
-    """The workers' environment: irrun from this tree, and Python bytecode cached (in
-    ``workdir/pycache``) as for any installed package, also where PYTHONDONTWRITEBYTECODE is set:
-    otherwise irrun's import and first read would time the compiling of its sources."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               PYTHONPYCACHEPREFIX=str(workdir / "pycache"))
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
+def worker_cmd(python: str | Path, workdir: Path, script: str, *args: object) -> list[str]:
+    """A worker's command line: ``python -I`` (no PYTHONPATH, user site or working directory on
+    sys.path: irrun is the one ``python`` has installed, ``--irrun-python`` picks a checkout), with
+    bytecode cached in ``workdir/pycache`` as for an installed package, also under
+    PYTHONDONTWRITEBYTECODE: else irrun's import and first read would time compiling its sources."""
+    return [str(python), "-I", "-X", f"pycache_prefix={workdir / 'pycache'}", script, *map(str, args)]
 
 
-def warm_bytecode(workdir: Path) -> None:
+def warm_bytecode(python: str | Path, workdir: Path) -> None:
     """Compile irrun (every op module) into the bytecode cache once, before any measurement."""
     code = ("import irrun\ntry:\n    from irrun.ops.registry import load_all\n    load_all()\n"
             "except ImportError:\n    pass")       # (irrun versions that import every op eagerly)
-    subprocess.run([sys.executable, "-c", code], env=_env(workdir), check=True, timeout=600)
+    subprocess.run(worker_cmd(python, workdir, "-c", code), check=True, timeout=600)
 
 
-def measure(runtime: str, d: Path, threads: int, seconds: float) -> dict:
-    cmd = [sys.executable, __file__, "--worker", runtime, str(d), str(threads), str(seconds)]
-    p = subprocess.run(cmd, capture_output=True, text=True, env=_env(d.parent), timeout=1800)
+def measure(runtime: str, d: Path, threads: int, seconds: float, irrun_python: str | Path) -> dict:
+    cmd = worker_cmd(irrun_python if runtime == "irrun" else sys.executable, d.parent, __file__, "--worker", runtime, d.resolve(), threads, seconds)
+    p = subprocess.run(cmd, capture_output=True, text=True, cwd=d, timeout=1800)
     if p.returncode != 0:
         tail = (p.stderr.strip().splitlines() or ["(no output)"])[-1]
         return {"error": f"exit {p.returncode}: {tail[:160]}"}
@@ -365,12 +363,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--seconds", type=float, default=10.0, help="steady-state time budget per measurement")
     ap.add_argument("--workdir", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "irrun-bench")
+    ap.add_argument("--irrun-python", type=Path, help="interpreter that imports the irrun to measure")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--json", type=Path, help="also write the raw results here")
     args = ap.parse_args(argv)
+    irrun_py = args.irrun_python or sys.executable
     runtimes = ["openvino"] + [r for r in args.runtimes.split(",") if r and r != "openvino"]  # ratios need it
     if "irrun" in runtimes:
-        warm_bytecode(args.workdir)
+        warm_bytecode(irrun_py, args.workdir)
     results = []
     for name in args.models.split(","):
         d = build(name, args.workdir)
@@ -378,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
             for rt in runtimes:
                 if rt == "onnxruntime":
                     _need("onnxruntime")
-                r = dict(model=name, threads=threads, runtime=rt, **measure(rt, d, threads, args.seconds))
+                r = dict(model=name, threads=threads, runtime=rt, **measure(rt, d, threads, args.seconds, irrun_py))
                 if "error" not in r and rt != "openvino":
                     import numpy as np
                     try:
