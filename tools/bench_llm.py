@@ -96,6 +96,7 @@ def worker(runtime: str, d: Path, threads: int, prefill: int, steps: int, max_me
     t0 = time.perf_counter()
     engine = _Irrun(d / "model.xml", max_memory) if runtime == "irrun" else _OpenVINO(d / "model.xml", threads)
     read = time.perf_counter() - t0
+    networkx = "networkx" in sys.modules            # issue 12: import + read_model should not load it
     engine.ready()
     load = time.perf_counter() - t0
     vocab = json.loads((d / "config.json").read_text())["vocab_size"]
@@ -125,7 +126,8 @@ def worker(runtime: str, d: Path, threads: int, prefill: int, steps: int, max_me
                if ln.startswith("VmHWM:"))
     return {"import": imports, "read": read, "load": load, "first": first, "prefill": warm,
             "decode": statistics.median(times) if times else None, "decode_times": times, "tokens": tokens,
-            "rss": hwm / 1024, "load_avg": load_avg, "where": engine.where}
+            "rss": hwm / 1024, "load_avg": load_avg, "where": engine.where,
+            "networkx": networkx}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -270,8 +272,10 @@ def main(argv: list[str]) -> int:
           f"prefill {args.prefill} tokens, decode = median of {args.decode} (real) / {args.tiny_decode} (tiny) "
           f"greedy steps; {args.repeat} worker run(s) per row.\n")
     print(table(results, args.markdown))
-    where = sorted({r["where"] for r in results if r["runtime"].startswith("irrun") and "where" in r})
-    print(f"\nirrun measured: {', '.join(where)} (python {_python_for('irrun', args.irrun_python)})")
+    mine = [r for r in results if r["runtime"].startswith("irrun") and "where" in r]
+    print(f"\nirrun measured: {', '.join(sorted({r['where'] for r in mine}))} (python "
+          f"{_python_for('irrun', args.irrun_python)}); networkx loaded by import + read_model: "
+          f"{'yes' if any(r['networkx'] for r in mine) else 'no'}")
     summary = tiny_summary(results)
     if summary:
         print(summary)
