@@ -278,10 +278,9 @@ def worker(runtime: str, d: Path, threads: int, seconds: float) -> dict:
 
 
 def worker_cmd(python: str | Path, workdir: Path, script: str, *args: object) -> list[str]:
-    """A worker's command line: ``python -I`` (no PYTHONPATH, user site or working directory on
-    sys.path: irrun is the one ``python`` has installed, ``--irrun-python`` picks a checkout), with
-    bytecode cached in ``workdir/pycache`` as for an installed package, also under
-    PYTHONDONTWRITEBYTECODE: else irrun's import and first read would time compiling its sources."""
+    """``python -I`` (no PYTHONPATH, user site or cwd on sys.path: irrun is the one ``python`` has
+    installed; ``--irrun-python`` picks a checkout), bytecode cached in ``workdir/pycache`` as for an
+    installed package (else irrun's import and first read would time compiling its sources)."""
     return [str(python), "-I", "-X", f"pycache_prefix={workdir / 'pycache'}", script, *map(str, args)]
 
 
@@ -293,7 +292,8 @@ def warm_bytecode(python: str | Path, workdir: Path) -> None:
 
 
 def measure(runtime: str, d: Path, threads: int, seconds: float, irrun_python: str | Path) -> dict:
-    cmd = worker_cmd(irrun_python if runtime == "irrun" else sys.executable, d.parent, __file__, "--worker", runtime, d.resolve(), threads, seconds)
+    python = irrun_python if runtime == "irrun" else sys.executable
+    cmd = worker_cmd(python, d.parent, __file__, "--worker", runtime, d.resolve(), threads, seconds)
     p = subprocess.run(cmd, capture_output=True, text=True, cwd=d, timeout=1800)
     if p.returncode != 0:
         tail = (p.stderr.strip().splitlines() or ["(no output)"])[-1]
