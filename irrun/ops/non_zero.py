@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..budget import check_alloc
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
@@ -29,6 +30,7 @@ class NonZero(Op):
     rule). NaN and -0.0 follow IEEE (NaN is non-zero, -0.0 is zero); a string is non-zero when not
     empty (OpenVINO has no string kernel)."""
 
+    allocation = "checked"         # check_alloc of [rank, count] before np.nonzero
     type, version = "NonZero", "opset3"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/condition/nonzero-3.html"
     attrs = {"output_type": Attr("etype", TYPES["i64"])}
@@ -50,5 +52,6 @@ class NonZero(Op):
         mask = x != "" if x.dtype.kind == "T" else x != 0
         if x.ndim == 0:
             mask = mask.reshape(1)
+        check_alloc((mask.ndim, int(np.count_nonzero(mask))), self.output_type.dtype)
         idx = np.nonzero(mask)
         return [np.array(idx, dtype=self.output_type.dtype).reshape(len(idx), -1)]

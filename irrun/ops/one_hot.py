@@ -42,6 +42,7 @@ def _scalar_or_dynamic(info: TensorInfo) -> bool:
 class OneHot1(Op):
     """The output type is ``on_value``'s; any element type works (strings too)."""
 
+    allocation = "checked"         # check_alloc before the one-hot tensor
     type, version = "OneHot", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/one-hot-1.html"
     attrs = {"axis": Attr("int", required=True)}

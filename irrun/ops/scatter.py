@@ -174,6 +174,7 @@ class ScatterUpdate3(Op):
     (measured, both evaluators). Negative or too large indices are refused, as OpenVINO does at
     inference."""
 
+    allocation = "inputs"          # the output is the data input's shape
     type, version = "ScatterUpdate", "opset3"
     spec = _SPEC + "scatter-update-3.html"
     num_inputs = (4, 4)
@@ -257,6 +258,7 @@ class ScatterNDUpdate4(Op):
     tuple (``indices.shape[-1] == 0``) addresses the whole data tensor (the reference evaluator;
     the CPU plugin leaves the data unchanged)."""
 
+    allocation = "inputs"          # the output is the data input's shape
     type, version = "ScatterNDUpdate", "opset4"
     spec = _SPEC + "scatter-nd-update-3.html"
     num_inputs = (3, 3)
@@ -353,6 +355,7 @@ class ScatterElementsUpdate3(Op):
     OpenVINO does at inference. The axis input may hold several values; the first counts
     (OpenVINO accepts any 1-D axis, measured). Duplicates: the last update wins."""
 
+    allocation = "inputs"          # the output is the data input's shape
     type, version = "ScatterElementsUpdate", "opset3"
     spec = _SPEC + "scatter-elements-update-3.html"
     num_inputs = (4, 4)

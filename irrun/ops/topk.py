@@ -78,6 +78,7 @@ def topk(x: np.ndarray, k: int, axis: int, largest: bool, by_index: bool,
 class TopK1(Op):
     """TopK-1: ``k`` must be i8, i32 or i64."""
 
+    allocation = "inputs"          # k <= the axis length (check_k)
     type, version = "TopK", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/top-k-1.html"
     attrs = {"axis": Attr("int", required=True),
