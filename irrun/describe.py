@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 
 import networkx as nx
@@ -39,9 +40,9 @@ def info_text(model) -> str:
     out += ["", "ops (type-version, layers)"] + (table(rows, {1}) if rows else ["  none"])
     all_layers = list(_all_layers(ir.graph))
     opsets = sorted({L.version for L in all_layers}, key=lambda v: (not v.startswith("opset"), len(v), v))
-    consts = [L for L in all_layers if L.const_value is not None]
+    consts = [L for L in all_layers if L.const is not None]
     nbytes = sum(int(L.data.get("size", 0)) for L in consts)
-    values = sum(L.const_value.size for L in consts)
+    values = sum(math.prod(L.const_shape) for L in consts)
     dead = len(layers) - len(model.order) if model.order else 0
     out += ["", f"opsets   {', '.join(opsets)}",
             f"weights  {values} values in {len(consts)} Consts, {nbytes} bytes" if consts else "weights  none"]

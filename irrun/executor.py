@@ -107,8 +107,9 @@ def link(steps: list[Step], types: dict) -> list[Step]:
         step.frees = []
         step.need = _least_shape(step.infos) if step.kind != "const" else (0, 0, ())
         step.keep = [i for i in range(len(step.infos)) if (step.node, i) in readers]
-        if step.kind == "const" or (step.kind == "op" and step.reads and not step.op.uses_context
-                                    and all(r in constant for r in step.reads)):
+        if step.kind == "const" or (step.kind == "op" and not step.op.uses_context
+                                    and all(r in constant for r in step.reads)):   # (a packed Const
+                                    # has no reads: irrun/ops/constant.py)
             step.constant = step.kind == "op"
             constant.update((step.node, i) for i in step.keep)
         if step.kind == "op":

@@ -61,6 +61,7 @@ class Model:
         self.order = live_order(self.graph) if not any(
             "cycle" in p.message for p in self.problems) else []
         self.program = Program(self.graph, self.ops, self.op_errors, self.order, self.path)
+        self.program.release = ir.release_pages
         self._params = self.program.params
         self._results = self.program.results
         self._types: Types | None = None

@@ -30,6 +30,8 @@ from .ops.base import Op, TensorInfo
 from .shapes import PartialShape
 
 Port = tuple
+#: Bytes of constants computed between two releases of the weight pages they were read from.
+RELEASE_EVERY = 64 << 20
 
 
 class Program:
@@ -45,6 +47,9 @@ class Program:
         self.constants: dict[Port, np.ndarray] = {}     # frontier port -> its value (read-only)
         self.constant_bytes = 0
         self._warned = False
+        #: called after every ``RELEASE_EVERY`` bytes of constants computed: lets the kernel take
+        #: back the compressed .bin pages they were computed from (irrun.reader.IRModel.release_pages)
+        self.release: Callable[[], None] | None = None
 
     def plan(self, key: tuple, types: Callable[[], dict], order: list | None = None,
              bake: bool = True) -> list[Step]:
@@ -139,6 +144,7 @@ class Program:
         last = {r: s.node for s in order for r in s.reads}
         env: dict[Port, np.ndarray] = {}
         wanted = set(want)
+        made = 0
         for s in order:
             args = [env[r] if r in env else self._value(r, by_node) for r in s.reads]
             outs = run_checked(s.op, args, s.infos, s.ref, self.file, constant=True)
@@ -147,9 +153,15 @@ class Program:
                 if (s.node, k) in wanted:
                     a.flags.writeable = False       # shared by every run: never written in place
                     self.constants[(s.node, k)] = a
+                    made += a.nbytes
+            if made >= RELEASE_EVERY and self.release is not None:
+                self.release()
+                made = 0
             for r in s.reads:
                 if last.get(r) == s.node and r not in wanted:
                     env.pop(r, None)
+        if self.release is not None:
+            self.release()
 
 
 def _ancestors(ports: list[Port], by_node: dict, within: set, stop: dict) -> set:

@@ -3,13 +3,16 @@
 Safety (input-safety.md): lxml with entity resolution, DTD loading and network access off, and
 any DOCTYPE refused — an IR never has one. Const bytes are decoded from a read-only memory map of
 the .bin, bounds-checked against its length and against shape x element size first
-(ir-format.md §7); byte-aligned types are views, packed types are unpacked.
+(ir-format.md §7); byte-aligned types are views. Large packed types (u4, i4, nf4...) are kept as
+their bytes (:class:`PackedConst`) and unpacked on each use, so a model holds no unpacked copy of
+its weights beside what irrun computes from them (irrun/program.py keeps the f32 results).
 Sub-graph bodies (TensorIterator/Loop ``<body>``, If ``<then_body>``/``<else_body>``) are read as
 nested :class:`IRGraph` records with their own id space.
 """
 from __future__ import annotations
 
 import math
+import mmap
 import os
 import re
 import stat
@@ -54,7 +57,7 @@ class Layer:
     position: int                        # order of appearance in the XML
     rt_info: dict[str, Any] = field(default_factory=dict)
     output_names: list[str] | None = None   # Result only (v11)
-    const_value: np.ndarray | None = None
+    const: "np.ndarray | PackedConst | None" = None
     bodies: dict[str, "IRGraph"] = field(default_factory=dict)
     port_maps: dict[str, list[dict[str, str]]] = field(default_factory=dict)
     back_edges: list[dict[str, str]] = field(default_factory=list)
@@ -63,6 +66,34 @@ class Layer:
     @property
     def ref(self) -> LayerRef:
         return LayerRef(str(self.id), self.name, self.type, self.version, self.path)
+
+    @property
+    def const_value(self) -> np.ndarray | None:
+        """A Const's value (unpacked anew on each access when it is packed), None when its bytes
+        could not be decoded (``read_ir(strict=False)``) or for other layers."""
+        return self.const.decode() if isinstance(self.const, PackedConst) else self.const
+
+    @property
+    def const_shape(self) -> tuple[int, ...] | None:
+        """A Const's shape, without unpacking it."""
+        return None if self.const is None else tuple(self.const.shape)
+
+
+#: Packed Consts with more elements than this are unpacked on use, not at read time.
+UNPACK_ON_USE = 1 << 16
+
+
+@dataclass(frozen=True)
+class PackedConst:
+    """A packed (sub-byte) Const as its bytes in the mapped .bin: :meth:`decode` unpacks it into
+    a new array each time (one byte per element), so only who asks holds the unpacked copy."""
+
+    blob: np.ndarray                     # a uint8 view of exactly its bytes
+    etype: elements.ElementType
+    shape: tuple[int, ...]
+
+    def decode(self) -> np.ndarray:
+        return elements.decode(self.blob, self.etype, self.shape)
 
 
 @dataclass
@@ -89,6 +120,17 @@ class IRModel:
     rt_info: dict[str, Any]
     #: Const layers whose bytes could not be decoded, when read with ``strict=False``
     problems: list[IrrunError] = field(default_factory=list)
+    weights_map: Any = field(default=None, repr=False)   # the .bin's mmap, once a Const mapped it
+
+    def release_pages(self) -> None:
+        """Let the kernel take back the .bin pages this process has touched (they count in its
+        RSS until then): called once decompressed weights are cached, so the compressed bytes
+        are not resident twice. Arrays that view the map still work (pages fault back in)."""
+        if self.weights_map is not None and hasattr(mmap, "MADV_DONTNEED"):
+            try:
+                self.weights_map.madvise(mmap.MADV_DONTNEED)
+            except (OSError, ValueError):      # closed, or not supported here: only a saving
+                pass
 
 
 _INT = re.compile(r"\s*[+-]?[0-9]+\s*")
@@ -116,6 +158,7 @@ class _Reader:
         self.strict = strict
         self.problems: list[IrrunError] = []
         self._bin: np.ndarray | None = None
+        self._map: mmap.mmap | None = None
 
     # -- errors -----------------------------------------------------------------------------
     def fail(self, msg: str, layer: Layer | LayerRef | None = None, port: str | None = None,
@@ -132,14 +175,17 @@ class _Reader:
                 self.fail(f"the weights file {self.bin_path} {what}, and this Const needs it", layer)
             try:
                 size = os.path.getsize(self.bin_path)
-                # a plain ndarray view of the map: slicing a np.memmap subclass is slow
-                self._bin = (np.memmap(self.bin_path, dtype=np.uint8, mode="r").view(np.ndarray)
-                             if size else np.zeros(0, np.uint8))
+                if size:     # a plain ndarray over the map: slicing a np.memmap subclass is slow
+                    with open(self.bin_path, "rb") as f:
+                        self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+                    self._bin = np.frombuffer(self._map, dtype=np.uint8)
+                else:
+                    self._bin = np.zeros(0, np.uint8)
             except (OSError, ValueError) as e:
                 self.fail(f"cannot map the weights file: {e}", layer, file=self.bin_path)
         return self._bin
 
-    def const_value(self, layer: Layer) -> np.ndarray:
+    def const_value(self, layer: Layer) -> "np.ndarray | PackedConst":
         d = layer.data
         try:
             et = elements.from_attr(d["element_type"])
@@ -173,6 +219,8 @@ class _Reader:
             why = budget.refusal(shape, et.dtype, f"unpacking the {et} Const", budget.current())
             if why:
                 raise budget.MemoryBudgetError(why, file=self.xml_path, layer=layer.ref)
+        if et.name in elements.PACKED and numel > UNPACK_ON_USE:
+            return PackedConst(blob[offset:offset + size], et, shape)  # sizes checked: decodes
         try:
             return elements.decode(blob[offset:offset + size], et, shape)
         except (ValueError, OverflowError) as e:
@@ -190,7 +238,8 @@ class _Reader:
         graph = self.graph(root, ())
         rt = root.find("rt_info")
         return IRModel(self.xml_path, self.bin_path, root.get("name", ""), int(version), graph,
-                       _rt_info(rt) if rt is not None else {}, self.problems)
+                       _rt_info(rt) if rt is not None else {}, self.problems,
+                       self._map)
 
     def graph(self, elem, path: tuple[str, ...]) -> IRGraph:
         if len(path) > MAX_BODY_DEPTH:
@@ -249,11 +298,11 @@ class _Reader:
                 layer.bodies[tag] = self.graph(body, path + (str(lid),))
         if layer.type.lower() in ("const", "constant"):
             try:
-                layer.const_value = self.const_value(layer)
+                layer.const = self.const_value(layer)
             except IrrunError as e:              # bad bytes, or too big to unpack (budget)
                 if self.strict:
                     raise
-                self.problems.append(e)          # const_value stays None
+                self.problems.append(e)          # const stays None
         return layer
 
     def ports(self, elem, ref: LayerRef, kind: str) -> list[PortDecl]:

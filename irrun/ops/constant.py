@@ -4,20 +4,27 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..budget import check_alloc
+from ..shapes import PartialShape
 from .base import Attr, Op, TensorInfo
 from .registry import register
 
 
 @register
 class Constant(Op):
-    """The reader decodes the bytes (a view of the memory-mapped .bin where possible)."""
+    """The reader decodes the bytes (a view of the memory-mapped .bin where possible). A large
+    packed Const (:class:`irrun.reader.PackedConst`) has no value at inference: it is unpacked
+    when it runs, like any layer, so that only what is computed from it is kept
+    (irrun/program.py caches the decompressed weights, not the unpacked codes)."""
 
     type, version = "Constant", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/infrastructure/constant-1.html"
     attrs = {"element_type": Attr("etype", required=True), "shape": Attr("shape", required=True),
              "offset": Attr("int", 0), "size": Attr("int", 0)}
     num_inputs = (0, 0)
-    value: np.ndarray
+    value: np.ndarray | None
+    packed = None                # the PackedConst unpacked by ``run``, when ``value`` is None
+    allocation = "checked"
 
     @classmethod
     def from_layer(cls, data, const_value=None):
@@ -25,8 +32,21 @@ class Constant(Op):
         op.value = const_value
         return op
 
+    @classmethod
+    def from_ir(cls, layer, build):
+        if isinstance(layer.const, np.ndarray) or layer.const is None:
+            return cls.from_layer(layer.data, layer.const)
+        op = cls.from_layer(layer.data)
+        op.packed, op.fresh_outputs = layer.const, True
+        return op
+
     def infer(self, inputs):
+        if self.value is None and self.packed is not None:
+            return [TensorInfo(self.element_type, PartialShape(self.packed.shape))]
         return [TensorInfo.of(self.value, self.element_type)]
 
     def run(self):
+        if self.value is None and self.packed is not None:
+            check_alloc(self.packed.shape, self.element_type.dtype)
+            return [self.packed.decode()]
         return [self.value]

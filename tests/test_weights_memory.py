@@ -1,0 +1,58 @@
+"""What irrun holds of a compressed model's weights (irrun/reader.py, irrun/program.py): packed
+Consts stay bytes until they run and nothing but the program's cache keeps what is computed from
+them; under a small budget, weights that do not fit are decompressed block by block. Every path
+is proven bit for bit equal to running every layer anew (a debug run)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import irrun
+from irrun.reader import PackedConst
+from test_program import assert_same, per_run
+
+FIXTURES = Path(__file__).parent / "fixtures"
+PACKED_CASES = ["i4_sym_group", "nf4_group", "u4_asym_group", "u4_asym_group_f16_zp", "u4_odd"]
+
+
+@pytest.fixture
+def lazy(monkeypatch):
+    """Small fixtures: unpack every packed Const on use (real-size weights are), and fold
+    nothing at inference (real-size weights are too big to fold)."""
+    monkeypatch.setattr(irrun.reader, "UNPACK_ON_USE", 0)
+    monkeypatch.setattr(irrun.infer, "FOLD_LIMIT", 0)
+
+
+def load(case: str):
+    d = FIXTURES / "compressed" / case
+    with np.load(d / "inputs.npz") as f:
+        return irrun.read_model(d / "model.xml"), {k: f[k] for k in f.files}
+
+
+@pytest.mark.parametrize("case", PACKED_CASES)
+def test_packed_weights_are_unpacked_on_use_and_not_kept(case, lazy):
+    model, inputs = load(case)
+    layers = [d["layer"] for _, d in model.graph.nodes(data=True)]
+    packed = [L for L in layers if isinstance(L.const, PackedConst)]
+    assert packed                                           # read as bytes, not unpacked
+    for L in packed:                                        # tools still see the values
+        assert L.const_value.shape == L.const_shape == tuple(int(d) for d in L.data["shape"].split(","))
+    got = model.run(inputs)
+    assert_same(got, per_run(model, inputs))
+    assert model.program.constants
+    ops = [model.ops[L.id] for L in packed]
+    assert all(op.value is None for op in ops)              # the ops hold bytes only
+    consts = {L.id for L in packed}
+    assert not [p for p in model.program.constants if p[0] in consts]   # no unpacked codes kept
+    assert all(a.dtype == np.float32 for a in model.program.constants.values())
+    assert_same(model.run(inputs), got)                     # pages released: still the same
+
+
+def test_releasing_the_weight_pages_keeps_every_value(lazy):
+    model, inputs = load("u8_asym_channel")
+    first = model.run(inputs)
+    model.ir.release_pages()
+    assert_same(model.run(inputs), first)
+    assert_same(per_run(model, inputs), first)
