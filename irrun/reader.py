@@ -95,6 +95,17 @@ class PackedConst:
     def decode(self) -> np.ndarray:
         return elements.decode(self.blob, self.etype, self.shape)
 
+    def rows(self, rows: "np.ndarray | slice") -> np.ndarray:
+        """``decode()[rows]`` (dim-0 entries), unpacking only those rows when each row fills
+        whole bytes (whole 3-byte blocks for u3/u6)."""
+        n, per_row = (self.shape[0], math.prod(self.shape[1:])) if self.shape else (0, 0)
+        block = {"u3": 8, "u6": 4}.get(self.etype.name, 1)
+        if not self.shape or (per_row * self.etype.bits) % 8 or per_row % block:
+            return self.decode()[rows]
+        size = elements.storage_bytes(self.etype, per_row)
+        picked = self.blob[:n * size].reshape(n, size)[rows]
+        return elements.decode(picked.reshape(-1), self.etype, (len(picked),) + self.shape[1:])
+
 
 @dataclass
 class Edge:

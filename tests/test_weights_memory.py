@@ -4,12 +4,15 @@ them; under a small budget, weights that do not fit are decompressed block by bl
 is proven bit for bit equal to running every layer anew (a debug run)."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import irrun
+import irrun.ops.matmul
+from irrun.program import ChainRows, RowBlocks
 from irrun.reader import PackedConst
 from test_program import assert_same, per_run
 
@@ -56,3 +59,35 @@ def test_releasing_the_weight_pages_keeps_every_value(lazy):
     model.ir.release_pages()
     assert_same(model.run(inputs), first)
     assert_same(per_run(model, inputs), first)
+
+
+MATMUL_CASES = ["f16_weights", "i4_sym_f32", "i4_sym_group", "i8_sym_channel", "nf4_group",
+                "u4_asym_group", "u4_asym_group_f16_zp", "u4_odd", "u8_asym_channel", "u8_asym_f32"]
+
+
+@pytest.mark.parametrize("case", MATMUL_CASES)
+def test_weights_over_the_budget_are_multiplied_block_by_block(case, lazy, monkeypatch):
+    """Blocks of 2 rows (MatMul.COLS), each decompressed alone: the very bits of the whole weight."""
+    monkeypatch.setattr(irrun.ops.matmul, "COLS", 2)
+    monkeypatch.setattr(irrun.ops.matmul, "BLOCK_BYTES", 1)
+    model, inputs = load(case)
+    want = per_run(model, inputs)
+    calls = []
+    real = ChainRows.__call__
+    monkeypatch.setattr(ChainRows, "__call__", lambda self, rows, k: calls.append(k) or real(self, rows, k))
+    weight = 4 * max(math.prod(d["layer"].const_shape or ()) for _, d in model.graph.nodes(data=True))
+    with pytest.warns(RuntimeWarning, match="do not fit the memory budget"):
+        got = model.run(inputs, max_memory=weight - 1)
+    assert_same(got, want)
+    blocked = [s for s in plan_steps(model, inputs) if isinstance(s.op, RowBlocks)]
+    assert len(blocked) == 1 and blocked[0].op.type == "MatMul"
+    n_rows = blocked[0].op.rows.n_rows
+    assert calls == [2] * (n_rows // 2) + [n_rows % 2] * (n_rows % 2)     # each row once, in blocks
+    assert not [p for p, a in model.program.constants.items() if a.size * 4 >= weight]
+    assert_same(model.run(inputs, max_memory=weight - 1), want)          # and again
+    assert_same(model.run(inputs), want)                                 # the whole weight kept
+
+
+def plan_steps(model: irrun.Model, inputs: dict) -> list:
+    """The steps of the plan the last run of these inputs used."""
+    return list(model._plans.values())[-1]

@@ -50,3 +50,9 @@ class Constant(Op):
             check_alloc(self.packed.shape, self.element_type.dtype)
             return [self.packed.decode()]
         return [self.value]
+
+    def rows_of(self, inputs, outputs):
+        return () if self.value is None and self.packed is not None else None
+
+    def take_rows(self, rows):
+        return self.packed.rows(rows)
