@@ -37,11 +37,10 @@ import json
 import re
 from dataclasses import asdict, dataclass, field
 
-import networkx as nx
 
 from . import elements
 from .errors import GraphError, IrrunError, ModelFileError, UnsupportedError
-from .graph import build_graph, inputs_of, live_nodes
+from .graph import Graph, build_graph, descendants, inputs_of, live_nodes
 from .infer import infer_types
 from .irsave import as_pshape
 from .model import Model
@@ -61,7 +60,7 @@ LOADS_BUT_FAILS = "OpenVINO loads this file but fails at inference"
 class _Scope:
     """The model's graph or one sub-graph body, as the checker walks it."""
 
-    g: nx.MultiDiGraph
+    g: Graph
     order: list
     ops: dict
     op_errors: dict
@@ -133,7 +132,7 @@ class _Check:
     def __init__(self, ir: IRModel, shapes):
         self.ir, self.shapes = ir, shapes
         self.model = Model(ir, strict=False)
-        self.g = self.model.graph
+        self.g = self.model.dag
         self.findings: list[Finding] = []
         self.live = live_nodes(self.g) or set(self.g.nodes)     # no Result: check everything
         self.top = _Scope(self.g, self.model.order, self.model.ops, self.model.op_errors, self.live)
@@ -338,7 +337,7 @@ class _Check:
             n = int(f.layer_id)
             if n in self.live and n in g and any(types.get((n, i)) is None
                                                   for i in range(len(g.nodes[n]["layer"].outputs))):
-                k = len(nx.descendants(g, n) & blind)
+                k = len(descendants(g, n) & blind)
                 if k:
                     f.message += f"; the {k} layer{'s' if k > 1 else ''} after it {'are' if k > 1 else 'is'} not checked"
 

@@ -42,7 +42,7 @@ TENSORS, MANIFEST = "tensors.npz", "manifest.json"
 
 def find_layer(model, spec: int | str) -> int:
     """A layer by id (``12`` or ``"12"``), name, or output tensor name; InputError otherwise."""
-    g = model.graph
+    g = model.dag
     text = str(spec).strip()
     if text.lstrip("-").isdigit() and int(text) in g:
         return int(text)
@@ -64,7 +64,7 @@ def find_layer(model, spec: int | str) -> int:
 def type_version(model, n: int) -> str:
     """``"Gather-8"``: the layer's type and the version of the op it resolves to (the file's
     ``version`` attribute names an opset, not the op version)."""
-    layer = model.graph.nodes[n]["layer"]
+    layer = model.dag.nodes[n]["layer"]
     op = model.ops.get(n)
     version = (op.version if op is not None else layer.version).removeprefix("opset")
     return f"{layer.type}-{version}"
@@ -73,7 +73,7 @@ def type_version(model, n: int) -> str:
 def port_name(model, n: int, i: int) -> str:
     """A readable name for output ``i`` of layer ``n``: its first tensor name, else the layer's
     name (``name.i`` for a layer with several outputs, as OpenVINO names them)."""
-    layer = model.graph.nodes[n]["layer"]
+    layer = model.dag.nodes[n]["layer"]
     names = layer.outputs[i].names if i < len(layer.outputs) else []
     if names:
         return names[0]
@@ -82,7 +82,7 @@ def port_name(model, n: int, i: int) -> str:
 
 def port_key(model, n: int, i: int) -> str:
     """``"<layer id>:<port id>"``, the dump's key for output ``i`` of layer ``n``."""
-    return f"{n}:{model.graph.nodes[n]['layer'].outputs[i].id}"
+    return f"{n}:{model.dag.nodes[n]['layer'].outputs[i].id}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -136,7 +136,7 @@ class Trace:
         return self.arrays
 
     def __call__(self, step, args: list, outs: list, seconds: float) -> None:
-        layer = self.model.graph.nodes[step.node]["layer"]
+        layer = self.model.dag.nodes[step.node]["layer"]
         if step.kind == "result" or layer.type.lower() in ("const", "constant"):
             return
         kind = "folded" if step.kind == "const" else step.kind

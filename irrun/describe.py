@@ -5,8 +5,6 @@ import json
 import math
 from collections import Counter
 
-import networkx as nx
-
 from .debug import table, find_layer, type_version
 from .errors import IrrunError
 
@@ -22,7 +20,7 @@ def _all_layers(irg):
 
 def info_text(model) -> str:
     """Inputs and outputs, layer counts, op types with versions, opsets, weights."""
-    g, ir = model.graph, model.ir
+    g, ir = model.dag, model.ir
     layers = [d["layer"] for _, d in g.nodes(data=True)]
     kinds = Counter(L.type for L in layers if L.type.lower() in SPECIAL)
     ops = Counter(type_version(model, n) for n, d in g.nodes(data=True) if d["layer"].type.lower() not in SPECIAL)
@@ -60,6 +58,7 @@ def info_text(model) -> str:
 def neighbourhood(model, spec, depth: int) -> tuple[int, set]:
     """The layer and every layer within ``depth`` edges of it (either direction)."""
     n = find_layer(model, spec)
+    import networkx as nx          # only for drawing a neighbourhood
     near = nx.single_source_shortest_path_length(model.graph.to_undirected(as_view=True), n, cutoff=depth)
     return n, set(near)
 
@@ -73,7 +72,7 @@ def _types(model) -> dict:
 
 def _node_label(model, n) -> tuple[str, str]:
     """(text lines, kind) where kind is param | result | const | op."""
-    L = model.graph.nodes[n]["layer"]
+    L = model.dag.nodes[n]["layer"]
     t = L.type.lower()
     if t in ("const", "constant"):
         v = L.const_value
@@ -91,7 +90,7 @@ def _node_label(model, n) -> tuple[str, str]:
 def _edge_label(model, types, u, sp) -> str:
     """The tensor's inferred type (declared one when inference fails), and which output of a
     multi-output layer it is (its port id, as in the dump keys)."""
-    outs = model.graph.nodes[u]["layer"].outputs
+    outs = model.dag.nodes[u]["layer"].outputs
     info = types.get((u, sp))
     text = str(info) if info is not None else \
         f"{outs[sp].etype or '?'}[{','.join('?' if d < 0 else str(d) for d in outs[sp].dims)}]"
@@ -99,7 +98,7 @@ def _edge_label(model, types, u, sp) -> str:
 
 
 def _parts(model, nodes):
-    g = model.graph
+    g = model.dag
     keep = [n for n in sorted(g.nodes, key=lambda n: g.nodes[n]["layer"].position) if nodes is None or n in nodes]
     kept = set(keep)
     types = _types(model)

@@ -54,7 +54,7 @@ def _raw_const(model, layer) -> tuple[bytes, str, list[int]]:
 def extract_layer(model, layer: int | str, directory: str | os.PathLike, inputs=None) -> Extracted:
     """Write ``directory/model.xml`` + ``.bin`` (and, given ``inputs``, ``inputs.npz`` and
     ``outputs.npz``) for one layer of ``model``; see the module docstring."""
-    g = model.graph
+    g = model.dag
     n = find_layer(model, layer)
     L = g.nodes[n]["layer"]
     if L.type.lower() in ("parameter", "const", "constant", "result"):

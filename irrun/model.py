@@ -5,14 +5,13 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-import networkx as nx
 import numpy as np
 
 from . import budget, elements
 from .elements import ElementType
 from .errors import InputError, IrrunError
 from .executor import Observer, RunContext, Step, check_memory, execute, plan
-from .graph import build_graph, inputs_of, live_order
+from .graph import ancestors, build_graph, inputs_of, live_order
 from .infer import Types, infer_types
 from .ops.base import Op, TensorInfo
 from .program import Program
@@ -49,18 +48,19 @@ class Model:
         self.path = ir.xml_path
         if strict and ir.problems:
             raise ir.problems[0]
-        self.graph, self.problems = build_graph(ir.graph, self.path)
+        self.dag, self.problems = build_graph(ir.graph, self.path)
+        self._nx = None
         if strict and self.problems:
             raise self.problems[0]
         build = Build(self.path)
         self.ops: dict[int, Op]
         self.op_errors: dict[int, IrrunError]
-        self.ops, self.op_errors = build.ops(self.graph)    # bodies of sub-graph ops included
+        self.ops, self.op_errors = build.ops(self.dag)    # bodies of sub-graph ops included
         self.variables: dict[str, Variable] = build.variables
         self.state = State(self.variables, self._variable_type)
-        self.order = live_order(self.graph) if not any(
+        self.order = live_order(self.dag) if not any(
             "cycle" in p.message for p in self.problems) else []
-        self.program = Program(self.graph, self.ops, self.op_errors, self.order, self.path)
+        self.program = Program(self.dag, self.ops, self.op_errors, self.order, self.path)
         self.program.release = ir.release_pages
         self._params = self.program.params
         self._results = self.program.results
@@ -69,18 +69,28 @@ class Model:
         self._any_shape: bool | None = None     # may the plan of the declared shapes run?
 
     # -- structure --------------------------------------------------------------------------
+    @property
+    def graph(self):
+        """The layers as a networkx MultiDiGraph (nodes: layer ids with the reader's record under
+        ``"layer"``; edges keyed by destination port, with ``src_port``/``dst_port``). Built on
+        first access: irrun itself walks ``dag`` (:class:`irrun.graph.Graph`), so that reading
+        and running a model need no networkx."""
+        if self._nx is None:
+            self._nx = self.dag.to_networkx()
+        return self._nx
+
     def _input_names(self, n: int) -> tuple[str, ...]:
-        layer = self.graph.nodes[n]["layer"]
+        layer = self.dag.nodes[n]["layer"]
         names = tuple(layer.outputs[0].names) if layer.outputs else ()
         return names + ((layer.name,) if layer.name not in names else ())
 
     def _output_names(self, n: int) -> tuple[str, ...]:
-        layer = self.graph.nodes[n]["layer"]
+        layer = self.dag.nodes[n]["layer"]
         names: list[str] = list(layer.output_names or ())
-        src = inputs_of(self.graph, n)
+        src = inputs_of(self.dag, n)
         if not names and src:
             (u, sp), = src
-            prod = self.graph.nodes[u]["layer"]
+            prod = self.dag.nodes[u]["layer"]
             names = list(prod.outputs[sp].names)
             if not names and self.ir.ir_version == 10:
                 names = [prod.name if len(prod.outputs) == 1 else f"{prod.name}.{sp}"]
@@ -109,10 +119,10 @@ class Model:
             t = {}
         out = []
         for n in self._results:
-            (u, sp), = inputs_of(self.graph, n)
+            (u, sp), = inputs_of(self.dag, n)
             info = t.get((u, sp))
             if info is None:
-                decl = self.graph.nodes[n]["layer"].inputs[0]
+                decl = self.dag.nodes[n]["layer"].inputs[0]
                 info = TensorInfo(decl.etype or elements.DYNAMIC, PartialShape(decl.dims))
             out.append(PortSpec(self._output_names(n)[0], self._output_names(n), info.etype, info.shape, n))
         return out
@@ -127,7 +137,7 @@ class Model:
         """Inferred TensorInfo of every live output port, keyed by (layer id, output index)."""
         if self._types is None:
             self._require_ops()
-            self._types = infer_types(self.graph, self.order, self.ops, self.path)
+            self._types = infer_types(self.dag, self.order, self.ops, self.path)
         return self._types
 
     def _find_input(self, name: str) -> int:
@@ -151,7 +161,7 @@ class Model:
             ps = shape if isinstance(shape, PartialShape) else PartialShape.parse(shape) \
                 if isinstance(shape, str) else PartialShape(shape)
             overrides[n] = TensorInfo(self.ops[n].element_type, ps)
-        return infer_types(self.graph, self.order, self.ops, self.path, overrides)
+        return infer_types(self.dag, self.order, self.ops, self.path, overrides)
 
     def reshape(self, shapes: Mapping[str, object]) -> None:
         """Give inputs new shapes (name -> dims, as for :meth:`infer_shapes`), like OpenVINO's
@@ -180,7 +190,7 @@ class Model:
         if var.etype.dtype is not None and var.shape.rank is not None:
             return var.etype, var.shape
         for n in self.order:
-            layer = self.graph.nodes[n]["layer"]
+            layer = self.dag.nodes[n]["layer"]
             if layer.type.lower() == "readvalue" and self.ops.get(n) is not None \
                     and self.ops[n].variable is var:
                 try:
@@ -238,7 +248,7 @@ class Model:
         """Raise :class:`~irrun.budget.MemoryBudgetError` naming the layer if, with the declared
         input shapes, some tensor must exceed ``max_memory`` bytes (default: the budget in
         force). Allocates nothing; the CLI calls it before reading any input file."""
-        steps = plan(self.graph, self.order, self.ops, self.types())
+        steps = plan(self.dag, self.order, self.ops, self.types())
         check_memory(steps, budget.current() if max_memory is None else max_memory, self.path)
 
     def run(self, inputs: Mapping[str, np.ndarray] | np.ndarray,
@@ -319,20 +329,20 @@ class Model:
             etype = self._param_info(n).etype
             overrides[n] = TensorInfo(etype if etype.dtype is not None else elements.from_dtype(a.dtype),
                                       PartialShape(a.shape))
-        return infer_types(self.graph, self.order, self.ops, self.path, overrides)
+        return infer_types(self.dag, self.order, self.ops, self.path, overrides)
 
     def _order_to(self, target: int | None) -> list:
         """The live layers, or those ``target`` needs."""
         if target is None:
             return self.order
-        need = nx.ancestors(self.graph, target) | {target}
+        need = ancestors(self.dag, [target]) | {target}
         return [n for n in self.order if n in need]
 
     def _stop_target(self, spec: int | str) -> int:
         from .debug import find_layer
         n = find_layer(self, spec)
         if n not in self.order:
-            raise InputError(f"{self.graph.nodes[n]['layer'].ref} feeds no Result: OpenVINO drops "
+            raise InputError(f"{self.dag.nodes[n]['layer'].ref} feeds no Result: OpenVINO drops "
                              "it, so irrun does not run it", file=self.path)
         return n
 

@@ -18,14 +18,13 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 
-import networkx as nx
 import numpy as np
 
 from . import budget, widen
 from .contract import run_checked
 from .errors import IrrunError
 from .executor import Step, cached_plan, plan
-from .graph import of_types
+from .graph import Graph, of_types
 from .ops.base import Op, TensorInfo
 from .shapes import PartialShape
 
@@ -38,7 +37,7 @@ class Program:
     """The graph, ops (``op_errors`` for layers that have none), live ``order``, ``params`` and
     ``results`` (XML order), plans and constants of one model or body."""
 
-    def __init__(self, g: nx.MultiDiGraph, ops: dict[int, Op], op_errors: dict[int, IrrunError],
+    def __init__(self, g: Graph, ops: dict[int, Op], op_errors: dict[int, IrrunError],
                  order: list, file: str | None):
         self.g, self.ops, self.op_errors, self.order, self.file = g, ops, op_errors, order, file
         self.params = of_types(g, ("parameter",))

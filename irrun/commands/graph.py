@@ -28,7 +28,7 @@ def main(args) -> int:
             Path(args.output).write_text(text, encoding="utf-8")
         except OSError as e:
             raise InputError(f"cannot write the graph: {e.strerror or e}", file=args.output) from None
-        print(f"wrote {args.output} ({len(nodes) if nodes is not None else model.graph.number_of_nodes()} layers)")
+        print(f"wrote {args.output} ({len(nodes) if nodes is not None else model.dag.number_of_nodes()} layers)")
     else:
         print(text, end="")
     return EXIT_OK
