@@ -41,6 +41,7 @@ class Graph:
         self.ins: dict = {}
         self.outs: dict = {}
         self._inputs: dict | None = None
+        self.order: list | None = None     # every layer in topological order (build_graph)
 
     def add_node(self, n, **attrs) -> None:
         self.nodes[n] = attrs
@@ -149,7 +150,8 @@ def build_graph(irg: IRGraph, file: str) -> tuple[Graph, list[GraphError]]:
         for p in layer.inputs:
             if p.index not in g.ins[n]:
                 problem("input port is not connected to anything", layer, f"input port {p.id}")
-    cycle = _cycle(g)
+    g.order = _topological(g, g.nodes)
+    cycle = _cycle(g) if len(g.order) < len(g) else []
     if cycle:
         ids = [str(u) for u in cycle]
         problem(f"the graph has a cycle through layers {' -> '.join(ids + ids[:1])}",
@@ -179,7 +181,7 @@ def _topological(g: Graph, nodes) -> list:
 
 def _cycle(g: Graph) -> list:
     """The layers of one cycle, in edge order (empty when the graph is acyclic)."""
-    left = set(g.nodes) - set(_topological(g, g.nodes))
+    left = set(g.nodes) - set(g.order)
     if not left:
         return []
     start = next(n for n in g.nodes if n in left)
@@ -249,7 +251,10 @@ def live_order(g: Graph) -> list:
     OpenVINO silently drops the other layers (ir-format.md §5), so they are neither run nor
     shape-checked (the checker lists them as a warning).
     """
-    return _topological(g, live_nodes(g))
+    live = live_nodes(g)
+    if g.order is not None and len(g.order) == len(g):
+        return [n for n in g.order if n in live]    # what Kahn's algorithm gives on them alone
+    return _topological(g, live)
 
 
 def inputs_of(g, n) -> list[tuple]:

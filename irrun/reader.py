@@ -3,9 +3,9 @@
 Safety (input-safety.md): lxml with entity resolution, DTD loading and network access off, and
 any DOCTYPE refused — an IR never has one. Const bytes are decoded from a read-only memory map of
 the .bin, bounds-checked against its length and against shape x element size first
-(ir-format.md §7); byte-aligned types are views. Large packed types (u4, i4, nf4...) are kept as
-their bytes (:class:`PackedConst`) and unpacked on each use, so a model holds no unpacked copy of
-its weights beside what irrun computes from them (irrun/program.py keeps the f32 results).
+(ir-format.md §7), and decoded on first use (:class:`ConstBytes`): byte-aligned types are
+views; large packed types (u4, i4, nf4...) are unpacked anew on each use, so a model holds no
+unpacked copy of its weights beside what irrun computes from them (irrun/program.py).
 Sub-graph bodies (TensorIterator/Loop ``<body>``, If ``<then_body>``/``<else_body>``) are read as
 nested :class:`IRGraph` records with their own id space.
 """
@@ -57,7 +57,7 @@ class Layer:
     position: int                        # order of appearance in the XML
     rt_info: dict[str, Any] = field(default_factory=dict)
     output_names: list[str] | None = None   # Result only (v11)
-    const: "np.ndarray | PackedConst | None" = None
+    const: "np.ndarray | ConstBytes | None" = None
     bodies: dict[str, "IRGraph"] = field(default_factory=dict)
     port_maps: dict[str, list[dict[str, str]]] = field(default_factory=dict)
     back_edges: list[dict[str, str]] = field(default_factory=list)
@@ -69,9 +69,9 @@ class Layer:
 
     @property
     def const_value(self) -> np.ndarray | None:
-        """A Const's value (unpacked anew on each access when it is packed), None when its bytes
-        could not be decoded (``read_ir(strict=False)``) or for other layers."""
-        return self.const.decode() if isinstance(self.const, PackedConst) else self.const
+        """A Const's value (unpacked anew on each access when it is large and packed), None when
+        its bytes could not be decoded (``read_ir(strict=False)``) or for other layers."""
+        return self.const.value() if isinstance(self.const, ConstBytes) else self.const
 
     @property
     def const_shape(self) -> tuple[int, ...] | None:
@@ -79,29 +79,38 @@ class Layer:
         return None if self.const is None else tuple(self.const.shape)
 
 
-#: Packed Consts with more elements than this are unpacked on use, not at read time.
+#: Packed Consts with more elements than this are unpacked on each use, and not kept.
 UNPACK_ON_USE = 1 << 16
 
 
-@dataclass(frozen=True)
-class PackedConst:
-    """A packed (sub-byte) Const as its bytes in the mapped .bin: :meth:`decode` unpacks it into
-    a new array each time (one byte per element), so only who asks holds the unpacked copy."""
+class ConstBytes:
+    """A Const's bytes in the mapped .bin, checked against its type and shape, decoded on first
+    use (:meth:`value`): byte-aligned types as a view of the map, kept; packed (sub-byte) types
+    unpacked into new memory (one byte per element) — kept when small, unpacked anew on each use
+    when large (``unpack_on_use``), so only what irrun computes from them is held."""
 
-    blob: np.ndarray                     # a uint8 view of exactly its bytes
-    etype: elements.ElementType
-    shape: tuple[int, ...]
+    __slots__ = ("blob", "etype", "shape", "unpack_on_use", "_value")
 
-    def decode(self) -> np.ndarray:
-        return elements.decode(self.blob, self.etype, self.shape)
+    def __init__(self, blob: np.ndarray, etype: elements.ElementType, shape: tuple[int, ...]):
+        self.blob, self.etype, self.shape = blob, etype, shape     # blob: exactly its bytes
+        self.unpack_on_use = etype.name in elements.PACKED and math.prod(shape) > UNPACK_ON_USE
+        self._value: np.ndarray | None = None
+
+    def value(self) -> np.ndarray:
+        if self._value is not None:
+            return self._value
+        v = elements.decode(self.blob, self.etype, self.shape)    # sizes checked: decodes
+        if not self.unpack_on_use:
+            self._value = v
+        return v
 
     def rows(self, rows: "np.ndarray | slice") -> np.ndarray:
-        """``decode()[rows]`` (dim-0 entries), unpacking only those rows when each row fills
+        """``value()[rows]`` (dim-0 entries), unpacking only those rows when each row fills
         whole bytes (whole 3-byte blocks for u3/u6)."""
         n, per_row = (self.shape[0], math.prod(self.shape[1:])) if self.shape else (0, 0)
         block = {"u3": 8, "u6": 4}.get(self.etype.name, 1)
         if not self.shape or (per_row * self.etype.bits) % 8 or per_row % block:
-            return self.decode()[rows]
+            return self.value()[rows]
         size = elements.storage_bytes(self.etype, per_row)
         picked = self.blob[:n * size].reshape(n, size)[rows]
         return elements.decode(picked.reshape(-1), self.etype, (len(picked),) + self.shape[1:])
@@ -145,6 +154,7 @@ class IRModel:
 
 
 _INT = re.compile(r"\s*[+-]?[0-9]+\s*")
+_PRECISIONS: dict[str, elements.ElementType] = {}      # port precision text -> type, as read
 
 
 def _int(text: str) -> int:
@@ -196,7 +206,7 @@ class _Reader:
                 self.fail(f"cannot map the weights file: {e}", layer, file=self.bin_path)
         return self._bin
 
-    def const_value(self, layer: Layer) -> "np.ndarray | PackedConst":
+    def const_value(self, layer: Layer) -> "np.ndarray | ConstBytes":
         d = layer.data
         try:
             et = elements.from_attr(d["element_type"])
@@ -230,8 +240,8 @@ class _Reader:
             why = budget.refusal(shape, et.dtype, f"unpacking the {et} Const", budget.current())
             if why:
                 raise budget.MemoryBudgetError(why, file=self.xml_path, layer=layer.ref)
-        if et.name in elements.PACKED and numel > UNPACK_ON_USE:
-            return PackedConst(blob[offset:offset + size], et, shape)  # sizes checked: decodes
+        if et.name != "string":                 # decoded on first use (sizes are checked)
+            return ConstBytes(blob[offset:offset + size], et, shape)
         try:
             return elements.decode(blob[offset:offset + size], et, shape)
         except (ValueError, OverflowError) as e:
@@ -262,8 +272,10 @@ class _Reader:
         edges = []
         edges_el = elem.find("edges")
         for ee in (edges_el.iterfind("edge") if edges_el is not None else ()):
+            get = ee.get
             try:
-                edges.append(Edge(*(int(ee.get(k)) for k in ("from-layer", "from-port", "to-layer", "to-port"))))
+                edges.append(Edge(int(get("from-layer")), int(get("from-port")), int(get("to-layer")),
+                                  int(get("to-port"))))
             except (TypeError, ValueError):
                 self.fail(f"edge at line {ee.sourceline} has a missing or non-integer attribute: "
                           + " ".join(f'{k}="{v}"' for k, v in ee.attrib.items()))
@@ -321,28 +333,43 @@ class _Reader:
             return []
         out = []
         for i, pe in enumerate(elem.iterfind("port")):
+            get = pe.get
             try:
-                pid = int(pe.get("id"))
+                pid = int(get("id"))
             except (TypeError, ValueError):
                 self.fail(f'{kind} port at line {pe.sourceline} has a missing or non-integer id', ref)
-            prec = pe.get("precision")
+            prec = get("precision")
             et = None
             if prec is not None:
-                try:
-                    et = elements.from_precision(prec)
-                except KeyError:
-                    self.fail(f'unknown precision "{prec}"', ref, f"{kind} port {pid}")
-            dims = []
-            for de in pe.iterfind("dim"):
-                try:
-                    v = int((de.text or "").strip())
-                except ValueError:
-                    self.fail(f'dimension "{de.text}" is not an integer', ref, f"{kind} port {pid}")
-                if v < -1:
-                    self.fail(f"dimension {v} must be >= -1", ref, f"{kind} port {pid}")
-                dims.append(v)
-            out.append(PortDecl(pid, i, prec, et, tuple(dims), split_names(pe.get("names", ""))))
+                et = _PRECISIONS.get(prec)
+                if et is None:
+                    try:
+                        et = _PRECISIONS[prec] = elements.from_precision(prec)
+                    except KeyError:
+                        self.fail(f'unknown precision "{prec}"', ref, f"{kind} port {pid}")
+            texts = [de.text for de in pe.iterfind("dim")]
+            try:                                 # the common case in one go (int() strips)
+                dims = tuple(map(int, texts))
+            except (TypeError, ValueError):
+                dims = None
+            if dims is None or (dims and min(dims) < -1):
+                dims = self.dims(texts, ref, f"{kind} port {pid}")
+            names = get("names")
+            out.append(PortDecl(pid, i, prec, et, dims, split_names(names) if names else []))
         return out
+
+    def dims(self, texts: list, ref: LayerRef, port: str) -> tuple[int, ...]:
+        """Declared dims one by one, failing on the first bad one."""
+        dims = []
+        for text in texts:
+            try:
+                v = int((text or "").strip())
+            except ValueError:
+                self.fail(f'dimension "{text}" is not an integer', ref, port)
+            if v < -1:
+                self.fail(f"dimension {v} must be >= -1", ref, port)
+            dims.append(v)
+        return tuple(dims)
 
 
 def _rt_info(elem) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import pytest
 import irrun
 import irrun.ops.matmul
 from irrun.program import ChainRows, RowBlocks
-from irrun.reader import PackedConst
+from irrun.reader import ConstBytes
 from test_program import assert_same, per_run
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -38,7 +38,7 @@ def load(case: str):
 def test_packed_weights_are_unpacked_on_use_and_not_kept(case, lazy):
     model, inputs = load(case)
     layers = [d["layer"] for _, d in model.graph.nodes(data=True)]
-    packed = [L for L in layers if isinstance(L.const, PackedConst)]
+    packed = [L for L in layers if isinstance(L.const, ConstBytes) and L.const.unpack_on_use]
     assert packed                                           # read as bytes, not unpacked
     for L in packed:                                        # tools still see the values
         assert L.const_value.shape == L.const_shape == tuple(int(d) for d in L.data["shape"].split(","))

@@ -12,8 +12,8 @@ from .registry import register
 
 @register
 class Constant(Op):
-    """The reader decodes the bytes (a view of the memory-mapped .bin where possible). A large
-    packed Const (:class:`irrun.reader.PackedConst`) has no value at inference: it is unpacked
+    """The reader's bytes (:class:`irrun.reader.ConstBytes`), decoded on first use (a view of the
+    memory-mapped .bin where possible). A large packed Const has no value at inference: it is unpacked
     when it runs, like any layer, so that only what is computed from it is kept
     (irrun/program.py caches the decompressed weights, not the unpacked codes)."""
 
@@ -22,9 +22,20 @@ class Constant(Op):
     attrs = {"element_type": Attr("etype", required=True), "shape": Attr("shape", required=True),
              "offset": Attr("int", 0), "size": Attr("int", 0)}
     num_inputs = (0, 0)
-    value: np.ndarray | None
-    packed = None                # the PackedConst unpacked by ``run``, when ``value`` is None
+    data = None                  # the layer's ConstBytes, decoded on first use
+    _value = None
     allocation = "checked"
+
+    @property
+    def value(self) -> np.ndarray | None:
+        """The value; None for a large packed Const, which ``run`` unpacks each time."""
+        if self._value is None and self.data is not None and not self.data.unpack_on_use:
+            self._value = self.data.value()
+        return self._value
+
+    @value.setter
+    def value(self, v: np.ndarray | None) -> None:
+        self._value = v
 
     @classmethod
     def from_layer(cls, data, const_value=None):
@@ -37,22 +48,22 @@ class Constant(Op):
         if isinstance(layer.const, np.ndarray) or layer.const is None:
             return cls.from_layer(layer.data, layer.const)
         op = cls.from_layer(layer.data)
-        op.packed, op.fresh_outputs = layer.const, True
+        op.data, op.fresh_outputs = layer.const, layer.const.unpack_on_use
         return op
 
     def infer(self, inputs):
-        if self.value is None and self.packed is not None:
-            return [TensorInfo(self.element_type, PartialShape(self.packed.shape))]
+        if self.value is None and self.data is not None:
+            return [TensorInfo(self.element_type, PartialShape(self.data.shape))]
         return [TensorInfo.of(self.value, self.element_type)]
 
     def run(self):
-        if self.value is None and self.packed is not None:
-            check_alloc(self.packed.shape, self.element_type.dtype)
-            return [self.packed.decode()]
+        if self.value is None and self.data is not None:
+            check_alloc(self.data.shape, self.element_type.dtype)
+            return [self.data.value()]
         return [self.value]
 
     def rows_of(self, inputs, outputs):
-        return () if self.value is None and self.packed is not None else None
+        return () if self.value is None and self.data is not None else None
 
     def take_rows(self, rows):
-        return self.packed.rows(rows)
+        return self.data.rows(rows)

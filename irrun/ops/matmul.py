@@ -19,9 +19,9 @@ _BF16 = np.dtype(ml_dtypes.bfloat16)
 #: A 2-D B with more columns than this is multiplied COLS output columns at a time (starting at
 #: column 0): BLAS may sum in another order for another width, so a weight decompressed block by
 #: block (irrun/program.py, :meth:`MatMul.run_blocks`) gives the very bits of the whole weight.
-COLS = 512
+COLS = 2048
 #: Bytes of a weight block decompressed at a time by :meth:`MatMul.run_blocks` (at least COLS rows).
-BLOCK_BYTES = 8 << 20
+BLOCK_BYTES = 16 << 20
 
 
 @cache
