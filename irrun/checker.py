@@ -34,9 +34,9 @@ warning is given for them.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import asdict, dataclass, field
-
 
 from . import elements
 from .errors import GraphError, IrrunError, ModelFileError, UnsupportedError
@@ -184,14 +184,14 @@ class _Check:
                     bad.add(int(p.layer.id))
         for n, d in self.g.nodes(data=True):
             layer = d["layer"]
-            v = layer.const_value
-            if v is None or n not in self.live or layer.data.get("element_type") == "string":
+            shape = layer.const_shape         # (not decoded: a packed Const would be unpacked)
+            if shape is None or n not in self.live or layer.data.get("element_type") == "string":
                 continue
-            need = elements.storage_bytes(elements.from_attr(layer.data["element_type"]), v.size)
+            need = elements.storage_bytes(elements.from_attr(layer.data["element_type"]), math.prod(shape))
             size = int(layer.data["size"])
             if size > need:
                 self.add("warning", "const-size", layer, None, None, None,
-                         f"size={size} but the shape {list(v.shape)} needs {need} bytes "
+                         f"size={size} but the shape {list(shape)} needs {need} bytes "
                          "(OpenVINO ignores the rest)")
         return bad
 

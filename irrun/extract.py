@@ -48,7 +48,7 @@ def _raw_const(model, layer) -> tuple[bytes, str, list[int]]:
     with open(model.ir.bin_path, "rb") as f:
         f.seek(int(d["offset"]))
         raw = f.read(int(d["size"]))
-    return raw, elements.from_attr(d["element_type"]).name, list(layer.const_value.shape)
+    return raw, elements.from_attr(d["element_type"]).name, list(layer.const_shape)
 
 
 def extract_layer(model, layer: int | str, directory: str | os.PathLike, inputs=None) -> Extracted:
