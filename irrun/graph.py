@@ -120,16 +120,21 @@ def build_graph(irg: IRGraph, file: str) -> tuple[Graph, list[GraphError]]:
         out_index[layer.id] = {p.id: p.index for p in reversed(layer.outputs)}
         in_index[layer.id] = {p.id: p.index for p in reversed(layer.inputs)}
 
+    nodes = g.nodes
     for e in irg.edges:
+        src = nodes[e.from_layer]["layer"] if e.from_layer in nodes else None
+        dst = nodes[e.to_layer]["layer"] if e.to_layer in nodes else None
+        sp = out_index[src.id].get(e.from_port) if src is not None else None   # dicts: a layer
+        dp = in_index[dst.id].get(e.to_port) if dst is not None else None      # with 100000 ports
+        if sp is not None and dp is not None and dp not in g.ins[e.to_layer] \
+                and src.type.lower() != "result":                    # must not cost 100000**2
+            g.add_edge(e.from_layer, e.to_layer, key=dp, src_port=sp, dst_port=dp)
+            continue
         desc = f"edge {e.from_layer}:{e.from_port} -> {e.to_layer}:{e.to_port}"
-        src = g.nodes[e.from_layer]["layer"] if e.from_layer in g else None
-        dst = g.nodes[e.to_layer]["layer"] if e.to_layer in g else None
         if src is None or dst is None:
             missing = e.from_layer if src is None else e.to_layer
             problem(f"{desc} names layer {missing}, which does not exist", src or dst)
             continue
-        sp = out_index[src.id].get(e.from_port)        # dicts: a hostile layer with 100000
-        dp = in_index[dst.id].get(e.to_port)           # ports must not cost 100000**2 steps
         if sp is None:
             problem(f"{desc}: layer {src.id} has no output port with id {e.from_port}", src)
             continue
@@ -139,11 +144,8 @@ def build_graph(irg: IRGraph, file: str) -> tuple[Graph, list[GraphError]]:
         if src.type.lower() == "result":
             problem(f"{desc} reads a Result layer, which has no outputs", src)
             continue
-        if dp in g.ins[e.to_layer]:
-            problem(f"input port {e.to_port} is fed by more than one edge ({desc} is another)",
-                    dst, f"input port {e.to_port}")
-            continue
-        g.add_edge(e.from_layer, e.to_layer, key=dp, src_port=sp, dst_port=dp)
+        problem(f"input port {e.to_port} is fed by more than one edge ({desc} is another)",
+                dst, f"input port {e.to_port}")
 
     for n, data in g.nodes.items():
         layer = data["layer"]

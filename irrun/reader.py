@@ -282,32 +282,46 @@ class _Reader:
         return IRGraph(layers, edges)
 
     def layer(self, le, position: int, path: tuple[str, ...]) -> Layer:
-        ref = LayerRef(le.get("id", "?"), le.get("name", ""), le.get("type", "?"), le.get("version", ""), path)
+        get = le.get
         try:
-            lid = int(le.get("id"))
+            lid = int(get("id"))
             if lid < 0:
                 raise ValueError
         except (TypeError, ValueError):
-            self.fail(f"layer at line {le.sourceline} has a missing or invalid id", ref)
-        for attr in ("type", "version"):
-            if not le.get(attr):
-                self.fail(f"layer is missing mandatory attribute: {attr}", ref)
+            self.fail(f"layer at line {le.sourceline} has a missing or invalid id", _ref(le, path))
+        type_, version = get("type"), get("version")
+        if not type_ or not version:
+            self.fail(f"layer is missing mandatory attribute: {'type' if not type_ else 'version'}",
+                      _ref(le, path))
         child: dict[str, Any] = {}             # first child of each tag, in one pass
         for c in le:
             if isinstance(c.tag, str):
                 child.setdefault(c.tag, c)
         data_el = child.get("data")
         layer = Layer(
-            id=lid, name=le.get("name", ""), type=le.get("type"), version=le.get("version"),
+            id=lid, name=get("name", ""), type=type_, version=version,
             data=dict(data_el.attrib) if data_el is not None else {},
-            inputs=self.ports(child.get("input"), ref, "input"),
-            outputs=self.ports(child.get("output"), ref, "output"),
+            inputs=self.ports(child.get("input"), le, path, "input"),
+            outputs=self.ports(child.get("output"), le, path, "output"),
             position=position, path=path)
+        if get("output_names") is not None:
+            layer.output_names = split_names(get("output_names"))
+        if len(child) > 3 or not child.keys() <= _PLAIN_CHILDREN:
+            self.extras(layer, child, path)
+        if layer.type.lower() in ("const", "constant"):
+            try:
+                layer.const = self.const_value(layer)
+            except IrrunError as e:              # bad bytes, or too big to unpack (budget)
+                if self.strict:
+                    raise
+                self.problems.append(e)          # const stays None
+        return layer
+
+    def extras(self, layer: Layer, child: dict, path: tuple[str, ...]) -> None:
+        """What few layers have: rt_info, sub-graph port maps, back edges and bodies."""
         rt = child.get("rt_info")
         if rt is not None:
             layer.rt_info = _rt_info(rt)
-        if le.get("output_names") is not None:
-            layer.output_names = split_names(le.get("output_names"))
         for tag in PORT_MAP_TAGS:
             pm = child.get(tag)
             if pm is not None:
@@ -318,17 +332,10 @@ class _Reader:
         for tag in BODY_TAGS:
             body = child.get(tag)
             if body is not None:
-                layer.bodies[tag] = self.graph(body, path + (str(lid),))
-        if layer.type.lower() in ("const", "constant"):
-            try:
-                layer.const = self.const_value(layer)
-            except IrrunError as e:              # bad bytes, or too big to unpack (budget)
-                if self.strict:
-                    raise
-                self.problems.append(e)          # const stays None
-        return layer
+                layer.bodies[tag] = self.graph(body, path + (str(layer.id),))
 
-    def ports(self, elem, ref: LayerRef, kind: str) -> list[PortDecl]:
+    def ports(self, elem, le, path: tuple[str, ...], kind: str) -> list[PortDecl]:
+        """The ``<port>``s of ``<input>``/``<output>`` ``elem`` of layer element ``le``."""
         if elem is None:
             return []
         out = []
@@ -337,7 +344,8 @@ class _Reader:
             try:
                 pid = int(get("id"))
             except (TypeError, ValueError):
-                self.fail(f'{kind} port at line {pe.sourceline} has a missing or non-integer id', ref)
+                self.fail(f'{kind} port at line {pe.sourceline} has a missing or non-integer id',
+                          _ref(le, path))
             prec = get("precision")
             et = None
             if prec is not None:
@@ -346,14 +354,14 @@ class _Reader:
                     try:
                         et = _PRECISIONS[prec] = elements.from_precision(prec)
                     except KeyError:
-                        self.fail(f'unknown precision "{prec}"', ref, f"{kind} port {pid}")
+                        self.fail(f'unknown precision "{prec}"', _ref(le, path), f"{kind} port {pid}")
             texts = [de.text for de in pe.iterfind("dim")]
             try:                                 # the common case in one go (int() strips)
                 dims = tuple(map(int, texts))
             except (TypeError, ValueError):
                 dims = None
             if dims is None or (dims and min(dims) < -1):
-                dims = self.dims(texts, ref, f"{kind} port {pid}")
+                dims = self.dims(texts, _ref(le, path), f"{kind} port {pid}")
             names = get("names")
             out.append(PortDecl(pid, i, prec, et, dims, split_names(names) if names else []))
         return out
@@ -370,6 +378,15 @@ class _Reader:
                 self.fail(f"dimension {v} must be >= -1", ref, port)
             dims.append(v)
         return tuple(dims)
+
+
+#: The children every layer may have; others (rt_info, port maps, bodies) are read by ``extras``.
+_PLAIN_CHILDREN = frozenset({"data", "input", "output"})
+
+
+def _ref(le, path: tuple[str, ...]) -> LayerRef:
+    """How messages name the layer of element ``le`` (made only when one is needed)."""
+    return LayerRef(le.get("id", "?"), le.get("name", ""), le.get("type", "?"), le.get("version", ""), path)
 
 
 def _rt_info(elem) -> dict[str, Any]:
