@@ -14,7 +14,7 @@ import irrun
 import irrun.ops.matmul
 from irrun.program import ChainRows, RowBlocks
 from irrun.reader import ConstBytes
-from test_program import assert_same, per_run
+from test_program import assert_same, embedding_model, per_run
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PACKED_CASES = ["i4_sym_group", "nf4_group", "u4_asym_group", "u4_asym_group_f16_zp", "u4_odd"]
@@ -91,3 +91,15 @@ def test_weights_over_the_budget_are_multiplied_block_by_block(case, lazy, monke
 def plan_steps(model: irrun.Model, inputs: dict) -> list:
     """The steps of the plan the last run of these inputs used."""
     return list(model._plans.values())[-1]
+
+
+def test_a_packed_embedding_unpacks_only_the_picked_rows(tmp_path, lazy, monkeypatch):
+    model = irrun.read_model(embedding_model(tmp_path, "int4"))
+    unpacked = []
+    real = ConstBytes.rows
+    monkeypatch.setattr(ConstBytes, "rows", lambda self, rows: unpacked.append(len(real(self, rows))) or real(self, rows))
+    for ids in ([[3]], [[0, 9, 4, 4]], [[-1, 10, -11, 2]]):
+        feeds = {"ids": np.array(ids, np.int64)}
+        assert_same(model.run(feeds), per_run(model, feeds))
+    assert unpacked and max(unpacked) <= 4                   # never the whole 10-row table
+    assert not model.program.constants
