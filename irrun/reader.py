@@ -11,8 +11,6 @@ nested :class:`IRGraph` records with their own id space.
 """
 from __future__ import annotations
 
-import math
-import mmap
 import os
 import re
 import stat
@@ -25,6 +23,7 @@ from lxml import etree
 
 from . import budget, elements
 from .errors import IrrunError, LayerRef, ModelFileError
+from .weights import ConstBytes, WeightsFile, release_pages
 
 BODY_TAGS = ("body", "then_body", "else_body")
 #: Deepest nesting of TensorIterator/Loop/If bodies read (libxml2's depth limit of 256 elements
@@ -79,43 +78,6 @@ class Layer:
         return None if self.const is None else tuple(self.const.shape)
 
 
-#: Packed Consts with more elements than this are unpacked on each use, and not kept.
-UNPACK_ON_USE = 1 << 16
-
-
-class ConstBytes:
-    """A Const's bytes in the mapped .bin, checked against its type and shape, decoded on first
-    use (:meth:`value`): byte-aligned types as a view of the map, kept; packed (sub-byte) types
-    unpacked into new memory (one byte per element) — kept when small, unpacked anew on each use
-    when large (``unpack_on_use``), so only what irrun computes from them is held."""
-
-    __slots__ = ("blob", "etype", "shape", "unpack_on_use", "_value")
-
-    def __init__(self, blob: np.ndarray, etype: elements.ElementType, shape: tuple[int, ...]):
-        self.blob, self.etype, self.shape = blob, etype, shape     # blob: exactly its bytes
-        self.unpack_on_use = etype.name in elements.PACKED and math.prod(shape) > UNPACK_ON_USE
-        self._value: np.ndarray | None = None
-
-    def value(self) -> np.ndarray:
-        if self._value is not None:
-            return self._value
-        v = elements.decode(self.blob, self.etype, self.shape)    # sizes checked: decodes
-        if not self.unpack_on_use:
-            self._value = v
-        return v
-
-    def rows(self, rows: "np.ndarray | slice") -> np.ndarray:
-        """``value()[rows]`` (dim-0 entries), unpacking only those rows when each row fills
-        whole bytes (whole 3-byte blocks for u3/u6)."""
-        n, per_row = (self.shape[0], math.prod(self.shape[1:])) if self.shape else (0, 0)
-        block = {"u3": 8, "u6": 4}.get(self.etype.name, 1)
-        if not self.shape or (per_row * self.etype.bits) % 8 or per_row % block:
-            return self.value()[rows]
-        size = elements.storage_bytes(self.etype, per_row)
-        picked = self.blob[:n * size].reshape(n, size)[rows]
-        return elements.decode(picked.reshape(-1), self.etype, (len(picked),) + self.shape[1:])
-
-
 @dataclass
 class Edge:
     from_layer: int
@@ -146,23 +108,10 @@ class IRModel:
         """Let the kernel take back the .bin pages this process has touched (they count in its
         RSS until then): called once decompressed weights are cached, so the compressed bytes
         are not resident twice. Arrays that view the map still work (pages fault back in)."""
-        if self.weights_map is not None and hasattr(mmap, "MADV_DONTNEED"):
-            try:
-                self.weights_map.madvise(mmap.MADV_DONTNEED)
-            except (OSError, ValueError):      # closed, or not supported here: only a saving
-                pass
+        release_pages(self.weights_map)
 
 
-_INT = re.compile(r"\s*[+-]?[0-9]+\s*")
 _PRECISIONS: dict[str, elements.ElementType] = {}      # port precision text -> type, as read
-
-
-def _int(text: str) -> int:
-    """A decimal integer as OpenVINO writes it (``int()`` would also take ``1_000`` and other
-    scripts' digits); raises ValueError."""
-    if not _INT.fullmatch(text):
-        raise ValueError(text)
-    return int(text)
 
 
 def split_names(text: str) -> list[str]:
@@ -178,8 +127,7 @@ class _Reader:
         self.bin_path = bin_path
         self.strict = strict
         self.problems: list[IrrunError] = []
-        self._bin: np.ndarray | None = None
-        self._map: mmap.mmap | None = None
+        self.weights = WeightsFile(bin_path, self.fail, xml_path)
 
     # -- errors -----------------------------------------------------------------------------
     def fail(self, msg: str, layer: Layer | LayerRef | None = None, port: str | None = None,
@@ -188,64 +136,8 @@ class _Reader:
         raise ModelFileError(msg, file=file or self.xml_path, layer=ref, port=port)
 
     # -- weights ----------------------------------------------------------------------------
-    def weights(self, layer: Layer) -> np.ndarray:
-        if self._bin is None:
-            if not self.bin_path or not os.path.isfile(self.bin_path):
-                what = "is not a regular file" if self.bin_path and os.path.exists(self.bin_path) \
-                    else "is missing"
-                self.fail(f"the weights file {self.bin_path} {what}, and this Const needs it", layer)
-            try:
-                size = os.path.getsize(self.bin_path)
-                if size:     # a plain ndarray over the map: slicing a np.memmap subclass is slow
-                    with open(self.bin_path, "rb") as f:
-                        self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-                    self._bin = np.frombuffer(self._map, dtype=np.uint8)
-                else:
-                    self._bin = np.zeros(0, np.uint8)
-            except (OSError, ValueError) as e:
-                self.fail(f"cannot map the weights file: {e}", layer, file=self.bin_path)
-        return self._bin
-
     def const_value(self, layer: Layer) -> "np.ndarray | ConstBytes":
-        d = layer.data
-        try:
-            et = elements.from_attr(d["element_type"])
-        except KeyError:
-            self.fail(f"Const has no valid element_type (got {d.get('element_type')!r})", layer)
-        if et.is_dynamic:
-            self.fail("Const element_type must not be dynamic", layer)
-        try:
-            shape = tuple(_int(p) for p in d.get("shape", "").split(",") if p.strip())
-            offset, size = _int(d["offset"]), _int(d["size"])
-        except KeyError as e:
-            self.fail(f"Const is missing attribute {e.args[0]}", layer)
-        except ValueError:
-            self.fail(f'Const has a non-integer shape, offset or size (shape="{d.get("shape")}", '
-                      f'offset="{d.get("offset")}", size="{d.get("size")}")', layer)
-        if any(n < 0 for n in shape) or offset < 0 or size < 0:
-            self.fail(f"Const has a negative shape, offset or size (shape={list(shape)}, "
-                      f"offset={offset}, size={size})", layer)
-        numel = math.prod(shape)
-        need = elements.storage_bytes(et, numel) if et.name != "string" else 4 * (numel + 2)
-        if size < need:
-            self.fail(f"Const of shape {list(shape)} {et} needs {need} bytes but size={size}", layer)
-        blob = self.weights(layer) if size or offset else np.zeros(0, np.uint8)
-        if offset + size > len(blob):
-            self.fail(f"Const bytes [{offset}, {offset + size}) lie outside the weights file "
-                      f"({len(blob)} bytes)", layer, file=self.bin_path)
-        if budget.too_big_for_numpy(shape, et.dtype):
-            self.fail(f"Const shape {list(shape)} is too large for any array (NumPy's limit is "
-                      "2**63 bytes, counting the non-zero dims even of an empty tensor)", layer)
-        if et.name in elements.PACKED or et.name == "string":   # decoded into new memory
-            why = budget.refusal(shape, et.dtype, f"unpacking the {et} Const", budget.current())
-            if why:
-                raise budget.MemoryBudgetError(why, file=self.xml_path, layer=layer.ref)
-        if et.name != "string":                 # decoded on first use (sizes are checked)
-            return ConstBytes(blob[offset:offset + size], et, shape)
-        try:
-            return elements.decode(blob[offset:offset + size], et, shape)
-        except (ValueError, OverflowError) as e:
-            self.fail(f"Const data is invalid: {e}", layer, file=self.bin_path)
+        return self.weights.const(layer)
 
     # -- XML --------------------------------------------------------------------------------
     def read(self) -> IRModel:
@@ -260,7 +152,7 @@ class _Reader:
         rt = root.find("rt_info")
         return IRModel(self.xml_path, self.bin_path, root.get("name", ""), int(version), graph,
                        _rt_info(rt) if rt is not None else {}, self.problems,
-                       self._map)
+                       self.weights.map)
 
     def graph(self, elem, path: tuple[str, ...]) -> IRGraph:
         if len(path) > MAX_BODY_DEPTH:

@@ -12,8 +12,9 @@ import pytest
 
 import irrun
 import irrun.ops.matmul
+import irrun.weights
 from irrun.program import ChainRows, RowBlocks
-from irrun.reader import ConstBytes
+from irrun.weights import ConstBytes
 from test_program import assert_same, embedding_model, per_run
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -24,7 +25,7 @@ PACKED_CASES = ["i4_sym_group", "nf4_group", "u4_asym_group", "u4_asym_group_f16
 def lazy(monkeypatch):
     """Small fixtures: unpack every packed Const on use (real-size weights are), and fold
     nothing at inference (real-size weights are too big to fold)."""
-    monkeypatch.setattr(irrun.reader, "UNPACK_ON_USE", 0)
+    monkeypatch.setattr(irrun.weights, "UNPACK_ON_USE", 0)
     monkeypatch.setattr(irrun.infer, "FOLD_LIMIT", 0)
 
 
