@@ -155,7 +155,8 @@ class Program:
             self._warned = True
             warnings.warn(f"{self.file}: {skipped} constant tensor(s) do not fit the memory budget "
                           f"of {budget.human(limit)} beside the {budget.human(self.constant_bytes)} "
-                          "kept; they are recomputed on every run (slower)", RuntimeWarning, stacklevel=2)
+                          "kept; they are recomputed on every run, weights block by block (slower)",
+                          RuntimeWarning, stacklevel=2)
         if not want:
             return
         need = _ancestors(want, by_node, set(by_node), {})
