@@ -35,14 +35,13 @@ warning is given for them.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import asdict, dataclass, field
 
-import networkx as nx
-
 from . import elements
 from .errors import GraphError, IrrunError, ModelFileError, UnsupportedError, printable
-from .graph import build_graph, inputs_of, live_nodes
+from .graph import Graph, build_graph, descendants, inputs_of, live_nodes
 from .infer import infer_types
 from .irsave import as_pshape
 from .model import Model
@@ -62,7 +61,7 @@ LOADS_BUT_FAILS = "OpenVINO loads this file but fails at inference"
 class _Scope:
     """The model's graph or one sub-graph body, as the checker walks it."""
 
-    g: nx.MultiDiGraph
+    g: Graph
     order: list
     ops: dict
     op_errors: dict
@@ -134,7 +133,7 @@ class _Check:
     def __init__(self, ir: IRModel, shapes):
         self.ir, self.shapes = ir, shapes
         self.model = Model(ir, strict=False)
-        self.g = self.model.graph
+        self.g = self.model.dag
         self.findings: list[Finding] = []
         self.live = live_nodes(self.g) or set(self.g.nodes)     # no Result: check everything
         self.top = _Scope(self.g, self.model.order, self.model.ops, self.model.op_errors, self.live)
@@ -195,16 +194,16 @@ class _Check:
                     bad.add(int(p.layer.id))
         for n, d in self.g.nodes(data=True):
             layer = d["layer"]
-            v = layer.const_value
-            if v is None or n not in self.live or layer.data.get("element_type") == "string":
+            shape = layer.const_shape         # (not decoded: a packed Const would be unpacked)
+            if shape is None or n not in self.live or layer.data.get("element_type") == "string":
                 continue
-            need = elements.storage_bytes(elements.from_attr(layer.data["element_type"]), v.size)
+            need = elements.storage_bytes(elements.from_attr(layer.data["element_type"]), math.prod(shape))
             size = int(layer.data["size"])
             # an empty Const is written with one byte of data (openvino-tokenizers' empty patterns):
             # what OpenVINO's own serializer does, so no finding
-            if size > need and not (v.size == 0 and size == 1):
+            if size > need and not (math.prod(shape) == 0 and size == 1):
                 self.add("warning", "const-size", layer, None, None, None,
-                         f"size={size} but the shape {list(v.shape)} needs {need} bytes "
+                         f"size={size} but the shape {list(shape)} needs {need} bytes "
                          "(OpenVINO ignores the rest)")
         return bad
 
@@ -353,7 +352,7 @@ class _Check:
             n = int(f.layer_id)
             if n in self.live and n in g and any(types.get((n, i)) is None
                                                   for i in range(len(g.nodes[n]["layer"].outputs))):
-                k = len(nx.descendants(g, n) & blind)
+                k = len(descendants(g, n) & blind)
                 if k:
                     f.message += f"; the {k} layer{'s' if k > 1 else ''} after it {'are' if k > 1 else 'is'} not checked"
 

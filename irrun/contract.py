@@ -33,15 +33,17 @@ def _bug(e: Exception, file: str | None, ref: LayerRef) -> InternalError:
 def run_checked(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo | None],
                 ref: LayerRef, file: str | None = None, folding: bool = False,
                 ctx: object = None, constant: bool = False, kwargs: dict | None = None,
-                expect: tuple | None = None) -> list[np.ndarray]:
+                expect: tuple | None = None, rounded: bool = True) -> list[np.ndarray]:
     """``constant`` (implied by ``folding``): every input is constant-derived, so f16/bf16 math
     runs in f32 as OpenVINO does it (:mod:`irrun.widen`). ``kwargs``: the plan's ``out``/``skip``
     for the kernel (:class:`irrun.executor.Step`); ``expect``: (dtype, shape) per output when
-    every inferred port is static, so that a correct result is checked in O(1)."""
+    every inferred port is static, so that a correct result is checked in O(1). ``rounded=False``
+    (with ``constant``): only constant layers read the outputs (:func:`irrun.widen.run_constant`)."""
     kw = kwargs or {}
     try:
-        if (folding or constant) and not op.uses_context and widen.applies(args):
-            outs = widen.run_constant(op, args, infos)
+        if (folding or constant) and not op.uses_context and (
+                widen.applies(args) or not rounded and widen.narrows(infos)):
+            outs = widen.run_constant(op, args, infos, rounded or folding)
         else:
             outs = op.run(*args, ctx=ctx, **kw) if op.uses_context else op.run(*args, **kw)
     except Exception as e:

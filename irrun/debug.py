@@ -36,7 +36,7 @@ from .writers import model_files
 
 def find_layer(model, spec: int | str) -> int:
     """A layer by id (``12`` or ``"12"``), name, or output tensor name; InputError otherwise."""
-    g = model.graph
+    g = model.dag
     text = str(spec).strip()
     if text.lstrip("-").isdigit() and int(text) in g:
         return int(text)
@@ -58,7 +58,7 @@ def find_layer(model, spec: int | str) -> int:
 def type_version(model, n: int) -> str:
     """``"Gather-8"``: the layer's type and the version of the op it resolves to (the file's
     ``version`` attribute names an opset, not the op version)."""
-    layer = model.graph.nodes[n]["layer"]
+    layer = model.dag.nodes[n]["layer"]
     op = model.ops.get(n)
     version = (op.version if op is not None else layer.version).removeprefix("opset")
     return printable(f"{layer.type}-{version}")
@@ -67,7 +67,7 @@ def type_version(model, n: int) -> str:
 def port_name(model, n: int, i: int) -> str:
     """A readable name for output ``i`` of layer ``n``: its first tensor name, else the layer's
     name (``name.i`` for a layer with several outputs, as OpenVINO names them)."""
-    layer = model.graph.nodes[n]["layer"]
+    layer = model.dag.nodes[n]["layer"]
     names = layer.outputs[i].names if i < len(layer.outputs) else []
     if names:
         return names[0]
@@ -76,7 +76,7 @@ def port_name(model, n: int, i: int) -> str:
 
 def port_key(model, n: int, i: int) -> str:
     """``"<layer id>:<port id>"``, the dump's key for output ``i`` of layer ``n``."""
-    return f"{n}:{model.graph.nodes[n]['layer'].outputs[i].id}"
+    return f"{n}:{model.dag.nodes[n]['layer'].outputs[i].id}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -118,7 +118,7 @@ def check_op_types(model, ops: Iterable[str]) -> None:
     a typo would otherwise select nothing. Names the closest type (OpenVINO's or the model's)."""
     from .ops.registry import _canonical_names
 
-    have = {d["layer"].type.lower(): d["layer"].type for _, d in model.graph.nodes(data=True)}
+    have = {d["layer"].type.lower(): d["layer"].type for _, d in model.dag.nodes(data=True)}
     for t in (t.strip() for s in ops for t in s.split(",") if t.strip()):
         if t.lower() in have:
             continue
@@ -133,7 +133,7 @@ def check_op_types(model, ops: Iterable[str]) -> None:
 
 def check_name_globs(model, names: Iterable[str]) -> None:
     """InputError unless every glob in ``names`` matches some layer name of ``model``."""
-    layer_names = [d["layer"].name for _, d in model.graph.nodes(data=True)]
+    layer_names = [d["layer"].name for _, d in model.dag.nodes(data=True)]
     for g in (g for s in names for g in s.split(",") if g):
         if not any(fnmatch.fnmatchcase(n, g) for n in layer_names):
             close = difflib.get_close_matches(g, layer_names, n=1)
@@ -158,7 +158,7 @@ class Trace:
         return self.arrays
 
     def __call__(self, step, args: list, outs: list, seconds: float) -> None:
-        layer = self.model.graph.nodes[step.node]["layer"]
+        layer = self.model.dag.nodes[step.node]["layer"]
         if step.kind == "result" or layer.type.lower() in ("const", "constant"):
             return
         kind = "folded" if step.kind == "const" else step.kind

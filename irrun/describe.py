@@ -1,9 +1,8 @@
 """What is in a model: ``irrun info`` (a summary) and ``irrun graph`` (Graphviz dot or Mermaid)."""
 from __future__ import annotations
 
+import math
 from collections import Counter
-
-import networkx as nx
 
 from .debug import table, find_layer, type_version
 from .errors import IrrunError, printable
@@ -21,11 +20,11 @@ def _all_layers(irg):
 
 def info_json(model) -> dict:
     """What :func:`info_text` says, as one JSON-ready object (``irrun info --json``)."""
-    g, ir = model.graph, model.ir
+    g, ir = model.dag, model.ir
     all_layers = list(_all_layers(ir.graph))
     ops = Counter(type_version(model, n) for n, d in g.nodes(data=True) if d["layer"].type.lower() not in SPECIAL)
     missing = {type_version(model, n) for n in model.op_errors}
-    consts = [L for L in all_layers if L.const_value is not None]
+    consts = [L for L in all_layers if L.const is not None]
     port = lambda p: {"name": p.name, "names": list(p.names), "element_type": str(p.etype),   # noqa: E731
                       "shape": str(p.shape)}
     return {"path": str(model.path), "ir_version": ir.ir_version, "name": ir.name, "layers": len(g),
@@ -34,14 +33,14 @@ def info_json(model) -> dict:
             "ops": [{"op": op, "layers": c, "implemented": op not in missing}
                     for op, c in sorted(ops.items(), key=lambda kv: kv[0].lower())],
             "opsets": sorted({L.version for L in all_layers}),
-            "weights": {"consts": len(consts), "values": sum(L.const_value.size for L in consts),
+            "weights": {"consts": len(consts), "values": sum(math.prod(L.const_shape) for L in consts),
                         "bytes": sum(int(L.data.get("size", 0)) for L in consts)},
             "unused_layers": len(g) - len(model.order) if model.order else 0}
 
 
 def info_text(model) -> str:
     """Inputs and outputs, layer counts, op types with versions, opsets, weights."""
-    g, ir = model.graph, model.ir
+    g, ir = model.dag, model.ir
     layers = [d["layer"] for _, d in g.nodes(data=True)]
     kinds = Counter(L.type for L in layers if L.type.lower() in SPECIAL)
     ops = Counter(type_version(model, n) for n, d in g.nodes(data=True) if d["layer"].type.lower() not in SPECIAL)
@@ -60,9 +59,9 @@ def info_text(model) -> str:
     out += ["", "ops (type-version, layers)"] + (table(rows, {1}) if rows else ["  none"])
     all_layers = list(_all_layers(ir.graph))
     opsets = sorted({L.version for L in all_layers}, key=lambda v: (not v.startswith("opset"), len(v), v))
-    consts = [L for L in all_layers if L.const_value is not None]
+    consts = [L for L in all_layers if L.const is not None]
     nbytes = sum(int(L.data.get("size", 0)) for L in consts)
-    values = sum(L.const_value.size for L in consts)
+    values = sum(math.prod(L.const_shape) for L in consts)
     dead = len(layers) - len(model.order) if model.order else 0
     out += ["", f"opsets   {printable(', '.join(opsets))}",
             f"weights  {values} values in {len(consts)} Consts, {nbytes} bytes" if consts else "weights  none"]
@@ -80,6 +79,7 @@ def info_text(model) -> str:
 def neighbourhood(model, spec, depth: int) -> tuple[int, set]:
     """The layer and every layer within ``depth`` edges of it (either direction)."""
     n = find_layer(model, spec)
+    import networkx as nx          # only for drawing a neighbourhood
     near = nx.single_source_shortest_path_length(model.graph.to_undirected(as_view=True), n, cutoff=depth)
     return n, set(near)
 
@@ -155,14 +155,14 @@ def _const_text(v) -> str:
 def _node_label(model, n, types=None) -> tuple[str, str]:
     """(text lines, kind) where kind is param | result | const | op: id and name, type-version,
     the key attributes (Parameter/Result: the tensor's type and shape)."""
-    L = model.graph.nodes[n]["layer"]
+    L = model.dag.nodes[n]["layer"]
     t = L.type.lower()
     if t in ("const", "constant"):
         v = L.const_value
         et = L.data.get("element_type", "")
         return f"{L.id} {printable(L.name)}\nConst {printable(et)} {_const_text(v)}".rstrip(), "const"
     if t == "result":
-        src = inputs_of(model.graph, n)
+        src = inputs_of(model.dag, n)
         tensor = _edge_label(model, types or {}, *src[0]).split(": ", 1)[-1] if len(src) == 1 else ""
         return f"{L.id} {printable(model._output_key(n))}\nResult {tensor}".rstrip(), "result"
     if t == "parameter":
@@ -174,7 +174,7 @@ def _node_label(model, n, types=None) -> tuple[str, str]:
 def _edge_label(model, types, u, sp) -> str:
     """The tensor's inferred type (declared one when inference fails), and which output of a
     multi-output layer it is (its port id, as in the dump keys)."""
-    outs = model.graph.nodes[u]["layer"].outputs
+    outs = model.dag.nodes[u]["layer"].outputs
     info = types.get((u, sp))
     text = str(info) if info is not None else \
         f"{outs[sp].etype or '?'}[{','.join('?' if d < 0 else str(d) for d in outs[sp].dims)}]"
@@ -182,7 +182,7 @@ def _edge_label(model, types, u, sp) -> str:
 
 
 def _parts(model, nodes):
-    g = model.graph
+    g = model.dag
     keep = [n for n in sorted(g.nodes, key=lambda n: g.nodes[n]["layer"].position) if nodes is None or n in nodes]
     kept = set(keep)
     types = _types(model)
@@ -207,7 +207,7 @@ def to_dot(model, nodes: set | None = None, focus: int | None = None) -> str:
         text, kind = _node_label(model, n, types)
         fill = ""
         if kind == "op":
-            cat = category(model.graph.nodes[n]["layer"].type)
+            cat = category(model.dag.nodes[n]["layer"].type)
             if cat:
                 seen[cat] = None
                 fill = f'fillcolor="{CATEGORIES[cat][0]}"'
@@ -232,7 +232,7 @@ def to_mermaid(model, nodes: set | None = None, focus: int | None = None) -> str
     for n in keep:
         text, kind = _node_label(model, n, types)
         cat = "io" if kind in ("param", "result") else \
-            category(model.graph.nodes[n]["layer"].type) if kind == "op" else "const"
+            category(model.dag.nodes[n]["layer"].type) if kind == "op" else "const"
         out.append(f"  n{n}{shape[kind].format(q(text))}" + (f":::{cat}" if cat else ""))
     out += [f"  n{u} -->|{q(lab)}| n{v}" for u, v, lab in edges]
     return "\n".join(out + ([f"  class n{focus} focus"] if focus is not None else []))

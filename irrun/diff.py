@@ -128,7 +128,7 @@ def compare(model, trace: Trace, reference: Mapping[str, np.ndarray], rtol: floa
     missing = sum(r.key(i) not in reference for r in trace.layers if r.arrays is not None and r.kind != "param"
                   for i in range(len(r.ports)))
     cmp = Comparison(ports, trace.layers, None, missing=missing, rtol=rtol, atol=atol)
-    g = model.graph
+    g = model.dag
     for r in trace.layers:
         if not any(r.key(i) in ports and not ports[r.key(i)].equal for i in range(len(r.ports))):
             continue

@@ -7,6 +7,7 @@ u4/i4/f4e2m1 as the ml_dtypes types of the same name. Strings become NumPy ``Str
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import ml_dtypes
@@ -116,7 +117,7 @@ def decode(buf: np.ndarray, et: ElementType, shape: tuple[int, ...]) -> np.ndarr
     Byte-aligned types return a read-only view of ``buf``; packed types a new array.
     The caller has checked ``len(buf) >= storage_bytes(et, numel)``.
     """
-    numel = int(np.prod(shape, dtype=np.int64))
+    numel = math.prod(shape)
     name = et.name
     if name == "string":
         return _decode_strings(buf, shape)

@@ -16,13 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from time import perf_counter
 
-import networkx as nx
 import numpy as np
 
 from . import budget, heap
 from .contract import check_outputs, output_specs, outputs_fit, raise_failure, run_checked
 from .errors import UnsupportedError
-from .graph import inputs_of
+from .graph import Graph, inputs_of
 from .ops.base import Op, TensorInfo
 
 
@@ -81,7 +80,7 @@ class RunContext:
         self.writes[variable_id] = value
 
 
-def plan(g: nx.MultiDiGraph, order: list, ops: dict, types: dict,
+def plan(g: Graph, order: list, ops: dict, types: dict,
          rewrite: Callable[[list[Step]], list[Step]] | None = None) -> list[Step]:
     """The steps for the layers in ``order`` with these inferred ``types``. ``rewrite`` may
     replace steps before they are linked (the program's constant cache: irrun/program.py)."""
@@ -107,8 +106,9 @@ def link(steps: list[Step], types: dict) -> list[Step]:
         step.frees = []
         step.need = _least_shape(step.infos) if step.kind != "const" else (0, 0, ())
         step.keep = [i for i in range(len(step.infos)) if (step.node, i) in readers]
-        if step.kind == "const" or (step.kind == "op" and step.reads and not step.op.uses_context
-                                    and all(r in constant for r in step.reads)):
+        if step.kind == "const" or (step.kind == "op" and not step.op.uses_context
+                                    and all(r in constant for r in step.reads)):   # (a packed Const
+                                    # has no reads: irrun/ops/constant.py)
             step.constant = step.kind == "op"
             constant.update((step.node, i) for i in step.keep)
         if step.kind == "op":

@@ -49,7 +49,7 @@ def _raw_const(model, layer) -> tuple[bytes, str, list[int]]:
     with open(model.ir.bin_path, "rb") as f:
         f.seek(int(d["offset"]))
         raw = f.read(int(d["size"]))
-    return raw, elements.from_attr(d["element_type"]).name, list(layer.const_value.shape)
+    return raw, elements.from_attr(d["element_type"]).name, list(layer.const_shape)
 
 
 FILES = ("model.xml", "model.bin", "inputs.npz", "outputs.npz")
@@ -71,7 +71,7 @@ def extract_layer(model, layer: int | str, directory: str | os.PathLike, inputs=
     model's files and those in ``protect`` are never overwritten."""
     protect = [*protect, *writers.model_files(model)]
     targets(directory, protect)
-    g = model.graph
+    g = model.dag
     n = find_layer(model, layer)
     L = g.nodes[n]["layer"]
     if L.type.lower() in ("parameter", "const", "constant", "result"):

@@ -1,16 +1,21 @@
-"""Build a networkx MultiDiGraph from the reader's records and validate its structure.
+"""The layer graph: plain adjacency built from the reader's records, and its structural checks.
 
 Nodes are layer ids with the :class:`~irrun.reader.Layer` record under ``"layer"``; an edge
 ``u -> v`` carries ``src_port`` (index of the output port of ``u``) and ``dst_port`` (index of the
 input port of ``v``) — positions, not the file's port ids, which OpenVINO maps to positions
 (ir-format.md §3.2). Parallel edges (one output feeding two inputs of one layer) survive because
-the edge key is the destination port.
+an edge is keyed by its destination port.
+
+:class:`Graph` answers the few questions irrun asks (inputs of a layer, readers, a topological
+order) with dicts and a heap, and reads like the networkx calls it replaced (``g.nodes[n]``,
+``g.nodes(data=True)``, ``successors``, ``in_edges``...), so that ``import irrun`` and reading a
+model load no networkx. :meth:`Graph.to_networkx` gives the networkx MultiDiGraph that
+``Model.graph`` offers library users (built on first access).
 """
 from __future__ import annotations
 
+import heapq
 import weakref
-
-import networkx as nx
 
 from .errors import GraphError
 from .reader import IRGraph, Layer
@@ -18,9 +23,87 @@ from .reader import IRGraph, Layer
 SINK_TYPES = ("result", "assign")
 
 
-def build_graph(irg: IRGraph, file: str) -> tuple[nx.MultiDiGraph, list[GraphError]]:
+class _Nodes(dict):
+    """``g.nodes``: node -> its attributes (``layer``, ``type``, ``name``); called like
+    networkx's node view: ``g.nodes()`` the nodes, ``g.nodes(data=True)`` (node, attributes)."""
+
+    def __call__(self, data: bool = False) -> list:
+        return list(self.items()) if data else list(self)
+
+
+class Graph:
+    """A directed multigraph of layers, in XML order: ``ins[v]`` maps an input port index of ``v``
+    to the (producer, output port index) feeding it; ``outs[u]`` lists (reader, its input port,
+    output port of ``u``)."""
+
+    def __init__(self) -> None:
+        self.nodes = _Nodes()
+        self.ins: dict = {}
+        self.outs: dict = {}
+        self._inputs: dict | None = None
+        self.order: list | None = None     # every layer in topological order (build_graph)
+
+    def add_node(self, n, **attrs) -> None:
+        self.nodes[n] = attrs
+        self.ins[n], self.outs[n] = {}, []
+
+    def add_edge(self, u, v, key: int, src_port: int, dst_port: int) -> None:
+        self.ins[v][dst_port] = (u, src_port)
+        self.outs[u].append((v, dst_port, src_port))
+        self._inputs = None
+
+    def __contains__(self, n) -> bool:
+        return n in self.nodes
+
+    def __iter__(self):
+        return iter(self.nodes)
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def number_of_nodes(self) -> int:
+        return len(self.nodes)
+
+    def inputs(self, n) -> list[tuple]:
+        """``[(producer, src_port)]`` ordered by ``n``'s input port index (one table per graph)."""
+        if self._inputs is None:
+            self._inputs = {v: [e[1] for e in sorted(ins.items())] for v, ins in self.ins.items()}
+        return self._inputs.get(n, [])
+
+    def in_degree(self, n) -> int:
+        return len(self.ins[n])
+
+    def out_degree(self, n) -> int:
+        return len(self.outs[n])
+
+    def successors(self, n) -> list:
+        return list(dict.fromkeys(v for v, _, _ in self.outs[n]))
+
+    def predecessors(self, n) -> list:
+        return list(dict.fromkeys(u for _, (u, _) in sorted(self.ins[n].items())))
+
+    def in_edges(self, n, keys: bool = False, data: bool = False) -> list[tuple]:
+        return [(u, n) + ((k,) if keys else ()) + (({"src_port": sp, "dst_port": k},) if data else ())
+                for k, (u, sp) in sorted(self.ins[n].items())]
+
+    def edges(self, keys: bool = False, data: bool = False) -> list[tuple]:
+        return [(u, v) + ((k,) if keys else ()) + (({"src_port": sp, "dst_port": k},) if data else ())
+                for u, outs in self.outs.items() for v, k, sp in outs]
+
+    def to_networkx(self):
+        """The same graph as a networkx MultiDiGraph (edge key = destination port)."""
+        import networkx as nx
+        g = nx.MultiDiGraph()
+        for n, attrs in self.nodes.items():
+            g.add_node(n, **attrs)
+        for u, v, k, d in self.edges(keys=True, data=True):
+            g.add_edge(u, v, key=k, **d)
+        return g
+
+
+def build_graph(irg: IRGraph, file: str) -> tuple[Graph, list[GraphError]]:
     """The graph and every structural problem found (the graph holds what could be built)."""
-    g = nx.MultiDiGraph()
+    g = Graph()
     problems: list[GraphError] = []
 
     def problem(msg: str, layer: Layer | None = None, port: str | None = None) -> None:
@@ -37,17 +120,21 @@ def build_graph(irg: IRGraph, file: str) -> tuple[nx.MultiDiGraph, list[GraphErr
         out_index[layer.id] = {p.id: p.index for p in reversed(layer.outputs)}
         in_index[layer.id] = {p.id: p.index for p in reversed(layer.inputs)}
 
-    fed_ports: set[tuple[int, int]] = set()
+    nodes = g.nodes
     for e in irg.edges:
+        src = nodes[e.from_layer]["layer"] if e.from_layer in nodes else None
+        dst = nodes[e.to_layer]["layer"] if e.to_layer in nodes else None
+        sp = out_index[src.id].get(e.from_port) if src is not None else None   # dicts: a layer
+        dp = in_index[dst.id].get(e.to_port) if dst is not None else None      # with 100000 ports
+        if sp is not None and dp is not None and dp not in g.ins[e.to_layer] \
+                and src.type.lower() != "result":                    # must not cost 100000**2
+            g.add_edge(e.from_layer, e.to_layer, key=dp, src_port=sp, dst_port=dp)
+            continue
         desc = f"edge {e.from_layer}:{e.from_port} -> {e.to_layer}:{e.to_port}"
-        src = g.nodes[e.from_layer]["layer"] if e.from_layer in g else None
-        dst = g.nodes[e.to_layer]["layer"] if e.to_layer in g else None
         if src is None or dst is None:
             missing = e.from_layer if src is None else e.to_layer
             problem(f"{desc} names layer {missing}, which does not exist", src or dst)
             continue
-        sp = out_index[src.id].get(e.from_port)        # dicts: a hostile layer with 100000
-        dp = in_index[dst.id].get(e.to_port)           # ports must not cost 100000**2 steps
         if sp is None:
             problem(f"{desc}: layer {src.id} has no output port with id {e.from_port}", src)
             continue
@@ -57,65 +144,126 @@ def build_graph(irg: IRGraph, file: str) -> tuple[nx.MultiDiGraph, list[GraphErr
         if src.type.lower() == "result":
             problem(f"{desc} reads a Result layer, which has no outputs", src)
             continue
-        if (e.to_layer, dp) in fed_ports:
-            problem(f"input port {e.to_port} is fed by more than one edge ({desc} is another)",
-                    dst, f"input port {e.to_port}")
-            continue
-        g.add_edge(e.from_layer, e.to_layer, key=dp, src_port=sp, dst_port=dp)
-        fed_ports.add((e.to_layer, dp))
+        problem(f"input port {e.to_port} is fed by more than one edge ({desc} is another)",
+                dst, f"input port {e.to_port}")
 
-    for n, data in g.nodes(data=True):
+    for n, data in g.nodes.items():
         layer = data["layer"]
-        fed = {k for _, _, k in g.in_edges(n, keys=True)}
         for p in layer.inputs:
-            if p.index not in fed:
+            if p.index not in g.ins[n]:
                 problem("input port is not connected to anything", layer, f"input port {p.id}")
-    if not nx.is_directed_acyclic_graph(g):     # find_cycle alone is slow on a valid graph
-        cycle = nx.find_cycle(g)
-        ids = [str(u) for u, *_ in cycle]
+    g.order = _topological(g, g.nodes)
+    cycle = _cycle(g) if len(g.order) < len(g) else []
+    if cycle:
+        ids = [str(u) for u in cycle]
         problem(f"the graph has a cycle through layers {' -> '.join(ids + ids[:1])}",
-                g.nodes[cycle[0][0]]["layer"])
-    if not any(d["layer"].type.lower() == "result" for _, d in g.nodes(data=True)):
+                g.nodes[cycle[0]]["layer"])
+    if not any(d["layer"].type.lower() == "result" for d in g.nodes.values()):
         problem("the graph has no Result layer, so it has no outputs")
     return g, problems
 
 
-def of_types(g: nx.MultiDiGraph, types: tuple[str, ...]) -> list:
+def _topological(g: Graph, nodes) -> list:
+    """``nodes`` (closed under predecessors) in topological order, ties in XML order (a heap
+    keyed by position); nodes on or after a cycle are left out."""
+    pending = {n: len({u for u, _ in g.ins[n].values()}) for n in nodes}
+    heap = [(g.nodes[n]["layer"].position, n) for n, k in pending.items() if k == 0]
+    heapq.heapify(heap)
+    order = []
+    while heap:
+        _, u = heapq.heappop(heap)
+        order.append(u)
+        for v in dict.fromkeys(v for v, _, _ in g.outs[u]):
+            if v in pending:
+                pending[v] -= 1
+                if pending[v] == 0:
+                    heapq.heappush(heap, (g.nodes[v]["layer"].position, v))
+    return order
+
+
+def _cycle(g: Graph) -> list:
+    """The layers of one cycle, in edge order (empty when the graph is acyclic)."""
+    left = set(g.nodes) - set(g.order)
+    if not left:
+        return []
+    start = next(n for n in g.nodes if n in left)
+    path, on_path, seen = [start], {start: 0}, {start}
+    stack = [iter([v for v, _, _ in g.outs[start] if v in left])]
+    while stack:                           # depth-first: every node left is on or before a cycle
+        v = next(stack[-1], None)
+        if v is None:
+            stack.pop()
+            on_path.pop(path.pop())
+            continue
+        if v in on_path:
+            return path[on_path[v]:]
+        if v in seen:
+            continue
+        seen.add(v)
+        on_path[v] = len(path)
+        path.append(v)
+        stack.append(iter([w for w, _, _ in g.outs[v] if w in left]))
+    return []
+
+
+def of_types(g: Graph, types: tuple[str, ...]) -> list:
     """The layers whose (lower-case) type is in ``types``, in XML order."""
-    return sorted((n for n, d in g.nodes(data=True) if d["layer"].type.lower() in types),
+    return sorted((n for n, d in g.nodes.items() if d["layer"].type.lower() in types),
                   key=lambda n: g.nodes[n]["layer"].position)
 
 
-def sinks(g: nx.MultiDiGraph) -> list:
+def sinks(g: Graph) -> list:
     """Result and Assign layers in XML order: the roots OpenVINO keeps the graph alive from."""
     return of_types(g, SINK_TYPES)
 
 
-def live_nodes(g: nx.MultiDiGraph) -> set:
+def ancestors(g: Graph, nodes) -> set:
+    """The layers some of ``nodes`` depend on (``nodes`` not included unless on a cycle)."""
+    found: set = set()
+    todo = [u for n in nodes for u, _ in g.ins[n].values()]
+    while todo:
+        u = todo.pop()
+        if u not in found:
+            found.add(u)
+            todo.extend(w for w, _ in g.ins[u].values())
+    return found
+
+
+def descendants(g: Graph, n) -> set:
+    """The layers that depend on ``n``."""
+    found: set = set()
+    todo = [v for v, _, _ in g.outs[n]]
+    while todo:
+        v = todo.pop()
+        if v not in found:
+            found.add(v)
+            todo.extend(w for w, _, _ in g.outs[v])
+    return found
+
+
+def live_nodes(g: Graph) -> set:
     """The layers that feed a Result or Assign (those layers included)."""
-    live = set()
-    for s in sinks(g):
-        live.add(s)
-        live |= nx.ancestors(g, s)
-    return live
+    roots = sinks(g)
+    return ancestors(g, roots) | set(roots)
 
 
-def live_order(g: nx.MultiDiGraph) -> list:
+def live_order(g: Graph) -> list:
     """Topological order (ties in XML order) of the layers that feed a Result or Assign.
 
     OpenVINO silently drops the other layers (ir-format.md §5), so they are neither run nor
     shape-checked (the checker lists them as a warning).
     """
     live = live_nodes(g)
-    sub = g if len(live) == len(g) else g.subgraph(live)
-    return list(nx.lexicographical_topological_sort(sub, key=lambda n: g.nodes[n]["layer"].position))
+    if g.order is not None and len(g.order) == len(g):
+        return [n for n in g.order if n in live]    # what Kahn's algorithm gives on them alone
+    return _topological(g, live)
 
 
-def inputs_of(g: nx.MultiDiGraph, n) -> list[tuple]:
-    """``[(producer, src_port)]`` ordered by the consumer's input port index.
-
-    Asked for every layer by inference, planning and the checker, so the answer for the whole
-    graph is computed once per graph object (a model's graph is not changed after build_graph)."""
+def inputs_of(g, n) -> list[tuple]:
+    """``[(producer, src_port)]`` ordered by the consumer's input port index, for a
+    :class:`Graph` or a networkx MultiDiGraph of the same form (``Model.graph``)."""
+    if isinstance(g, Graph):
+        return list(g.inputs(n))
     table = _INPUTS_OF.get(g)
     if table is None:
         ins: dict = {v: [] for v in g}
@@ -125,4 +273,4 @@ def inputs_of(g: nx.MultiDiGraph, n) -> list[tuple]:
     return list(table.get(n, ()))
 
 
-_INPUTS_OF: "weakref.WeakKeyDictionary[nx.MultiDiGraph, tuple]" = weakref.WeakKeyDictionary()
+_INPUTS_OF: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

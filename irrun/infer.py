@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import networkx as nx
 
 from .bounds import propagate
 from .budget import MemoryBudgetError
 from .contract import run_checked
 from .errors import InternalError, IrrunError, OpError, ShapeError, UnsupportedError
-from .graph import inputs_of
+from .graph import Graph, inputs_of
 from .ops.base import Op, TensorInfo
 from .ops.parameter import Parameter
 from .shapes import PartialShape
@@ -61,7 +60,7 @@ def infer_layer(op: Op, ins: list[TensorInfo], layer, file: str | None) -> list[
     return outs
 
 
-def infer_types(g: nx.MultiDiGraph, order: list, ops: dict, file: str | None = None,
+def infer_types(g: Graph, order: list, ops: dict, file: str | None = None,
                 overrides: dict | None = None,
                 on_error: Callable[[object, IrrunError], None] | None = None) -> Types:
     """Infer every output port of the layers in ``order``.

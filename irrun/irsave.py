@@ -54,7 +54,7 @@ def reshape(model, shapes: Mapping[str, object]) -> None:
     except (ShapeError, ExecutionError) as e:
         raise type(e)(e.message + _baked_in_hint(model, e), file=e.file, layer=e.layer,
                       port=e.port) from None
-    g = model.graph
+    g = model.dag
     for name, shape in shapes.items():
         n = model._find_input(name)
         op = model.ops[n]
@@ -79,7 +79,7 @@ def _baked_in_hint(model, err: IrrunError) -> str:
     if err.layer is None or err.layer.path or not err.layer.id.isdigit():
         return ""
     n = int(err.layer.id)
-    g = model.graph
+    g = model.dag
     for k, (u, _) in enumerate(inputs_of(g, n)):
         src = g.nodes[u]["layer"]
         v = src.const_value

@@ -1,18 +1,19 @@
 """The library's model object: read once, infer shapes (also for new input shapes), run."""
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
-import networkx as nx
 import numpy as np
 
 from . import budget, elements, iterations
 from .elements import ElementType
 from .errors import InputError, IrrunError
 from .executor import Observer, RunContext, Step, check_memory, execute, plan
-from .graph import build_graph, inputs_of, live_order
+from .graph import ancestors, build_graph, inputs_of, live_order
 from .infer import Types, infer_types
 from .npyio import as_strings
 from .ops.base import Op, TensorInfo
@@ -50,18 +51,20 @@ class Model:
         self.path = ir.xml_path
         if strict and ir.problems:
             raise ir.problems[0]
-        self.graph, self.problems = build_graph(ir.graph, self.path)
+        self.dag, self.problems = build_graph(ir.graph, self.path)
+        self._nx = None
         if strict and self.problems:
             raise self.problems[0]
         build = Build(self.path)
         self.ops: dict[int, Op]
         self.op_errors: dict[int, IrrunError]
-        self.ops, self.op_errors = build.ops(self.graph)    # bodies of sub-graph ops included
+        self.ops, self.op_errors = build.ops(self.dag)    # bodies of sub-graph ops included
         self.variables: dict[str, Variable] = build.variables
         self.state = State(self.variables, self._variable_type)
-        self.order = live_order(self.graph) if not any(
+        self.order = live_order(self.dag) if not any(
             "cycle" in p.message for p in self.problems) else []
-        self.program = Program(self.graph, self.ops, self.op_errors, self.order, self.path)
+        self.program = Program(self.dag, self.ops, self.op_errors, self.order, self.path)
+        self.program.release = ir.release_pages
         self._params = self.program.params
         self._results = self.program.results
         self._types: Types | None = None
@@ -70,18 +73,28 @@ class Model:
         self._out_keys: dict[int, str] | None = None
 
     # -- structure --------------------------------------------------------------------------
+    @property
+    def graph(self):
+        """The layers as a networkx MultiDiGraph (nodes: layer ids with the reader's record under
+        ``"layer"``; edges keyed by destination port, with ``src_port``/``dst_port``). Built on
+        first access: irrun itself walks ``dag`` (:class:`irrun.graph.Graph`), so that reading
+        and running a model need no networkx."""
+        if self._nx is None:
+            self._nx = self.dag.to_networkx()
+        return self._nx
+
     def _input_names(self, n: int) -> tuple[str, ...]:
-        layer = self.graph.nodes[n]["layer"]
+        layer = self.dag.nodes[n]["layer"]
         names = tuple(layer.outputs[0].names) if layer.outputs else ()
         return names + ((layer.name,) if layer.name not in names else ())
 
     def _output_names(self, n: int) -> tuple[str, ...]:
-        layer = self.graph.nodes[n]["layer"]
+        layer = self.dag.nodes[n]["layer"]
         names: list[str] = list(layer.output_names or ())
-        src = inputs_of(self.graph, n)
+        src = inputs_of(self.dag, n)
         if not names and src:
             (u, sp), = src
-            prod = self.graph.nodes[u]["layer"]
+            prod = self.dag.nodes[u]["layer"]
             names = list(prod.outputs[sp].names)
             if not names and self.ir.ir_version == 10:
                 names = [prod.name if len(prod.outputs) == 1 else f"{prod.name}.{sp}"]
@@ -100,11 +113,11 @@ class Model:
             inputs = {name: (p, 0) for p in self._params for name in self._input_names(p)}
             outputs: dict[str, object] = {}              # key -> the tensor it holds
             for r in self._results:
-                src = inputs_of(self.graph, r)
+                src = inputs_of(self.dag, r)
                 tensor = src[0] if len(src) == 1 else ("result", r)
                 base = self._output_names(r)[0]
                 if outputs.get(base) == tensor:
-                    base = self.graph.nodes[r]["layer"].name
+                    base = self.dag.nodes[r]["layer"].name
                 key, k = base, 0
                 while key in outputs or inputs.get(key, tensor) != tensor:
                     k += 1
@@ -134,10 +147,10 @@ class Model:
             t = {}
         out = []
         for n in self._results:
-            (u, sp), = inputs_of(self.graph, n)
+            (u, sp), = inputs_of(self.dag, n)
             info = t.get((u, sp))
             if info is None:
-                decl = self.graph.nodes[n]["layer"].inputs[0]
+                decl = self.dag.nodes[n]["layer"].inputs[0]
                 info = TensorInfo(decl.etype or elements.DYNAMIC, PartialShape(decl.dims))
             key, names = self._output_key(n), self._output_names(n)
             names = (key, *names[1:]) if key.startswith(names[0]) and key != names[0] else \
@@ -155,7 +168,7 @@ class Model:
         """Inferred TensorInfo of every live output port, keyed by (layer id, output index)."""
         if self._types is None:
             self._require_ops()
-            self._types = infer_types(self.graph, self.order, self.ops, self.path)
+            self._types = infer_types(self.dag, self.order, self.ops, self.path)
         return self._types
 
     def _find_input(self, name: str) -> int:
@@ -186,7 +199,7 @@ class Model:
             ps = shape if isinstance(shape, PartialShape) else PartialShape.parse(shape) \
                 if isinstance(shape, str) else PartialShape(shape)
             overrides[n] = TensorInfo(self.ops[n].element_type, ps)
-        return infer_types(self.graph, self.order, self.ops, self.path, overrides)
+        return infer_types(self.dag, self.order, self.ops, self.path, overrides)
 
     def reshape(self, shapes: Mapping[object, object] | object) -> None:
         """Give inputs new shapes (a dict keyed by input name, index or PortSpec, or one shape for
@@ -218,7 +231,7 @@ class Model:
         if var.etype.dtype is not None and var.shape.rank is not None:
             return var.etype, var.shape
         for n in self.order:
-            layer = self.graph.nodes[n]["layer"]
+            layer = self.dag.nodes[n]["layer"]
             if layer.type.lower() == "readvalue" and self.ops.get(n) is not None \
                     and self.ops[n].variable is var:
                 try:
@@ -263,7 +276,7 @@ class Model:
         """Raise :class:`~irrun.budget.MemoryBudgetError` naming the layer if, with the declared
         input shapes, some tensor must exceed ``max_memory`` bytes (default: the budget in
         force). Allocates nothing; the CLI calls it before reading any input file."""
-        steps = plan(self.graph, self.order, self.ops, self.types())
+        steps = plan(self.dag, self.order, self.ops, self.types())
         check_memory(steps, budget.current() if max_memory is None else max_memory, self.path)
 
     def __repr__(self) -> str:
@@ -356,20 +369,20 @@ class Model:
             etype = self._param_info(n).etype
             overrides[n] = TensorInfo(etype if etype.dtype is not None else elements.from_dtype(a.dtype),
                                       PartialShape(a.shape))
-        return infer_types(self.graph, self.order, self.ops, self.path, overrides)
+        return infer_types(self.dag, self.order, self.ops, self.path, overrides)
 
     def _order_to(self, target: int | None) -> list:
         """The live layers, or those ``target`` needs."""
         if target is None:
             return self.order
-        need = nx.ancestors(self.graph, target) | {target}
+        need = ancestors(self.dag, [target]) | {target}
         return [n for n in self.order if n in need]
 
     def _stop_target(self, spec: int | str) -> int:
         from .debug import find_layer
         n = find_layer(self, spec)
         if n not in self.order:
-            raise InputError(f"{self.graph.nodes[n]['layer'].ref} feeds no Result: OpenVINO drops "
+            raise InputError(f"{self.dag.nodes[n]['layer'].ref} feeds no Result: OpenVINO drops "
                              "it, so irrun does not run it", file=self.path)
         return n
 
@@ -393,10 +406,25 @@ def model_repr(model: Model) -> str:
     ins = ", ".join(str(p) for p in model.inputs) if not model.op_errors else \
         ", ".join(model._input_names(n)[0] for n in model._params)
     outs = ", ".join(model._output_names(n)[0] for n in model._results)
-    return (f'<irrun.Model "{model.ir.name}" ({model.path}): {model.graph.number_of_nodes()} layers; '
+    return (f'<irrun.Model "{model.ir.name}" ({model.path}): {model.dag.number_of_nodes()} layers; '
             f"inputs {ins or 'none'}; outputs {outs or 'none'}>")
 
 
 def read_model(path: str | os.PathLike, bin_path: str | os.PathLike | None = None) -> Model:
     """Read an IR model (``.xml``, with the ``.bin`` beside it unless ``bin_path`` is given)."""
-    return Model(read_ir(path, bin_path))
+    with _gc_paused():
+        return Model(read_ir(path, bin_path))
+
+
+@contextmanager
+def _gc_paused():
+    """Reading makes ~10 objects per layer and none is garbage, but Python's cyclic collector
+    would walk all of them again at every collection (~15% of reading an LLM's XML): it is
+    paused while reading (and left as it was)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()

@@ -95,7 +95,7 @@ def all_ports(model, inputs: Mapping[str, np.ndarray] | np.ndarray, mode: str = 
     root = parse_xml(model.path)
     for le in root.find("layers").iterfind("layer"):
         le.set("name", f"{PREFIX}{le.get('id')}")
-    g = model.graph
+    g = model.dag
     ports = {str(n): [p.id for p in g.nodes[n]["layer"].outputs] for n in model.order
              if g.nodes[n]["layer"].type.lower() not in ("parameter", "const", "constant", "result")}
     with tempfile.TemporaryDirectory(prefix="irrun-ov-") as tmp:

@@ -18,25 +18,26 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 
-import networkx as nx
 import numpy as np
 
 from . import budget, widen
 from .contract import run_checked
 from .errors import IrrunError
 from .executor import Step, cached_plan, plan
-from .graph import of_types
+from .graph import Graph, of_types
 from .ops.base import Op, TensorInfo
 from .shapes import PartialShape
 
 Port = tuple
+#: Bytes of constants computed between two releases of the weight pages they were read from.
+RELEASE_EVERY = 64 << 20
 
 
 class Program:
     """The graph, ops (``op_errors`` for layers that have none), live ``order``, ``params`` and
     ``results`` (XML order), plans and constants of one model or body."""
 
-    def __init__(self, g: nx.MultiDiGraph, ops: dict[int, Op], op_errors: dict[int, IrrunError],
+    def __init__(self, g: Graph, ops: dict[int, Op], op_errors: dict[int, IrrunError],
                  order: list, file: str | None):
         self.g, self.ops, self.op_errors, self.order, self.file = g, ops, op_errors, order, file
         self.params = of_types(g, ("parameter",))
@@ -45,6 +46,9 @@ class Program:
         self.constants: dict[Port, np.ndarray] = {}     # frontier port -> its value (read-only)
         self.constant_bytes = 0
         self._warned = False
+        #: called after every ``RELEASE_EVERY`` bytes of constants computed: lets the kernel take
+        #: back the compressed .bin pages they were computed from (irrun.reader.IRModel.release_pages)
+        self.release: Callable[[], None] | None = None
 
     def plan(self, key: tuple, types: Callable[[], dict], order: list | None = None,
              bake: bool = True) -> list[Step]:
@@ -74,30 +78,50 @@ class Program:
         for s in steps:
             for r in s.reads:
                 readers.setdefault(r, []).append(s)
-        fused = {}
+        fused, blocked = {}, {}             # node -> chain (RowGather) / (input, chain) (RowBlocks)
         for s in steps:
-            if s.kind == "op" and s.node not in todo and s.reads and s.reads[0][0] in todo \
-                    and s.op.row_gather([by_node[u].infos[p] for u, p in s.reads]):
-                chain = _chain(s, by_node, todo, readers)
-                if chain is not None:
+            if s.kind != "op" or s.node in todo or not s.reads:
+                continue
+            infos = [by_node[u].infos[p] for u, p in s.reads]
+            if s.reads[0][0] in todo and s.op.row_gather(infos):
+                if (chain := _chain(s.reads[0], by_node, todo, readers)) is not None:
                     fused[s.node] = chain
+                    continue
+            k = s.op.weight_rows(infos) if all(i is not None for i in infos) else None
+            if k is not None and s.reads[k][0] in todo \
+                    and (chain := _chain(s.reads[k], by_node, todo, readers)) is not None:
+                blocked[s.node] = (k, chain)
+        skipped = {(n, 0) for n in fused} | {(n, k) for n, (k, _) in blocked.items()}
         frontier = [r for s in steps if s.node not in todo for k, r in enumerate(s.reads)
-                    if r[0] in todo and not (k == 0 and s.node in fused)]
+                    if r[0] in todo and (s.node, k) not in skipped]
         frontier += [p for _, ext in fused.values() for p, _ in ext if p[0] in todo]
-        self._cache(list(dict.fromkeys(frontier)), by_node, steps)
+        frontier += [p for _, (_, ext) in blocked.values() for p, _ in ext if p[0] in todo]
+        weights = {by_node[n].reads[k] for n, (k, _) in blocked.items()}
+        frontier += list(weights)
+        # first what only a whole recomputation could give, then weights that can come in blocks
+        self._cache(sorted(dict.fromkeys(frontier), key=lambda p: p in weights), by_node, steps)
+        per_run = [p for p in frontier if p not in self.constants and p not in weights]
         for node, (chain, ext) in list(fused.items()):
             if any(p[0] in todo and p not in self.constants for p, _ in ext):
                 del fused[node]             # over the budget: the Gather reads the table per run
-                if (r := by_node[node].reads[0]) not in self.constants:
-                    frontier.append(r)
-        out = []
-        per_run = _ancestors([p for p in frontier if p not in self.constants], by_node, todo,
+                per_run.append(by_node[node].reads[0])
+        for node, (k, (chain, ext)) in list(blocked.items()):
+            w = by_node[node].reads[k]
+            if w in self.constants or any(p[0] in todo and p not in self.constants for p, _ in ext):
+                del blocked[node]           # kept whole, or its chain needs what was not kept
+                per_run.append(w)
+        per_run = _ancestors([p for p in per_run if p not in self.constants], by_node, todo,
                              self.constants)
+        out = []
         for s in steps:
             if s.node in fused:
                 chain, ext = fused[s.node]
-                values = {(p, sl): self._value(p, by_node) for p, sl in ext}
-                s = Step(s.node, "op", RowGather(s.op, chain, values, self.file), s.reads[1:],
+                rows = ChainRows(chain, {(p, sl): self._value(p, by_node) for p, sl in ext}, self.file)
+                s = Step(s.node, "op", RowGather(s.op, rows), s.reads[1:], s.infos, [], s.ref)
+            elif s.node in blocked:
+                k, (chain, ext) = blocked[s.node]
+                rows = ChainRows(chain, {(p, sl): self._value(p, by_node) for p, sl in ext}, self.file)
+                s = Step(s.node, "op", RowBlocks(s.op, rows), s.reads[:k] + s.reads[k + 1:],
                          s.infos, [], s.ref)
             elif s.node in todo and s.node not in per_run:
                 cached = [(s.node, i) in self.constants for i in range(len(s.infos))]
@@ -131,7 +155,8 @@ class Program:
             self._warned = True
             warnings.warn(f"{self.file}: {skipped} constant tensor(s) do not fit the memory budget "
                           f"of {budget.human(limit)} beside the {budget.human(self.constant_bytes)} "
-                          "kept; they are recomputed on every run (slower)", RuntimeWarning, stacklevel=2)
+                          "kept; they are recomputed on every run, weights block by block (slower)",
+                          RuntimeWarning, stacklevel=2)
         if not want:
             return
         need = _ancestors(want, by_node, set(by_node), {})
@@ -139,17 +164,26 @@ class Program:
         last = {r: s.node for s in order for r in s.reads}
         env: dict[Port, np.ndarray] = {}
         wanted = set(want)
+        made = 0
         for s in order:
             args = [env[r] if r in env else self._value(r, by_node) for r in s.reads]
-            outs = run_checked(s.op, args, s.infos, s.ref, self.file, constant=True)
+            # outputs not kept feed constant layers only: no rounded copy (irrun/widen.py)
+            outs = run_checked(s.op, args, s.infos, s.ref, self.file, constant=True,
+                               rounded=any((s.node, k) in wanted for k in range(len(s.infos))))
             for k, a in enumerate(outs):
                 env[(s.node, k)] = a
                 if (s.node, k) in wanted:
                     a.flags.writeable = False       # shared by every run: never written in place
                     self.constants[(s.node, k)] = a
+                    made += a.nbytes
+            if made >= RELEASE_EVERY and self.release is not None:
+                self.release()
+                made = 0
             for r in s.reads:
                 if last.get(r) == s.node and r not in wanted:
                     env.pop(r, None)
+        if self.release is not None:
+            self.release()
 
 
 def _ancestors(ports: list[Port], by_node: dict, within: set, stop: dict) -> set:
@@ -165,17 +199,18 @@ def _ancestors(ports: list[Port], by_node: dict, within: set, stop: dict) -> set
     return need
 
 
-def _chain(gather: Step, by_node: dict, todo: set, readers: dict):
-    """The constant layers a row-gathering step's table is computed from row by row, in plan
-    order, and the ports they read from outside ((port, sliced) pairs); None when the table's
-    last layer cannot compute rows."""
+def _chain(table: Port, by_node: dict, todo: set, readers: dict):
+    """The constant layers the ``table`` port is computed from row by row, in plan order, and
+    the ports they read from outside ((port, sliced) pairs); None when the table's last layer
+    cannot compute rows. (Ports inside the chain have no other reader; the table may have.)"""
     chain: list[tuple[Step, tuple[bool, ...]]] = []
     ext: list[tuple[Port, bool]] = []
 
     def visit(port: Port, sliced: bool) -> None:
         s = by_node[port[0]]
         rows = None
-        if sliced and s.node in todo and len(readers.get(port, ())) == 1 and len(s.infos) == 1:
+        if sliced and s.node in todo and (port == table or len(readers.get(port, ())) == 1) \
+                and len(s.infos) == 1:
             rows = s.op.rows_of([by_node[u].infos[p] for u, p in s.reads], s.infos)
         if rows is None or len(rows) != len(s.reads):
             ext.append((port, sliced))
@@ -184,12 +219,40 @@ def _chain(gather: Step, by_node: dict, todo: set, readers: dict):
         for r, sl in zip(s.reads, rows):
             visit(r, sl)
 
-    visit(gather.reads[0], True)
+    visit(table, True)
     if not chain:
         return None
     index = {n: k for k, n in enumerate(by_node)}
     chain.sort(key=lambda c: index[c[0].node])
     return chain, list(dict.fromkeys(ext))
+
+
+class ChainRows:
+    """Rows of a constant table computed from the rows of its compressed inputs only: the
+    ``chain`` of :func:`_chain` run on ``rows`` (an index array or a slice) of the ``values`` of
+    its sliced outside ports (whole for the others); a layer without inputs gives its rows
+    itself (:meth:`Op.take_rows`: a packed Const unpacks only those)."""
+
+    def __init__(self, chain: list[tuple[Step, tuple[bool, ...]]], values: dict, file: str | None):
+        self.chain, self.values, self.file = chain, values, file
+        table = chain[-1][0].infos[0]
+        self.n_rows, self.row_shape, self.dtype = table.shape[0].lo, table.shape.to_tuple()[1:], table.etype.dtype
+
+    def __call__(self, rows: "np.ndarray | slice", k: int) -> np.ndarray:
+        env = {key: widen.take(v, rows) if key[1] else v for key, v in self.values.items()}
+        last = self.chain[-1][0]
+        for s, flags in self.chain:
+            info = s.infos[0]
+            row_info = TensorInfo(info.etype, PartialShape((k,) + info.shape.to_tuple()[1:]))
+            if not s.reads:
+                out = s.op.take_rows(rows)
+            else:
+                args = s.op.row_args([env[(r, sl)] for r, sl in zip(s.reads, flags)], k,
+                                     row_info.shape.to_tuple()[1:])
+                out, = run_checked(s.op, args, [row_info], s.ref, self.file, constant=True,
+                                   rounded=s is last)    # the others feed the chain only
+            env[((s.node, 0), True)] = out
+        return env[((self.chain[-1][0].node, 0), True)]
 
 
 class RowGather(Op):
@@ -200,29 +263,28 @@ class RowGather(Op):
     fresh_outputs = True
     allocation = "checked"
 
-    def __init__(self, op: Op, chain: list[tuple[Step, tuple[bool, ...]]], values: dict,
-                 file: str | None):
+    def __init__(self, op: Op, rows: ChainRows):
         super().__init__()
-        self.type, self.version, self.op = op.type, op.version, op
-        self.chain, self.values, self.file = chain, values, file
-        table = chain[-1][0].infos[0]
-        self.n_rows, self.row_shape, self.dtype = table.shape[0].lo, table.shape.to_tuple()[1:], table.etype.dtype
-
-    def _take(self, rows: np.ndarray) -> np.ndarray:
-        env = {}
-        for (p, sliced), v in self.values.items():
-            env[(p, sliced)] = widen.take(v, rows) if sliced else v
-        k = len(rows)
-        for s, flags in self.chain:
-            args = [env[(r, sl)] for r, sl in zip(s.reads, flags)]
-            info = s.infos[0]
-            row_info = TensorInfo(info.etype, PartialShape((k,) + info.shape.to_tuple()[1:]))
-            args = s.op.row_args(args, k, row_info.shape.to_tuple()[1:])
-            out, = run_checked(s.op, args, [row_info], s.ref, self.file, constant=True)
-            env[((s.node, 0), True)] = out
-        return env[((self.chain[-1][0].node, 0), True)]
+        self.type, self.version, self.op, self.rows = op.type, op.version, op, rows
 
     def run(self, indices, *rest):
-        budget.check_alloc(indices.shape + self.row_shape, self.dtype)
-        return [self.op.gather_rows(self._take, self.n_rows, indices)]
+        budget.check_alloc(indices.shape + self.rows.row_shape, self.rows.dtype)
+        return [self.op.gather_rows(lambda r: self.rows(r, len(r)), self.rows.n_rows, indices)]
 
+
+class RowBlocks(Op):
+    """An op reading a constant too big to keep (``Op.weight_rows``: a compressed LLM weight under
+    a small budget): the op multiplies it block by block (``Op.run_blocks``), each block of rows
+    decompressed from the compressed inputs when it is needed and dropped after. Reads the op's
+    other inputs, in order."""
+
+    fresh_outputs = True
+    allocation = "checked"
+
+    def __init__(self, op: Op, rows: ChainRows):
+        super().__init__()
+        self.type, self.version, self.op, self.rows = op.type, op.version, op, rows
+
+    def run(self, *others):
+        return self.op.run_blocks(lambda a, b: self.rows(slice(a, b), b - a), self.rows.n_rows,
+                                  *others)

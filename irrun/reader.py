@@ -3,13 +3,14 @@
 Safety (input-safety.md): lxml with entity resolution, DTD loading and network access off, and
 any DOCTYPE refused — an IR never has one. Const bytes are decoded from a read-only memory map of
 the .bin, bounds-checked against its length and against shape x element size first
-(ir-format.md §7); byte-aligned types are views, packed types are unpacked.
+(ir-format.md §7), and decoded on first use (:class:`ConstBytes`): byte-aligned types are
+views; large packed types (u4, i4, nf4...) are unpacked anew on each use, so a model holds no
+unpacked copy of its weights beside what irrun computes from them (irrun/program.py).
 Sub-graph bodies (TensorIterator/Loop ``<body>``, If ``<then_body>``/``<else_body>``) are read as
 nested :class:`IRGraph` records with their own id space.
 """
 from __future__ import annotations
 
-import math
 import os
 import re
 import stat
@@ -22,6 +23,7 @@ from lxml import etree
 
 from . import budget, elements
 from .errors import IrrunError, LayerRef, ModelFileError
+from .weights import ConstBytes, WeightsFile, release_pages
 
 BODY_TAGS = ("body", "then_body", "else_body")
 #: Deepest nesting of TensorIterator/Loop/If bodies read (libxml2's depth limit of 256 elements
@@ -54,7 +56,7 @@ class Layer:
     position: int                        # order of appearance in the XML
     rt_info: dict[str, Any] = field(default_factory=dict)
     output_names: list[str] | None = None   # Result only (v11)
-    const_value: np.ndarray | None = None
+    const: "np.ndarray | ConstBytes | None" = None
     bodies: dict[str, "IRGraph"] = field(default_factory=dict)
     port_maps: dict[str, list[dict[str, str]]] = field(default_factory=dict)
     back_edges: list[dict[str, str]] = field(default_factory=list)
@@ -63,6 +65,17 @@ class Layer:
     @property
     def ref(self) -> LayerRef:
         return LayerRef(str(self.id), self.name, self.type, self.version, self.path)
+
+    @property
+    def const_value(self) -> np.ndarray | None:
+        """A Const's value (unpacked anew on each access when it is large and packed), None when
+        its bytes could not be decoded (``read_ir(strict=False)``) or for other layers."""
+        return self.const.value() if isinstance(self.const, ConstBytes) else self.const
+
+    @property
+    def const_shape(self) -> tuple[int, ...] | None:
+        """A Const's shape, without unpacking it."""
+        return None if self.const is None else tuple(self.const.shape)
 
 
 @dataclass
@@ -89,17 +102,16 @@ class IRModel:
     rt_info: dict[str, Any]
     #: Const layers whose bytes could not be decoded, when read with ``strict=False``
     problems: list[IrrunError] = field(default_factory=list)
+    weights_map: Any = field(default=None, repr=False)   # the .bin's mmap, once a Const mapped it
+
+    def release_pages(self) -> None:
+        """Let the kernel take back the .bin pages this process has touched (they count in its
+        RSS until then): called once decompressed weights are cached, so the compressed bytes
+        are not resident twice. Arrays that view the map still work (pages fault back in)."""
+        release_pages(self.weights_map)
 
 
-_INT = re.compile(r"\s*[+-]?[0-9]+\s*")
-
-
-def _int(text: str) -> int:
-    """A decimal integer as OpenVINO writes it (``int()`` would also take ``1_000`` and other
-    scripts' digits); raises ValueError."""
-    if not _INT.fullmatch(text):
-        raise ValueError(text)
-    return int(text)
+_PRECISIONS: dict[str, elements.ElementType] = {}      # port precision text -> type, as read
 
 
 def split_names(text: str) -> list[str]:
@@ -115,7 +127,7 @@ class _Reader:
         self.bin_path = bin_path
         self.strict = strict
         self.problems: list[IrrunError] = []
-        self._bin: np.ndarray | None = None
+        self.weights = WeightsFile(bin_path, self.fail, xml_path)
 
     # -- errors -----------------------------------------------------------------------------
     def fail(self, msg: str, layer: Layer | LayerRef | None = None, port: str | None = None,
@@ -124,62 +136,8 @@ class _Reader:
         raise ModelFileError(msg, file=file or self.xml_path, layer=ref, port=port)
 
     # -- weights ----------------------------------------------------------------------------
-    def weights(self, layer: Layer) -> np.ndarray:
-        if self._bin is None:
-            if not self.bin_path or not os.path.isfile(self.bin_path):
-                what = "is not a regular file" if self.bin_path and os.path.exists(self.bin_path) \
-                    else "is missing"
-                err = ModelFileError(f"the weights file {self.bin_path} {what}, and this Const needs it",
-                                     file=self.xml_path, layer=layer.ref)
-                err.weights_missing = True       # the checker reports it once, not per Const
-                raise err
-            try:
-                size = os.path.getsize(self.bin_path)
-                # a plain ndarray view of the map: slicing a np.memmap subclass is slow
-                self._bin = (np.memmap(self.bin_path, dtype=np.uint8, mode="r").view(np.ndarray)
-                             if size else np.zeros(0, np.uint8))
-            except (OSError, ValueError) as e:
-                self.fail(f"cannot map the weights file: {e}", layer, file=self.bin_path)
-        return self._bin
-
-    def const_value(self, layer: Layer) -> np.ndarray:
-        d = layer.data
-        try:
-            et = elements.from_attr(d["element_type"])
-        except KeyError:
-            self.fail(f"Const has no valid element_type (got {d.get('element_type')!r})", layer)
-        if et.is_dynamic:
-            self.fail("Const element_type must not be dynamic", layer)
-        try:
-            shape = tuple(_int(p) for p in d.get("shape", "").split(",") if p.strip())
-            offset, size = _int(d["offset"]), _int(d["size"])
-        except KeyError as e:
-            self.fail(f"Const is missing attribute {e.args[0]}", layer)
-        except ValueError:
-            self.fail(f'Const has a non-integer shape, offset or size (shape="{d.get("shape")}", '
-                      f'offset="{d.get("offset")}", size="{d.get("size")}")', layer)
-        if any(n < 0 for n in shape) or offset < 0 or size < 0:
-            self.fail(f"Const has a negative shape, offset or size (shape={list(shape)}, "
-                      f"offset={offset}, size={size})", layer)
-        numel = math.prod(shape)
-        need = elements.storage_bytes(et, numel) if et.name != "string" else 4 * (numel + 2)
-        if size < need:
-            self.fail(f"Const of shape {list(shape)} {et} needs {need} bytes but size={size}", layer)
-        blob = self.weights(layer) if size or offset else np.zeros(0, np.uint8)
-        if offset + size > len(blob):
-            self.fail(f"Const bytes [{offset}, {offset + size}) lie outside the weights file "
-                      f"({len(blob)} bytes)", layer, file=self.bin_path)
-        if budget.too_big_for_numpy(shape, et.dtype):
-            self.fail(f"Const shape {list(shape)} is too large for any array (NumPy's limit is "
-                      "2**63 bytes, counting the non-zero dims even of an empty tensor)", layer)
-        if et.name in elements.PACKED or et.name == "string":   # decoded into new memory
-            why = budget.refusal(shape, et.dtype, f"unpacking the {et} Const", budget.current())
-            if why:
-                raise budget.MemoryBudgetError(why, file=self.xml_path, layer=layer.ref)
-        try:
-            return elements.decode(blob[offset:offset + size], et, shape)
-        except (ValueError, OverflowError) as e:
-            self.fail(f"Const data is invalid: {e}", layer, file=self.bin_path)
+    def const_value(self, layer: Layer) -> "np.ndarray | ConstBytes":
+        return self.weights.const(layer)
 
     # -- XML --------------------------------------------------------------------------------
     def read(self) -> IRModel:
@@ -193,7 +151,8 @@ class _Reader:
         graph = self.graph(root, ())
         rt = root.find("rt_info")
         return IRModel(self.xml_path, self.bin_path, root.get("name", ""), int(version), graph,
-                       _rt_info(rt) if rt is not None else {}, self.problems)
+                       _rt_info(rt) if rt is not None else {}, self.problems,
+                       self.weights.map)
 
     def graph(self, elem, path: tuple[str, ...]) -> IRGraph:
         if len(path) > MAX_BODY_DEPTH:
@@ -205,40 +164,56 @@ class _Reader:
         edges = []
         edges_el = elem.find("edges")
         for ee in (edges_el.iterfind("edge") if edges_el is not None else ()):
+            get = ee.get
             try:
-                edges.append(Edge(*(int(ee.get(k)) for k in ("from-layer", "from-port", "to-layer", "to-port"))))
+                edges.append(Edge(int(get("from-layer")), int(get("from-port")), int(get("to-layer")),
+                                  int(get("to-port"))))
             except (TypeError, ValueError):
                 self.fail(f"edge at line {ee.sourceline} has a missing or non-integer attribute: "
                           + " ".join(f'{k}="{v}"' for k, v in ee.attrib.items()))
         return IRGraph(layers, edges)
 
     def layer(self, le, position: int, path: tuple[str, ...]) -> Layer:
-        ref = LayerRef(le.get("id", "?"), le.get("name", ""), le.get("type", "?"), le.get("version", ""), path)
+        get = le.get
         try:
-            lid = int(le.get("id"))
+            lid = int(get("id"))
             if lid < 0:
                 raise ValueError
         except (TypeError, ValueError):
-            self.fail(f"layer at line {le.sourceline} has a missing or invalid id", ref)
-        for attr in ("type", "version"):
-            if not le.get(attr):
-                self.fail(f"layer is missing mandatory attribute: {attr}", ref)
+            self.fail(f"layer at line {le.sourceline} has a missing or invalid id", _ref(le, path))
+        type_, version = get("type"), get("version")
+        if not type_ or not version:
+            self.fail(f"layer is missing mandatory attribute: {'type' if not type_ else 'version'}",
+                      _ref(le, path))
         child: dict[str, Any] = {}             # first child of each tag, in one pass
         for c in le:
             if isinstance(c.tag, str):
                 child.setdefault(c.tag, c)
         data_el = child.get("data")
         layer = Layer(
-            id=lid, name=le.get("name", ""), type=le.get("type"), version=le.get("version"),
+            id=lid, name=get("name", ""), type=type_, version=version,
             data=dict(data_el.attrib) if data_el is not None else {},
-            inputs=self.ports(child.get("input"), ref, "input"),
-            outputs=self.ports(child.get("output"), ref, "output"),
+            inputs=self.ports(child.get("input"), le, path, "input"),
+            outputs=self.ports(child.get("output"), le, path, "output"),
             position=position, path=path)
+        if get("output_names") is not None:
+            layer.output_names = split_names(get("output_names"))
+        if len(child) > 3 or not child.keys() <= _PLAIN_CHILDREN:
+            self.extras(layer, child, path)
+        if layer.type.lower() in ("const", "constant"):
+            try:
+                layer.const = self.const_value(layer)
+            except IrrunError as e:              # bad bytes, or too big to unpack (budget)
+                if self.strict:
+                    raise
+                self.problems.append(e)          # const stays None
+        return layer
+
+    def extras(self, layer: Layer, child: dict, path: tuple[str, ...]) -> None:
+        """What few layers have: rt_info, sub-graph port maps, back edges and bodies."""
         rt = child.get("rt_info")
         if rt is not None:
             layer.rt_info = _rt_info(rt)
-        if le.get("output_names") is not None:
-            layer.output_names = split_names(le.get("output_names"))
         for tag in PORT_MAP_TAGS:
             pm = child.get(tag)
             if pm is not None:
@@ -249,43 +224,61 @@ class _Reader:
         for tag in BODY_TAGS:
             body = child.get(tag)
             if body is not None:
-                layer.bodies[tag] = self.graph(body, path + (str(lid),))
-        if layer.type.lower() in ("const", "constant"):
-            try:
-                layer.const_value = self.const_value(layer)
-            except IrrunError as e:              # bad bytes, or too big to unpack (budget)
-                if self.strict:
-                    raise
-                self.problems.append(e)          # const_value stays None
-        return layer
+                layer.bodies[tag] = self.graph(body, path + (str(layer.id),))
 
-    def ports(self, elem, ref: LayerRef, kind: str) -> list[PortDecl]:
+    def ports(self, elem, le, path: tuple[str, ...], kind: str) -> list[PortDecl]:
+        """The ``<port>``s of ``<input>``/``<output>`` ``elem`` of layer element ``le``."""
         if elem is None:
             return []
         out = []
         for i, pe in enumerate(elem.iterfind("port")):
+            get = pe.get
             try:
-                pid = int(pe.get("id"))
+                pid = int(get("id"))
             except (TypeError, ValueError):
-                self.fail(f'{kind} port at line {pe.sourceline} has a missing or non-integer id', ref)
-            prec = pe.get("precision")
+                self.fail(f'{kind} port at line {pe.sourceline} has a missing or non-integer id',
+                          _ref(le, path))
+            prec = get("precision")
             et = None
             if prec is not None:
-                try:
-                    et = elements.from_precision(prec)
-                except KeyError:
-                    self.fail(f'unknown precision "{prec}"', ref, f"{kind} port {pid}")
-            dims = []
-            for de in pe.iterfind("dim"):
-                try:
-                    v = int((de.text or "").strip())
-                except ValueError:
-                    self.fail(f'dimension "{de.text}" is not an integer', ref, f"{kind} port {pid}")
-                if v < -1:
-                    self.fail(f"dimension {v} must be >= -1", ref, f"{kind} port {pid}")
-                dims.append(v)
-            out.append(PortDecl(pid, i, prec, et, tuple(dims), split_names(pe.get("names", ""))))
+                et = _PRECISIONS.get(prec)
+                if et is None:
+                    try:
+                        et = _PRECISIONS[prec] = elements.from_precision(prec)
+                    except KeyError:
+                        self.fail(f'unknown precision "{prec}"', _ref(le, path), f"{kind} port {pid}")
+            texts = [de.text for de in pe.iterfind("dim")]
+            try:                                 # the common case in one go (int() strips)
+                dims = tuple(map(int, texts))
+            except (TypeError, ValueError):
+                dims = None
+            if dims is None or (dims and min(dims) < -1):
+                dims = self.dims(texts, _ref(le, path), f"{kind} port {pid}")
+            names = get("names")
+            out.append(PortDecl(pid, i, prec, et, dims, split_names(names) if names else []))
         return out
+
+    def dims(self, texts: list, ref: LayerRef, port: str) -> tuple[int, ...]:
+        """Declared dims one by one, failing on the first bad one."""
+        dims = []
+        for text in texts:
+            try:
+                v = int((text or "").strip())
+            except ValueError:
+                self.fail(f'dimension "{text}" is not an integer', ref, port)
+            if v < -1:
+                self.fail(f"dimension {v} must be >= -1", ref, port)
+            dims.append(v)
+        return tuple(dims)
+
+
+#: The children every layer may have; others (rt_info, port maps, bodies) are read by ``extras``.
+_PLAIN_CHILDREN = frozenset({"data", "input", "output"})
+
+
+def _ref(le, path: tuple[str, ...]) -> LayerRef:
+    """How messages name the layer of element ``le`` (made only when one is needed)."""
+    return LayerRef(le.get("id", "?"), le.get("name", ""), le.get("type", "?"), le.get("version", ""), path)
 
 
 def _rt_info(elem) -> dict[str, Any]:

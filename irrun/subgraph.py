@@ -11,13 +11,12 @@ with its path (``layer 3/5 ...``).
 """
 from __future__ import annotations
 
-import networkx as nx
 import numpy as np
 
 from . import budget
 from .errors import InternalError, IrrunError, OpError, ShapeError, UnsupportedError
 from .executor import RunContext, Step, check_memory, execute
-from .graph import build_graph, inputs_of, live_order
+from .graph import Graph, build_graph, inputs_of, live_order
 from .infer import Types, infer_types
 from .ops import registry
 from .ops.base import Op, TensorInfo
@@ -38,7 +37,7 @@ class Build:
         """The model's variable of that id (made on first mention)."""
         return self.variables.setdefault(variable_id, Variable(variable_id))
 
-    def ops(self, g: nx.MultiDiGraph) -> tuple[dict[int, Op], dict[int, IrrunError]]:
+    def ops(self, g: Graph) -> tuple[dict[int, Op], dict[int, IrrunError]]:
         """An op for every layer of ``g`` that can be built, and the error of every other."""
         ops: dict[int, Op] = {}
         errors: dict[int, IrrunError] = {}

@@ -51,8 +51,23 @@ def applies(args: Sequence[np.ndarray]) -> bool:
     return any(a.dtype in NARROW for a in args)
 
 
-def run_constant(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo | None]) -> list:
-    """``op.run`` on widened inputs; the outputs cast to the declared types (others unchanged)."""
+def narrows(infos: Sequence[TensorInfo | None]) -> bool:
+    """Whether a layer with these outputs gives some narrow float."""
+    return any(i is not None and i.etype.dtype in NARROW for i in infos)
+
+
+def run_constant(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo | None],
+                 rounded: bool = True) -> list:
+    """``op.run`` on widened inputs; the outputs cast to the declared types (others unchanged).
+
+    ``rounded=False`` when only constant layers read the outputs (a weight-decompression chain
+    computed for the program's cache): they read the unrounded f32 values alone, so a narrow
+    output is a placeholder (zeros, no memory) beside its remembered f32 value rather than a
+    rounded copy — the f32 -> f16 casts were most of the decompression time."""
+    if not rounded and len(infos) == 1 and narrows(infos):
+        exact = op.run_exact(*args)
+        if exact is not None:                 # the narrow type holds the f32 value exactly
+            return [_placeholder(exact, infos[0].etype.dtype)]
     wide = [a if a.dtype not in NARROW else (w if (w := unrounded(a)) is not None else a.astype(F32))
             for a in args]
     outs = list(op.run(*wide))
@@ -62,11 +77,22 @@ def run_constant(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo 
         if dtype is None or arr.dtype == dtype:
             outs[i] = arr
             continue
+        if not rounded and dtype in NARROW and arr.dtype == F32 and op.type not in _ROUNDING:
+            outs[i] = _placeholder(arr, dtype)
+            continue
         with np.errstate(over="ignore"):      # f32 beyond f16's range rounds to inf, as in OpenVINO
             outs[i] = arr.astype(dtype)
         if dtype in NARROW and arr.dtype == F32 and op.type not in _ROUNDING:
             _remember(outs[i], arr)
     return outs
+
+
+def _placeholder(wide: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """A narrow array of ``wide``'s shape that holds no values (read-only zeros) and remembers
+    ``wide`` as its unrounded value: for constant layers, which read only that."""
+    out = np.broadcast_to(np.zeros((), dtype), wide.shape)
+    _remember(out, wide)
+    return out
 
 
 def take(arr: np.ndarray, rows: np.ndarray) -> np.ndarray:

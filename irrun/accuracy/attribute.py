@@ -114,7 +114,7 @@ def _run_pair(ref_model, rfeeds, cand_model, cfeeds, policy, watch, k, same_mode
 
 def _accumulate(res: Result, cand: Recording, ref: Recording, m: Matching, policy, k: int) -> None:
     model = cand.model
-    g = model.graph
+    g = model.dag
     rerun = _Rerun(cand, ref, m, policy)
     for pos, n in enumerate(cand.order):
         step = cand.steps[n]
@@ -126,7 +126,7 @@ def _accumulate(res: Result, cand: Recording, ref: Recording, m: Matching, polic
             layer = g.nodes[n]["layer"]
             rn = m.pairs[ports[0]][0]
             le = res.layers[n] = LayerError(n, layer.name, type_version(model, n), pos, rn,
-                                            ref.model.graph.nodes[rn]["layer"].name,
+                                            ref.model.dag.nodes[rn]["layer"].name,
                                             inputs=_activation_inputs(cand, m, n),
                                             rerun=not step.op.uses_context)
         local = rerun.outputs(n) if le.rerun else None
@@ -148,7 +148,7 @@ def _accumulate(res: Result, cand: Recording, ref: Recording, m: Matching, polic
 def _activation_inputs(cand: Recording, m: Matching, n, depth: int = 0) -> list:
     """The matched activation ports ``n`` reads, looking through unmatched producers."""
     out = []
-    for r in inputs_of(cand.model.graph, n):
+    for r in inputs_of(cand.model.dag, n):
         if not cand.is_activation(r):
             continue
         if r in m.pairs or depth >= MAX_RERUN_DEPTH:

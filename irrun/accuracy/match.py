@@ -43,7 +43,7 @@ class Matching:
 
 
 def _layer(rec: Recording, n):
-    return rec.model.graph.nodes[n]["layer"]
+    return rec.model.dag.nodes[n]["layer"]
 
 
 def _ports(rec: Recording) -> list:
@@ -98,7 +98,7 @@ def _structural(cand, ref, cports, rports, m: Matching, taken: set, pair) -> Non
     """Pass 3: same type, same output index, same matched activation inputs."""
     def signature(rec, p, resolve):
         ins = []
-        for r in inputs_of(rec.model.graph, p[0]):
+        for r in inputs_of(rec.model.dag, p[0]):
             if not rec.is_activation(r):
                 ins.append("const")
                 continue
@@ -112,7 +112,7 @@ def _structural(cand, ref, cports, rports, m: Matching, taken: set, pair) -> Non
         if r in m.pairs:
             return m.pairs[r]
         if depth < 8 and _layer(cand, r[0]).type.lower() in TRANSPARENT:
-            acts = [x for x in inputs_of(cand.model.graph, r[0]) if cand.is_activation(x)]
+            acts = [x for x in inputs_of(cand.model.dag, r[0]) if cand.is_activation(x)]
             if len(acts) == 1:
                 return resolve_cand(acts[0], depth + 1)
         return None

@@ -83,11 +83,11 @@ class Watch:
 
     @staticmethod
     def _finding(model, step, args, port, a, bad, step_index) -> Finding:
-        layer = model.graph.nodes[step.node]["layer"]
+        layer = model.dag.nodes[step.node]["layer"]
         idx = np.argwhere(bad)[:MAX_POSITIONS]
         positions = [(tuple(int(i) for i in ix), a[tuple(ix)].item()) for ix in idx]
         inputs = []
-        g = model.graph
+        g = model.dag
         for i, ((u, _), x) in enumerate(zip(step.reads, args, strict=True)):
             kind = "Const" if g.nodes[u]["layer"].type.lower() in ("const", "constant") else ""
             lo = hi = None

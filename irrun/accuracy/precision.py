@@ -33,10 +33,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import ml_dtypes
-import networkx as nx
 import numpy as np
 
-from ..graph import inputs_of
+from ..graph import Graph, inputs_of
 
 PRECISIONS = {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16)}
 
@@ -51,11 +50,11 @@ _SQUARE = frozenset({"power", "multiply", "squareddifference"})
 _F16_KEEP_TYPES = frozenset({"mvn", "normalizel2"})
 
 
-def _type(g: nx.MultiDiGraph, n) -> str:
+def _type(g: Graph, n) -> str:
     return g.nodes[n]["layer"].type.lower()
 
 
-def graph_tail(g: nx.MultiDiGraph) -> set:
+def graph_tail(g: Graph) -> set:
     """Layers reached from a Result going up without passing a significant layer (excluded)."""
     tail: set = set()
     todo = [n for n in g if _type(g, n) == "result"]
@@ -67,7 +66,7 @@ def graph_tail(g: nx.MultiDiGraph) -> set:
     return tail
 
 
-def sensitive_f16(g: nx.MultiDiGraph) -> set:
+def sensitive_f16(g: Graph) -> set:
     """OpenVINO's f16 islands kept in f32 (see the module docstring); bounded walks."""
     keep: set = set()
     for n in g:
@@ -111,7 +110,7 @@ class Policy:
             raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}")
         self.name = precision
         self.dtype = PRECISIONS[precision]
-        g = model.graph
+        g = model.dag
         self.kept: dict = {n: "graph tail (after the last MatMul/Convolution)" for n in graph_tail(g)}
         if precision == "f16":
             self.kept.update((n, "precision-sensitive (kept in f32 under f16)") for n in sensitive_f16(g)

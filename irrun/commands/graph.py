@@ -78,6 +78,6 @@ def main(args) -> int:
         return EXIT_OK
     data = render(text, fmt) if fmt in PICTURES else text.encode("utf-8")
     written = write_files([(args.output, content(data))], protect=model_files(model))[0]
-    n = len(nodes) if nodes is not None else model.graph.number_of_nodes()
+    n = len(nodes) if nodes is not None else model.dag.number_of_nodes()
     print(f"wrote {printable(written)} ({fmt}, {n} layers)")
     return EXIT_OK

@@ -230,6 +230,30 @@ class Op:
         table of ``n_rows`` rows, when :meth:`row_gather` said yes."""
         raise NotImplementedError
 
+    def weight_rows(self, inputs: Sequence[TensorInfo]) -> int | None:
+        """Block-wise computation, for a constant input too big to keep (irrun/program.py): the
+        index of an input whose rows (dim 0 entries) each give one entry of output 0's last
+        axis, so that :meth:`run_blocks` can multiply it block by block; None: no such input."""
+        return None
+
+    def run_blocks(self, rows: Callable[[int, int], np.ndarray], n_rows: int,
+                   *others: np.ndarray) -> list[np.ndarray]:
+        """The outputs from the input :meth:`weight_rows` names, given as ``rows(start, stop)``
+        (its rows in that range, ``n_rows`` in all), and the other inputs in order: bit for bit
+        what :meth:`run` gives on the whole input, with no more than a block of it at a time."""
+        raise NotImplementedError
+
+    def run_exact(self, *inputs: np.ndarray) -> np.ndarray | None:
+        """For an op with one f16/bf16 output computing constants (irrun/widen.py): that output in
+        f32 when the narrow type would hold it exactly, so no rounding is needed; None: unknown
+        (the kernel runs and its result is rounded)."""
+        return None
+
+    def take_rows(self, rows: "np.ndarray | slice") -> np.ndarray:
+        """For an op without inputs whose :meth:`rows_of` is ``()`` (a packed Const): those rows of
+        output 0 alone, without computing the rest."""
+        raise NotImplementedError
+
     def __repr__(self) -> str:
         a = ", ".join(f"{k}={getattr(self, k)!r}" for k in self.attrs)
         return f"{self.type}-{self.version}({a})"

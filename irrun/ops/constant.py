@@ -4,20 +4,38 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..budget import check_alloc
+from ..shapes import PartialShape
 from .base import Attr, Op, TensorInfo
 from .registry import register
 
 
 @register
 class Constant(Op):
-    """The reader decodes the bytes (a view of the memory-mapped .bin where possible)."""
+    """The reader's bytes (:class:`irrun.reader.ConstBytes`), decoded on first use (a view of the
+    memory-mapped .bin where possible). A large packed Const has no value at inference: it is unpacked
+    when it runs, like any layer, so that only what is computed from it is kept
+    (irrun/program.py caches the decompressed weights, not the unpacked codes)."""
 
     type, version = "Constant", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/infrastructure/constant-1.html"
     attrs = {"element_type": Attr("etype", required=True), "shape": Attr("shape", required=True),
              "offset": Attr("int", 0), "size": Attr("int", 0)}
     num_inputs = (0, 0)
-    value: np.ndarray
+    data = None                  # the layer's ConstBytes, decoded on first use
+    _value = None
+    allocation = "checked"
+
+    @property
+    def value(self) -> np.ndarray | None:
+        """The value; None for a large packed Const, which ``run`` unpacks each time."""
+        if self._value is None and self.data is not None and not self.data.unpack_on_use:
+            self._value = self.data.value()
+        return self._value
+
+    @value.setter
+    def value(self, v: np.ndarray | None) -> None:
+        self._value = v
 
     @classmethod
     def from_layer(cls, data, const_value=None):
@@ -25,8 +43,27 @@ class Constant(Op):
         op.value = const_value
         return op
 
+    @classmethod
+    def from_ir(cls, layer, build):
+        if isinstance(layer.const, np.ndarray) or layer.const is None:
+            return cls.from_layer(layer.data, layer.const)
+        op = cls.from_layer(layer.data)
+        op.data, op.fresh_outputs = layer.const, layer.const.unpack_on_use
+        return op
+
     def infer(self, inputs):
+        if self.value is None and self.data is not None:
+            return [TensorInfo(self.element_type, PartialShape(self.data.shape))]
         return [TensorInfo.of(self.value, self.element_type)]
 
     def run(self):
+        if self.value is None and self.data is not None:
+            check_alloc(self.data.shape, self.element_type.dtype)
+            return [self.data.value()]
         return [self.value]
+
+    def rows_of(self, inputs, outputs):
+        return () if self.value is None and self.data is not None else None
+
+    def take_rows(self, rows):
+        return self.data.rows(rows)
