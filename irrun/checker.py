@@ -46,12 +46,12 @@ from .graph import build_graph, inputs_of, live_nodes
 from .infer import infer_types
 from .irsave import as_pshape
 from .model import Model
-from .ops.base import TensorInfo
+from .ops.registry import role_of
+from .tensorinfo import Role, TensorInfo
 from .reader import IRModel, Layer, PortDecl, read_ir
 from .shapes import PartialShape
 
 SEVERITIES = ("error", "unchecked", "warning")
-SUBGRAPH_OPS = ("tensoriterator", "loop", "if")
 
 #: The prefix of a finding for a layer OpenVINO reads but cannot run (``openvino_loads`` errors;
 #: data-movement-ops.md §0).
@@ -215,7 +215,7 @@ class _Check:
             layer = sc.g.nodes[n]["layer"]
             if isinstance(err, UnsupportedError):
                 msg = err.message
-                if layer.type.lower() in SUBGRAPH_OPS:
+                if role_of(layer.type) is Role.SUBGRAPH:
                     msg += "; its body is not checked"
                 if err.layer is not None and err.layer != layer.ref:
                     self.findings.append(Finding.from_error(err, "unsupported", "unchecked"))
@@ -245,7 +245,7 @@ class _Check:
             if n in sc.live:
                 continue
             L = d["layer"]
-            if L.type.lower() == "parameter":
+            if role_of(L.type) is Role.PARAMETER:
                 if not sc.path:          # a body Parameter is part of its layer's interface
                     self.add("warning", "unused-input", L, None, None, None,
                              "the model input feeds no Result (OpenVINO keeps it as an input)")

@@ -21,7 +21,8 @@ import numpy as np
 from . import widen
 from .budget import MemoryBudgetError, OverBudget
 from .errors import ExecutionError, InternalError, IrrunError, LayerRef, OpError, UnsupportedError
-from .ops.base import Op, TensorInfo
+from .ops.base import Op
+from .tensorinfo import TensorInfo
 from .shapes import PartialShape
 
 

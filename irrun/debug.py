@@ -28,6 +28,8 @@ import numpy as np
 
 from .dumpfile import MANIFEST, TENSORS, dtype_name, load_tensors, save_tensors, stats, storable  # noqa: F401
 from .errors import InputError, printable
+from .ops.registry import role_of
+from .tensorinfo import Role
 from .writers import model_files
 
 
@@ -159,7 +161,7 @@ class Trace:
 
     def __call__(self, step, args: list, outs: list, seconds: float) -> None:
         layer = self.model.graph.nodes[step.node]["layer"]
-        if step.kind == "result" or layer.type.lower() in ("const", "constant"):
+        if role_of(layer.type) in (Role.RESULT, Role.CONSTANT):
             return
         kind = "folded" if step.kind == "const" else step.kind
         keep = self.arrays and (self.select is None or self.select(layer))

@@ -8,8 +8,11 @@ import networkx as nx
 from .debug import table, find_layer, type_version
 from .errors import IrrunError, printable
 from .graph import inputs_of
+from .ops.registry import role_of
+from .tensorinfo import Role
 
-SPECIAL = ("parameter", "const", "constant", "result")
+#: layers ``info`` counts by type rather than listing them as ops
+SPECIAL = (Role.PARAMETER, Role.CONSTANT, Role.RESULT)
 
 
 def _all_layers(irg):
@@ -23,7 +26,7 @@ def info_json(model) -> dict:
     """What :func:`info_text` says, as one JSON-ready object (``irrun info --json``)."""
     g, ir = model.graph, model.ir
     all_layers = list(_all_layers(ir.graph))
-    ops = Counter(type_version(model, n) for n, d in g.nodes(data=True) if d["layer"].type.lower() not in SPECIAL)
+    ops = Counter(type_version(model, n) for n, d in g.nodes(data=True) if role_of(d["layer"].type) not in SPECIAL)
     missing = {type_version(model, n) for n in model.op_errors}
     consts = [L for L in all_layers if L.const_value is not None]
     port = lambda p: {"name": p.name, "names": list(p.names), "element_type": str(p.etype),   # noqa: E731
@@ -43,8 +46,8 @@ def info_text(model) -> str:
     """Inputs and outputs, layer counts, op types with versions, opsets, weights."""
     g, ir = model.graph, model.ir
     layers = [d["layer"] for _, d in g.nodes(data=True)]
-    kinds = Counter(L.type for L in layers if L.type.lower() in SPECIAL)
-    ops = Counter(type_version(model, n) for n, d in g.nodes(data=True) if d["layer"].type.lower() not in SPECIAL)
+    kinds = Counter(L.type for L in layers if role_of(L.type) in SPECIAL)
+    ops = Counter(type_version(model, n) for n, d in g.nodes(data=True) if role_of(d["layer"].type) not in SPECIAL)
     missing = {type_version(model, n) for n in model.op_errors}
     out = [printable(f'{model.path}: IR v{ir.ir_version}, "{ir.name}", {len(layers)} layers (')
            + ", ".join([printable(f"{v} {k}") for k, v in sorted(kinds.items())] + [f"{sum(ops.values())} ops"]) + ")"]
@@ -148,23 +151,23 @@ def _const_text(v) -> str:
     return "[" + ",".join(map(str, v.shape)) + "]"
 
 
-def _node_label(model, n, types=None) -> tuple[str, str]:
-    """(text lines, kind) where kind is param | result | const | op: id and name, type-version,
-    the key attributes (Parameter/Result: the tensor's type and shape)."""
+def _node_label(model, n, types=None) -> tuple[str, Role]:
+    """(text lines, role) where role is PARAMETER, RESULT, CONSTANT or COMPUTE (any other op):
+    id and name, type-version, the key attributes (Parameter/Result: the tensor's type and shape)."""
     L = model.graph.nodes[n]["layer"]
-    t = L.type.lower()
-    if t in ("const", "constant"):
+    t = role_of(L.type)
+    if t is Role.CONSTANT:
         v = L.const_value
         et = L.data.get("element_type", "")
-        return f"{L.id} {printable(L.name)}\nConst {printable(et)} {_const_text(v)}".rstrip(), "const"
-    if t == "result":
+        return f"{L.id} {printable(L.name)}\nConst {printable(et)} {_const_text(v)}".rstrip(), t
+    if t is Role.RESULT:
         src = inputs_of(model.graph, n)
         tensor = _edge_label(model, types or {}, *src[0]).split(": ", 1)[-1] if len(src) == 1 else ""
-        return f"{L.id} {printable(model._output_key(n))}\nResult {tensor}".rstrip(), "result"
-    if t == "parameter":
+        return f"{L.id} {printable(model._output_key(n))}\nResult {tensor}".rstrip(), t
+    if t is Role.PARAMETER:
         return (f"{L.id} {printable(L.name)}\nParameter "
-                f"{printable(L.data.get('element_type', ''))}[{printable(L.data.get('shape', ''))}]"), "param"
-    return "\n".join([f"{L.id} {printable(L.name)}", type_version(model, n)] + _attr_lines(L.data)), "op"
+                f"{printable(L.data.get('element_type', ''))}[{printable(L.data.get('shape', ''))}]"), t
+    return "\n".join([f"{L.id} {printable(L.name)}", type_version(model, n)] + _attr_lines(L.data)), Role.COMPUTE
 
 
 def _edge_label(model, types, u, sp) -> str:
@@ -194,7 +197,8 @@ def to_dot(model, nodes: set | None = None, focus: int | None = None) -> str:
     types = _types(model)
     q = lambda s: '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'  # noqa: E731
     io = f'shape=ellipse, style=filled, fillcolor="{CATEGORIES["io"][0]}"'
-    style = {"param": io, "result": io, "const": 'style="dashed,rounded", fontsize=8, color=gray40', "op": ""}
+    style = {Role.PARAMETER: io, Role.RESULT: io, Role.CONSTANT: 'style="dashed,rounded", fontsize=8, color=gray40',
+             Role.COMPUTE: ""}
     out = [f"digraph {q(printable(model.ir.name or 'model'))} {{",
            '  node [shape=box, style="rounded,filled", fillcolor=white, fontname="Helvetica", fontsize=10];',
            '  edge [fontname="Helvetica", fontsize=9, color=gray30];']
@@ -202,7 +206,7 @@ def to_dot(model, nodes: set | None = None, focus: int | None = None) -> str:
     for n in keep:
         text, kind = _node_label(model, n, types)
         fill = ""
-        if kind == "op":
+        if kind is Role.COMPUTE:
             cat = category(model.graph.nodes[n]["layer"].type)
             if cat:
                 seen[cat] = None
@@ -220,15 +224,15 @@ def to_dot(model, nodes: set | None = None, focus: int | None = None) -> str:
 def to_mermaid(model, nodes: set | None = None, focus: int | None = None) -> str:
     keep, edges = _parts(model, nodes)
     q = lambda s: '"' + s.replace('"', "#quot;").replace("\n", "<br/>") + '"'  # noqa: E731
-    shape = {"param": "([{}])", "result": "([{}])", "const": "[{}]", "op": "[{}]"}
+    shape = {Role.PARAMETER: "([{}])", Role.RESULT: "([{}])", Role.CONSTANT: "[{}]", Role.COMPUTE: "[{}]"}
     out = ["flowchart TD", "  classDef const stroke-dasharray: 3 3, font-size: 10px",
            "  classDef focus stroke-width: 3px"]
     out += [f"  classDef {c} fill:{colour}" for c, (colour, _) in CATEGORIES.items()]
     types = _types(model)
     for n in keep:
         text, kind = _node_label(model, n, types)
-        cat = "io" if kind in ("param", "result") else \
-            category(model.graph.nodes[n]["layer"].type) if kind == "op" else "const"
+        cat = "io" if kind in (Role.PARAMETER, Role.RESULT) else \
+            category(model.graph.nodes[n]["layer"].type) if kind is Role.COMPUTE else "const"
         out.append(f"  n{n}{shape[kind].format(q(text))}" + (f":::{cat}" if cat else ""))
     out += [f"  n{u} -->|{q(lab)}| n{v}" for u, v, lab in edges]
     return "\n".join(out + ([f"  class n{focus} focus"] if focus is not None else []))

@@ -22,6 +22,8 @@ from .debug import storable, find_layer, port_name, type_version
 from .errors import InputError
 from .graph import inputs_of
 from .irwriter import IRWriter
+from .ops.registry import role_of
+from .tensorinfo import Role
 from .shapes import PartialShape
 
 
@@ -74,7 +76,7 @@ def extract_layer(model, layer: int | str, directory: str | os.PathLike, inputs=
     g = model.graph
     n = find_layer(model, layer)
     L = g.nodes[n]["layer"]
-    if L.type.lower() in ("parameter", "const", "constant", "result"):
+    if role_of(L.type) in (Role.PARAMETER, Role.CONSTANT, Role.RESULT):
         raise InputError(f"{L.ref} is a {L.type}; extract a layer that computes something", file=model.path)
     if L.bodies:
         raise InputError(f"{L.ref} has a sub-graph; irrun cannot extract TensorIterator/Loop/If "
@@ -93,7 +95,7 @@ def extract_layer(model, layer: int | str, directory: str | os.PathLike, inputs=
     for k, (u, sp) in enumerate(inputs_of(g, n)):
         U = g.nodes[u]["layer"]
         known = static.get((u, sp))
-        if U.type.lower() in ("const", "constant"):
+        if role_of(U.type) is Role.CONSTANT:
             raw, et, shape = _raw_const(model, U)
             srcs.append(b.const(None, etype=et, raw=raw, shape=shape))
         elif known is not None and known.value is not None:

@@ -19,8 +19,8 @@ from .budget import MemoryBudgetError
 from .contract import run_checked
 from .errors import InternalError, IrrunError, OpError, ShapeError, UnsupportedError
 from .graph import inputs_of
-from .ops.base import Op, TensorInfo
-from .ops.parameter import Parameter
+from .ops.base import Op
+from .tensorinfo import Role, TensorInfo
 from .shapes import PartialShape
 
 #: Largest output (elements) computed during inference; bigger constants stay symbolic.
@@ -44,7 +44,7 @@ def infer_layer(op: Op, ins: list[TensorInfo], layer, file: str | None) -> list[
     except Exception as e:     # a shape rule that crashes instead of raising OpError: a bug
         raise InternalError(f"shape rule failed: {type(e).__name__}: {e}", file=file,
                             layer=layer.ref) from e
-    if layer.type.lower() != "result" and len(outs) != len(layer.outputs):
+    if op.role is not Role.RESULT and len(outs) != len(layer.outputs):
         raise OpError(f"the layer declares {len(layer.outputs)} output ports but {layer.type} "
                       f"produces {len(outs)}")
     if ins and all(t.value is not None for t in ins) and not op.uses_context:
@@ -80,7 +80,7 @@ def infer_types(g: nx.MultiDiGraph, order: list, ops: dict, file: str | None = N
         outs: list[TensorInfo] | None = None
         if op is not None and all(t is not None for t in ins):
             try:
-                if isinstance(op, Parameter) and n in overrides:
+                if op.role is Role.PARAMETER and n in overrides:
                     outs = [overrides[n]]
                 else:
                     outs = infer_layer(op, ins, layer, file)

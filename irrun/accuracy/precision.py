@@ -37,6 +37,8 @@ import networkx as nx
 import numpy as np
 
 from ..graph import inputs_of
+from ..ops.registry import role_of
+from ..tensorinfo import Role
 
 PRECISIONS = {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16)}
 
@@ -44,7 +46,7 @@ SIGNIFICANT = frozenset({
     "matmul", "convolution", "groupconvolution", "convolutionbackpropdata",
     "groupconvolutionbackpropdata", "rnncell", "lstmcell", "grucell", "rnnsequence",
     "lstmsequence", "grusequence", "roipooling", "interpolate"})
-KEEP_TYPES = frozenset({"result", "const", "constant", "readvalue", "assign"})
+KEEP_ROLES = frozenset({Role.RESULT, Role.CONSTANT, Role.VARIABLE_READ, Role.VARIABLE_WRITE})
 _REDUCE = frozenset({"reducesum", "reducemean"})
 _EPS_CHAIN = frozenset({"add", "maximum", "sqrt", "power"})
 _SQUARE = frozenset({"power", "multiply", "squareddifference"})
@@ -55,10 +57,14 @@ def _type(g: nx.MultiDiGraph, n) -> str:
     return g.nodes[n]["layer"].type.lower()
 
 
+def _role(g: nx.MultiDiGraph, n) -> Role:
+    return role_of(g.nodes[n]["layer"].type)
+
+
 def graph_tail(g: nx.MultiDiGraph) -> set:
     """Layers reached from a Result going up without passing a significant layer (excluded)."""
     tail: set = set()
-    todo = [n for n in g if _type(g, n) == "result"]
+    todo = [n for n in g if _role(g, n) is Role.RESULT]
     while todo:
         for u, _ in inputs_of(g, todo.pop()):
             if _type(g, u) not in SIGNIFICANT and u not in tail:
@@ -118,10 +124,10 @@ class Policy:
                              if n not in self.kept)
         for n in g:
             t = _type(g, n)
-            if t in KEEP_TYPES:
+            if _role(g, n) in KEEP_ROLES:
                 self.kept.setdefault(n, "keeps its type")
-            elif t == "convert" and (any(_type(g, u) == "parameter" for u, _ in inputs_of(g, n))
-                                     or (g.out_degree(n) and all(_type(g, m) == "result" for m in g.successors(n)))):
+            elif t == "convert" and (any(_role(g, u) is Role.PARAMETER for u, _ in inputs_of(g, n))
+                                     or (g.out_degree(n) and all(_role(g, m) is Role.RESULT for m in g.successors(n)))):
                 self.kept.setdefault(n, "Convert at an input or output")
 
     def apply(self, step, outs: list, live: bool) -> list | None:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Attr, Op, TensorInfo
+from .base import Attr, Op, Role, TensorInfo
 from .registry import register
 
 
 @register
 class Constant(Op):
     """The reader decodes the bytes (a view of the memory-mapped .bin where possible)."""
+    role = Role.CONSTANT
 
     type, version = "Constant", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/infrastructure/constant-1.html"

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
+from .. import bounds
 from ..elements import NF4_TABLE
 from ..errors import OpError
 from .base import Attr, Op, TensorInfo
@@ -27,6 +28,10 @@ class Convert(Op):
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/type/convert-1.html"
     attrs = {"destination_type": Attr("etype", required=True)}
     restrictions = "no conversion to u1/u2/u3/u6/nf4/string"
+    rounds_to_declared_type = True
+
+    def bounds(self, inputs, outputs):
+        return bounds.cast(inputs[0], outputs[0])
 
     def infer(self, inputs):
         (x,) = inputs

@@ -14,6 +14,7 @@ from .registry import register
 class ConvertLike1(Op):
     type, version = "ConvertLike", "opset1"
     spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/type/convert-like-1.html"
+    rounds_to_declared_type = True
     num_inputs = (2, 2)
     restrictions = Convert.restrictions
 

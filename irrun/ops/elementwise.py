@@ -27,12 +27,14 @@ Numerics, as measured on OpenVINO 2026.4.1's reference evaluator (tests/fixtures
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from functools import cache
 from typing import ClassVar
 
 import numpy as np
 
+from .. import bounds
 from ..budget import check_alloc
 from ..elements import TYPES, ElementType
 from ..errors import OpError
@@ -499,25 +501,40 @@ class Binary:
     gets booleans for comparisons)."""
 
     def __init__(self, kind: str, spec: str, doc: str, floats: Callable, ints: Callable | None = None,
-                 version: str = "opset1"):
+                 version: str = "opset1", interval: Callable | None = None):
         self.kind, self.spec, self.doc = kind, SPECS + spec + ".html", doc
         self.floats, self.ints = floats, ints or floats
         self.version = version
+        #: value-bound rule ``(op, a, b) -> (lo, hi) | None`` on two intervals (irrun/bounds.py)
+        self.interval = interval
+
+
+def _divide_interval(op, a, b):
+    """Monotone in each argument while the divisor keeps its sign; a finite divisor only."""
+    if b[0] <= 0 <= b[1] or math.isinf(b[0]) or math.isinf(b[1]):
+        return None
+    return bounds.corners(bounds.div(getattr(op, "m_pythondiv", True)), a, b)
 
 
 BINARY: dict[str, Binary] = {
-    "Add": Binary("arithmetic", "arithmetic/add-1", "a + b (integers wrap).", np.add),
-    "Subtract": Binary("arithmetic", "arithmetic/subtract-1", "a - b (integers wrap).", np.subtract),
-    "Multiply": Binary("arithmetic", "arithmetic/multiply-1", "a * b (integers wrap).", np.multiply),
+    "Add": Binary("arithmetic", "arithmetic/add-1", "a + b (integers wrap).", np.add,
+        interval=lambda op, a, b: (a[0] + b[0], a[1] + b[1])),
+    "Subtract": Binary("arithmetic", "arithmetic/subtract-1", "a - b (integers wrap).", np.subtract,
+        interval=lambda op, a, b: (a[0] - b[1], a[1] - b[0])),
+    "Multiply": Binary("arithmetic", "arithmetic/multiply-1", "a * b (integers wrap).", np.multiply,
+        interval=lambda op, a, b: bounds.corners(bounds.mul, a, b)),
     "Divide": Binary("arithmetic", "arithmetic/divide-1", "a / b; integers floor when "
                      "``m_pythondiv`` (default true), else truncate; integer division by zero is "
-                     "refused, as by OpenVINO's reference evaluator.", np.divide),
+                     "refused, as by OpenVINO's reference evaluator.", np.divide,
+        interval=_divide_interval),
     "Power": Binary("arithmetic", "arithmetic/power-1", "a ** b; integers exact, negative "
                     "exponents truncate (2 ** -1 = 0).", np.power, _int_power),
     "Maximum": Binary("arithmetic", "arithmetic/maximum-1", "``a < b ? b : a`` (NaN: see module).",
-                      _maximum),
+                      _maximum,
+                      interval=lambda op, a, b: (max(a[0], b[0]), max(a[1], b[1]))),
     "Minimum": Binary("arithmetic", "arithmetic/minimum-1", "``b < a ? b : a`` (NaN: see module).",
-                      _minimum),
+                      _minimum,
+                      interval=lambda op, a, b: (min(a[0], b[0]), min(a[1], b[1]))),
     "FloorMod": Binary("arithmetic", "arithmetic/floormod-1", "Remainder with the divisor's sign "
                        "(Python's %).", np.mod, _int_modulo("FloorMod", np.mod)),
     "Mod": Binary("arithmetic", "arithmetic/mod-1", "Remainder with the dividend's sign (C's "
@@ -599,6 +616,11 @@ class BinaryOp(Op):
 
     def rows_of(self, inputs, outputs):
         return super().rows_of(inputs, outputs) if self.auto_broadcast != "pdpd" else None
+
+    def bounds(self, inputs, outputs):
+        if self.row.interval is None:
+            return None
+        return bounds.elementwise(self, inputs, outputs, self.row.interval)
 
     def run(self, a, b, out=None):
         shape = a.shape if a.shape == b.shape else None

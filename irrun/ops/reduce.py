@@ -22,6 +22,7 @@ from typing import ClassVar
 import ml_dtypes
 import numpy as np
 
+from .. import bounds
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis
@@ -146,6 +147,12 @@ class ReduceOp(Op):
         if axes.value is not None and x.shape.rank is not None:
             known = reduce_axes(axes.value, x.shape.rank)
         return [TensorInfo(et, reduce_shape(x.shape, known, axes.shape, self.keep_dims))]
+
+    def bounds(self, inputs, outputs):
+        if type(self).kernel is _prod:       # the interval product of each reduced group
+            return bounds.reduce(inputs, outputs[0], reduce_axes,
+                                 lambda r, x: bounds.corners(bounds.mul, r, x), (1, 1))
+        return super().bounds(inputs, outputs)
 
     def run(self, x, axes):
         ax = reduce_axes(axes, x.ndim)      # no axes: the kernel over nothing (ReduceL1: |x|)

@@ -16,7 +16,7 @@ from functools import cache
 from importlib import import_module, resources
 
 from ..errors import OpError, UnsupportedError
-from .base import Op
+from .base import Op, Role
 
 _REGISTRY: dict[tuple[str, str], type[Op]] = {}
 _ALL_LOADED = False
@@ -25,6 +25,8 @@ _NOT_OPS = frozenset({"base", "registry"})
 
 # IR spellings that differ from the C++ class names (the serializer writes the left ones).
 _IR_SPELLING = {"const": "Constant", "relu": "Relu", "softmax": "Softmax", "prelu": "PRelu"}
+#: how OpenVINO's serializer writes a Constant's type
+_WRITTEN_CONSTANT = "Const"
 # The reader's special cases (ir-format.md §11).
 _OPSET1_TO_OPSET2 = {"MVN", "ROIPooling", "ReorgYolo"}
 _EXPERIMENTAL = {
@@ -142,6 +144,41 @@ def _version_key(version: str) -> int:
 def versions_of(canon: str) -> list[str]:
     load_all()
     return sorted((v for t, v in _REGISTRY if t == canon), key=_version_key)
+
+
+@cache
+def _role(canon: str) -> Role:
+    if not any(t == canon for t, _ in _REGISTRY):
+        for module in _index().get(canon, ()):
+            import_module(f"{__package__}.{module}")
+    roles = {cls.role for (t, _), cls in _REGISTRY.items() if t == canon}
+    if not roles and not _ALL_LOADED:
+        load_all()
+        roles = {cls.role for (t, _), cls in _REGISTRY.items() if t == canon}
+    return roles.pop() if len(roles) == 1 else Role.COMPUTE
+
+
+def role_of(type_name: str) -> Role:
+    """The role (``Op.role``) of a layer type as the IR spells it (``"const"``, ``"Parameter"``...),
+    for code that has a layer record but no op: :attr:`Role.COMPUTE` for unknown types."""
+    return _role(canonical_type(type_name))
+
+
+def by_role(role: Role) -> type[Op]:
+    """The newest op class of a role that only one type has (Parameter, Result, Constant), for
+    code that writes such layers."""
+    load_all()
+    found = sorted({cls.type for cls in _REGISTRY.values() if cls.role is role})
+    if len(found) != 1:
+        raise ValueError(f"{role} is the role of {found or 'no type'}")
+    return _REGISTRY[(found[0], versions_of(found[0])[-1])]
+
+
+def written_type(role: Role) -> tuple[str, str]:
+    """(type, version) as OpenVINO's serializer writes a layer of that role (``("Const",
+    "opset1")``), for code that writes IR (:mod:`irrun.irwriter`)."""
+    cls = by_role(role)
+    return (_WRITTEN_CONSTANT if role is Role.CONSTANT else cls.type), cls.version
 
 
 def all_ops() -> list[type[Op]]:

@@ -42,7 +42,7 @@ import numpy as np
 from .. import budget, elements, iterations
 from ..errors import IrrunError, OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Op, TensorInfo, as_int64, normalize_axis
+from .base import Op, Role, TensorInfo, as_int64, normalize_axis
 from .registry import register
 
 _SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/infrastructure/"
@@ -239,6 +239,7 @@ def _dyn_info(a: np.ndarray) -> TensorInfo:
 
 class _SubgraphOp(Op):
     """Bodies by tag; a body with ReadValue/Assign makes the op use the run's context."""
+    role = Role.SUBGRAPH
 
     body_tags: ClassVar[tuple[str, ...]] = ("body",)
 

@@ -15,7 +15,7 @@ import numpy as np
 from ..elements import DYNAMIC
 from ..errors import InputError, OpError
 from ..shapes import PartialShape
-from .base import Attr, Op, TensorInfo
+from .base import Attr, Op, Role, TensorInfo
 from .registry import register
 
 _SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/infrastructure/"
@@ -47,6 +47,8 @@ class _VariableOp(Op):
 
 
 class _ReadValue(_VariableOp):
+    role = Role.VARIABLE_READ
+
     def value(self, ctx) -> np.ndarray | None:
         return ctx.read(self.variable_id) if ctx is not None else None
 
@@ -126,6 +128,7 @@ def _relaxes(v, d) -> bool:
 
 
 class _Assign(_VariableOp):
+    role = Role.VARIABLE_WRITE
     reads = False
 
     def run(self, x, ctx=None):
