@@ -112,3 +112,50 @@ def test_the_allow_lists_are_current():
         for rel, words in table.items():
             hits = _type_literals(ROOT / rel, names)
             assert set(words) <= set(hits), f"{rel}: {set(words) - set(hits)} no longer used"
+def _op_modules() -> list[Path]:
+    return sorted(p for p in (PKG / "ops").rglob("*.py"))
+
+
+def _is_shared(name: str) -> bool:
+    """Modules an op may import: the contract, the registry and the ``_helper`` modules."""
+    last = name.rsplit(".", 1)[-1]
+    return last in ("base", "registry") or last.startswith("_")
+
+
+@pytest.mark.parametrize("path", _op_modules(), ids=lambda p: p.relative_to(PKG).as_posix())
+def test_an_op_module_imports_no_sibling_op(path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])      # irrun.ops[.sub]
+    bad = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                target = f"{base}.{node.module}" if node.module else base
+            else:
+                target = node.module or ""
+            mods = [target] if node.module else [f"{target}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            mods = [a.name for a in node.names]
+        else:
+            continue
+        for m in mods:
+            if m.startswith("irrun.ops.") and not _is_shared(m) \
+                    and not (m.startswith("irrun.ops.tokenizers") and path.parent.name == "tokenizers"
+                             and m.rsplit(".", 1)[-1] == "tokenizers"):
+                bad.append(m)
+    assert not bad, f"{path.name} imports sibling op modules {bad}: move the shared code to a _helper module"
+
+
+def test_one_class_naming_rule():
+    """An op class is named ``<Type><N>``: its type and the opset number of its ``version``
+    (``Add1``, ``Loop5``); N may instead be the version in its spec page's name (MVN-1 is
+    registered under opset2, as OpenVINO reads it). Extension ops have no N."""
+    registry.load_all()
+    bad = []
+    for (t, v), cls in registry._REGISTRY.items():
+        n = v[5:] if v.startswith("opset") else ""
+        page = cls.spec.rsplit("-", 1)[-1].removesuffix(".html") if cls.spec else ""
+        if cls.__name__ not in {t + n, t + page}:
+            bad.append(f"{cls.__module__}.{cls.__name__} ({t}-{v})")
+    assert not bad, f"op classes not named <Type><N>: {bad}"

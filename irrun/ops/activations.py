@@ -22,9 +22,9 @@ import numpy as np
 from ..elements import ElementType
 from ..errors import OpError
 from ..shapes import PartialShape
-from .base import Attr, Op, TensorInfo
-from .elementwise import (DIRECT, NUMERIC, RESTRICTION, SPECS, erf, fits, float_math, put_zero_signs,
-                          ties_keep_second, unsupported, zero_signs)
+from .base import Attr, Op, TensorInfo, spec_url
+from ._numerics import (DIRECT, NUMERIC, RESTRICTION, erf, fits, float_math, put_zero_signs, ties_keep_second,
+                        unsupported, zero_signs)
 from .registry import register
 
 
@@ -48,12 +48,11 @@ def _check_float(op: str, et: ElementType, message: str) -> None:
 class Clamp1(Op):
     """Clamp-1: ``x < min ? min : x > max ? max : x`` (NaN passes). Integer data clamps to
     ``ceil(min)`` and ``floor(max)`` limited to the type's range (min 0.2, max 0.8 on i32 gives
-    1 below and 0 above: the lower bound is applied first).
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/clamp-1.html"""
+    1 below and 0 above: the lower bound is applied first)."""
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Clamp", "opset1"
-    spec = SPECS + "activation/clamp-1.html"
+    spec = spec_url("activation/clamp-1")
     attrs = {"min": Attr("float", required=True), "max": Attr("float", required=True)}
     restrictions = RESTRICTION
     inplace = (0,)
@@ -88,12 +87,11 @@ class Clamp1(Op):
 class Elu1(Op):
     """Elu-1: ``x > 0 ? x : alpha * (exp(x) - 1)``. OpenVINO's reference evaluator has no Elu
     kernel; the CPU plugin is the oracle: integers compute in f64 and round to nearest even,
-    booleans pass unchanged.
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/elu-1.html"""
+    booleans pass unchanged."""
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Elu", "opset1"
-    spec = SPECS + "activation/elu-1.html"
+    spec = spec_url("activation/elu-1")
     attrs = {"alpha": Attr("float", required=True)}
     restrictions = RESTRICTION
 
@@ -116,12 +114,11 @@ class Elu1(Op):
 @register
 class Swish4(Op):
     """Swish-4: ``x / (1 + exp(-x * beta))``, ``beta`` an optional scalar input (default 1.0)
-    of the data's floating-point type.
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/swish-4.html"""
+    of the data's floating-point type."""
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Swish", "opset4"
-    spec = SPECS + "activation/swish-4.html"
+    spec = spec_url("activation/swish-4")
     num_inputs = (1, 2)
     restrictions = RESTRICTION
 
@@ -197,12 +194,11 @@ _GELU_TYPES = "Argument element type must be f16, bf16, f32, f64 or dynamic (got
 class Gelu2(Op):
     """Gelu-2: ``0.5 * x * (1 + erf(x / sqrt(2)))``: f64 with Cody's erf, f32/f16/bf16 with the
     erfc fit of :func:`gelu_erf_fast` (relative error < 1e-5). No reference kernel in OpenVINO
-    (the CPU plugin is the oracle).
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/gelu-2.html"""
+    (the CPU plugin is the oracle)."""
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Gelu", "opset2"
-    spec = SPECS + "activation/gelu-2.html"
+    spec = spec_url("activation/gelu-2")
     restrictions = RESTRICTION
     approximation_mode = "erf"
     inplace = (0,)
@@ -222,11 +218,10 @@ class Gelu2(Op):
 @register
 class Gelu7(Gelu2):
     """Gelu-7: ``approximation_mode`` ``erf`` (default) or ``tanh``:
-    ``0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x**3)))``.
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/gelu-7.html"""
+    ``0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x**3)))``."""
 
     version = "opset7"
-    spec = SPECS + "activation/gelu-7.html"
+    spec = spec_url("activation/gelu-7")
     attrs = {"approximation_mode": Attr("enum", "erf", choices=("erf", "tanh"))}
 
 
@@ -254,11 +249,10 @@ def prelu_slope_shape(data: PartialShape, slope: PartialShape) -> tuple[int, ...
 @register
 class PRelu1(Op):
     """PRelu-1 (written ``PReLU``): ``x < 0 ? x * slope : x``; see :func:`prelu_slope_shape`.
-    Integers (no reference kernel; the CPU plugin) multiply exactly.
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/prelu-1.html"""
+    Integers (no reference kernel; the CPU plugin) multiply exactly."""
 
     type, version = "PRelu", "opset1"
-    spec = SPECS + "activation/prelu-1.html"
+    spec = spec_url("activation/prelu-1")
     num_inputs = (2, 2)
     restrictions = RESTRICTION
 
@@ -293,12 +287,11 @@ def _scalar_input(info: TensorInfo, name: str, port: str, one_element: bool = Fa
 @register
 class HardSigmoid1(Op):
     """HardSigmoid-1: ``max(0, min(1, alpha * x + beta))`` with scalar inputs ``alpha`` and
-    ``beta`` of the data's type (NaN gives 1: ``std::min(1, NaN)`` is 1).
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/hard-sigmoid-1.html"""
+    ``beta`` of the data's type (NaN gives 1: ``std::min(1, NaN)`` is 1)."""
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "HardSigmoid", "opset1"
-    spec = SPECS + "activation/hard-sigmoid-1.html"
+    spec = spec_url("activation/hard-sigmoid-1")
     num_inputs = (3, 3)
     restrictions = "floating-point data only (OpenVINO's CPU plugin also takes integers)"
 
@@ -324,12 +317,11 @@ class HardSigmoid1(Op):
 @register
 class Selu1(Op):
     """Selu-1: ``lambda * (x > 0 ? x : alpha * (exp(x) - 1))``, alpha and lambda one-element inputs
-    of the data's floating-point type.
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/selu-1.html"""
+    of the data's floating-point type."""
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Selu", "opset1"
-    spec = SPECS + "activation/selu-1.html"
+    spec = spec_url("activation/selu-1")
     num_inputs = (3, 3)
     restrictions = RESTRICTION
 
@@ -355,12 +347,11 @@ class Selu1(Op):
 class SoftPlus4(Op):
     """SoftPlus-4: ``log(exp(x) + 1)`` below ``log(max of the type)`` (88.7 for f32, 11.1 for
     f16), ``x`` from there on, as the reference kernel computes it (in f32 for f16/bf16, so
-    ``softplus(-20)`` is 0).
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/softplus-4.html"""
+    ``softplus(-20)`` is 0)."""
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "SoftPlus", "opset4"
-    spec = SPECS + "activation/softplus-4.html"
+    spec = spec_url("activation/softplus-4")
     restrictions = RESTRICTION
 
     def infer(self, inputs):
@@ -375,12 +366,11 @@ class SoftPlus4(Op):
 
 @register
 class SoftSign9(Op):
-    """SoftSign-9: ``x / (1 + |x|)``.
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/softsign-9.html"""
+    """SoftSign-9: ``x / (1 + |x|)``."""
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "SoftSign", "opset9"
-    spec = SPECS + "activation/softsign-9.html"
+    spec = spec_url("activation/softsign-9")
     restrictions = RESTRICTION
 
     def infer(self, inputs):
@@ -394,12 +384,11 @@ class SoftSign9(Op):
 
 @register
 class Identity16(Op):
-    """Identity-16: the input itself, any element type (irrun returns the same array, no copy).
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/identity-16.html"""
+    """Identity-16: the input itself, any element type (irrun returns the same array, no copy)."""
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Identity", "opset16"
-    spec = SPECS + "activation/identity-16.html"
+    spec = spec_url("activation/identity-16")
 
     def infer(self, inputs):
         (x,) = inputs

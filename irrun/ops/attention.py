@@ -1,6 +1,5 @@
 """ScaledDotProductAttention-13: ``softmax(Q @ K^T * scale + bias) @ V`` over batch dims that broadcast.
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/scaled-dot-product-attention.html
 
 OpenVINO 2026.4.1 has no reference kernel for this op (ConstantFolding and ``Node.evaluate`` do
 not compute it); its reference plugin runs ``ScaledDotProductAttentionDecomposition``, which
@@ -27,8 +26,9 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, PartialShape, broadcast_merge
-from .base import Attr, Op, TensorInfo
-from .elementwise import SPECS, broadcast_shapes, work_dtype
+from .base import Attr, Op, TensorInfo, spec_url
+from ._broadcast import broadcast_shapes
+from ._numerics import work_dtype
 from .registry import register
 
 _WHO = ("Query", "Key", "Value")
@@ -140,13 +140,13 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | No
 
 
 @register
-class ScaledDotProductAttention(Op):
+class ScaledDotProductAttention13(Op):
     """ScaledDotProductAttention-13: inputs query, key, value, optional attention_mask (float
     added, boolean selecting; ignored when ``causal``), optional scale; see the module docstring."""
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "ScaledDotProductAttention", "opset13"
-    spec = SPECS + "sequence/scaled-dot-product-attention.html"
+    spec = spec_url("sequence/scaled-dot-product-attention")
     attrs = {"causal": Attr("bool", False, required=True)}
     num_inputs = (3, 5)
     restrictions = "f64/f32/f16/bf16 only"

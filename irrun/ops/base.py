@@ -28,7 +28,7 @@ from ..shapes import PartialShape
 from ..tensorinfo import Role, TensorInfo
 
 __all__ = ["Attr", "Op", "Role", "TensorInfo", "as_int64", "broadcast_rows", "check_index_input",
-           "normalize_axis", "rank_of"]
+           "normalize_axis", "rank_of", "spec_url"]
 
 _MISSING = object()
 
@@ -236,6 +236,16 @@ class Op:
 
 # ---------------------------------------------------------------------------------------------
 # Helpers shared by many ops
+
+#: Where OpenVINO publishes its op specifications (the 2026 documentation).
+SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/"
+
+
+def spec_url(page: str) -> str:
+    """The URL of an op's specification from its page, ``"movement/strided-slice-1"`` (category,
+    then the page name OpenVINO gives it: usually the kebab-case type and the opset)."""
+    return f"{SPECS}{page}.html"
+
 
 def normalize_axis(axis: int, rank: int, what: str = "Axis", port: str | None = None) -> int:
     """Map ``axis`` in ``[-rank, rank-1]`` to ``[0, rank-1]`` or raise OpenVINO's message

@@ -1,4 +1,5 @@
-"""Convert-1: element-wise type conversion. Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/type/convert-1.html"""
+"""Convert-1: element-wise type conversion; ConvertLike-1: the same conversion to the element type
+of a second input (whose values are ignored): one rule for both ops."""
 from __future__ import annotations
 
 import ml_dtypes
@@ -7,14 +8,14 @@ import numpy as np
 from .. import bounds
 from ..elements import NF4_TABLE
 from ..errors import OpError
-from .base import Attr, Op, TensorInfo
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 _NO_TARGET = {"u1", "u2", "u3", "u6", "nf4", "string", "dynamic"}
 
 
 @register
-class Convert(Op):
+class Convert1(Op):
     """Floats to integers truncate toward zero, then wrap modulo 2^N like integers do (measured
     on OpenVINO 2026.4.1: f32 -300.2 -> u8 212, -> i8 -44); negative integers wrap into unsigned
     types (C++ rules, as the spec says); out-of-range floats to i32/i64 are undefined in the spec; anything to boolean is ``x != 0``; nf4 codes decode through
@@ -25,7 +26,7 @@ class Convert(Op):
     elementwise = True
 
     type, version = "Convert", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/type/convert-1.html"
+    spec = spec_url("type/convert-1")
     attrs = {"destination_type": Attr("etype", required=True)}
     restrictions = "no conversion to u1/u2/u3/u6/nf4/string"
     rounds_to_declared_type = True
@@ -85,3 +86,22 @@ def _to_f8e8m0(x: np.ndarray) -> np.ndarray:
     code = np.where(exp == 255, np.where(mant != 0, 255, 254), code)
     code = np.where(bits >> 31 != 0, 0, code)
     return code.astype(np.uint8).view(ml_dtypes.float8_e8m0fnu)
+
+
+@register
+class ConvertLike1(Op):
+    type, version = "ConvertLike", "opset1"
+    spec = spec_url("type/convert-like-1")
+    rounds_to_declared_type = True
+    num_inputs = (2, 2)
+    restrictions = Convert1.restrictions
+
+    def infer(self, inputs):
+        data, like = inputs
+        self._convert = Convert1(destination_type=like.etype)
+        if like.etype.is_dynamic:
+            return [TensorInfo(like.etype, data.shape)]
+        return self._convert.infer([data])
+
+    def run(self, data, like):
+        return self._convert.run(data)

@@ -1,9 +1,5 @@
 """Convolution-1, GroupConvolution-1, ConvolutionBackpropData-1, GroupConvolutionBackpropData-1, and
 the sliding-window rules (auto_pad, output sizes over intervals, window views) that pooling shares.
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/convolution-1.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/group-convolution-1.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/convolution-backprop-data-1.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/group-convolution-backprop-data-1.html
 
 Kernels are vectorised: a convolution is im2col (a strided ``sliding_window_view`` copied into
 ``[N, G, C/G*K, P]`` columns) followed by one batched ``np.matmul`` with the filters, a 1x1 one
@@ -19,97 +15,18 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64
-from .matmul import compute_dtype, require_numeric, same_etype
+from .base import Attr, Op, TensorInfo, as_int64, spec_url
+from ._window import AUTO_PAD, check_kernel_fits, check_rank, pad_spatial, resolve_pads, window_dim, windows
+from ._numerics import compute_dtype, require_numeric, same_etype
 from .registry import register
-
-AUTO_PAD = ("explicit", "same_upper", "same_lower", "valid")
-_INF = 1 << 62
 
 
 # ---------------------------------------------------------------------------------------------
 # Window arithmetic shared with pooling.py
-
-def check_rank(shape: PartialShape) -> None:
-    if shape.rank is not None and shape.rank not in (3, 4, 5):
-        raise OpError(f"Expected a 3D, 4D or 5D tensor for the input. Got: {shape}", port="input 0")
-
-
-def same_pads(size: int, kernel: int, stride: int, upper: bool) -> tuple[int, int]:
-    """(begin, end) padding of auto_pad same_upper/same_lower for one static axis: the output
-    has ``ceil(size / stride)`` positions and the odd pixel goes to the end (upper) or begin."""
-    total = max(0, (-(-size // stride) - 1) * stride + kernel - size)
-    small = total // 2
-    return (small, total - small) if upper else (total - small, small)
-
-
-def resolve_pads(auto_pad: str, dims: Sequence[Dim], kernels: Sequence[int | None],
-                 strides: Sequence[int], begin: Sequence[int], end: Sequence[int]
-                 ) -> tuple[list[int], list[int]]:
-    """Pads after auto_pad: explicit keeps the attributes, valid is zero, same_* is computed for
-    static axes with a known (dilated) kernel and zero otherwise (as OpenVINO does)."""
-    n = len(strides)
-    if auto_pad == "valid":
-        return [0] * n, [0] * n
-    if auto_pad == "explicit":
-        return list(begin) or [0] * n, list(end) or [0] * n
-    pb, pe = [0] * n, [0] * n
-    for i, (d, k, s) in enumerate(zip(dims, kernels, strides)):
-        if d.is_static and k is not None:
-            pb[i], pe[i] = same_pads(d.lo, k, s, auto_pad == "same_upper")
-    return pb, pe
-
-
-def _window_count(size: int, pads: int, kernel: int, stride: int, rounding: str, pad_begin: int) -> int:
-    v = max(size + pads - kernel, 0)
-    out = (v // stride if rounding == "floor" else -(-v // stride)) + 1
-    if rounding == "ceil_torch" and (out - 1) * stride >= size + pad_begin:
-        out -= 1          # PyTorch: the last window must start inside the input or the begin pad
-    return max(out, 1)
-
-
-def window_dim(d: Dim, pads: int, kernel: Dim, stride: int, rounding: str = "floor",
-               pad_begin: int = 0) -> Dim:
-    """Number of window positions along an axis of size ``d`` (an interval, mapped bound by bound)
-    with ``pads`` in total and a dilated kernel extent ``kernel`` (itself possibly an interval)."""
-    lo = _window_count(d.lo, pads, _INF if kernel.hi is None else kernel.hi, stride, rounding, pad_begin)
-    hi = None if d.hi is None else _window_count(d.hi, pads, max(kernel.lo, 1), stride, rounding, pad_begin)
-    return Dim(lo, hi)
-
-
-def check_kernel_fits(size: int, pads: int, kernel: int, axis: int) -> None:
-    if kernel < 1:
-        raise OpError(f"Kernel after dilation has dimension less than 1 (dim: {kernel}) at axis {axis}.")
-    if kernel > size + pads:
-        raise OpError(f"Kernel after dilation has size (dim: {kernel}) larger than the data shape after "
-                      f"padding (dim: {size + pads}) at axis {axis}.", port="input 0")
-
-
-def pad_spatial(x: np.ndarray, begin: Sequence[int], end: Sequence[int], value=0) -> np.ndarray:
-    """Pad (or, for negative amounts, crop) the axes after the first two with ``value``."""
-    crop = (slice(None),) * 2 + tuple(slice(max(-b, 0), x.shape[2 + i] - max(-e, 0))
-                                       for i, (b, e) in enumerate(zip(begin, end)))
-    x = x[crop]
-    if any(b > 0 or e > 0 for b, e in zip(begin, end)):
-        x = np.pad(x, [(0, 0), (0, 0)] + [(max(b, 0), max(e, 0)) for b, e in zip(begin, end)],
-                   constant_values=value)
-    return x
-
-
-def windows(xp: np.ndarray, kernel: Sequence[int], strides: Sequence[int], dilations: Sequence[int],
-            out: Sequence[int]) -> np.ndarray:
-    """A view ``[N, C, *out, *kernel]`` of the (padded) input: element ``[n, c, o.., k..]`` is
-    ``xp[n, c, o*stride + k*dilation ...]``. ``xp`` must be long enough on every axis."""
-    nsp = len(kernel)
-    ext = [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
-    v = sliding_window_view(xp, ext, axis=tuple(range(2, 2 + nsp)))
-    return v[(slice(None),) * 2 + tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(out, strides))
-             + tuple(slice(None, None, d) for d in dilations)]
 
 
 def conv_kernel(x: np.ndarray, w: np.ndarray, strides: Sequence[int], dilations: Sequence[int],
@@ -290,12 +207,12 @@ class _Convolution(Op):
 
 
 @register
-class Convolution(_Convolution):
+class Convolution1(_Convolution):
     """Filters [C_out, C_in, k...]; 1-D, 2-D and 3-D. f16/bf16 are computed in f32, integers in
     int64 (then cast back)."""
 
     type, version = "Convolution", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/convolution-1.html"
+    spec = spec_url("convolution/convolution-1")
 
     def out_channels(self, data, filters):
         if data.rank is not None and filters.rank is not None and data[1].intersect(filters[1]) is None:
@@ -311,13 +228,13 @@ class Convolution(_Convolution):
 
 
 @register
-class GroupConvolution(_Convolution):
+class GroupConvolution1(_Convolution):
     """Filters [G, C_out/G, C_in/G, k...]. A depthwise convolution (C_in/G == 1) runs as a
     matmul per channel with its own im2col (:func:`_depthwise`), the general case as a grouped
     matmul."""
 
     type, version = "GroupConvolution", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/group-convolution-1.html"
+    spec = spec_url("convolution/group-convolution-1")
     lead = 3
 
     def out_channels(self, data, filters):
@@ -343,7 +260,7 @@ class GroupConvolution(_Convolution):
 # Transposed convolution
 
 @register
-class ConvolutionBackpropData(Op):
+class ConvolutionBackpropData1(Op):
     """The transposed convolution: filters [C_in, C_out, k...], optional ``output_shape`` (the
     spatial sizes). Output size ``stride*(in-1) + dilation*(k-1)+1 - pads_begin - pads_end +
     output_padding``, or ``output_shape`` when given; with same_upper/same_lower and an
@@ -352,7 +269,7 @@ class ConvolutionBackpropData(Op):
     convolution of the stride-dilated input with the flipped, transposed filters."""
 
     type, version = "ConvolutionBackpropData", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/convolution-backprop-data-1.html"
+    spec = spec_url("convolution/convolution-backprop-data-1")
     attrs = dict(_CONV_ATTRS, output_padding=Attr("ints", []))
     num_inputs = (2, 3)
     lead = 2      # filter dims before the kernel: [C_in, C_out, k...]
@@ -468,13 +385,13 @@ class ConvolutionBackpropData(Op):
 
 
 @register
-class GroupConvolutionBackpropData(ConvolutionBackpropData):
+class GroupConvolutionBackpropData1(ConvolutionBackpropData1):
     """The grouped transposed convolution: filters [G, C_in/G, C_out/G, k...], output channels
     G * C_out/G; the same attributes, ``output_shape`` and pads rules as ConvolutionBackpropData,
     one grouped convolution (depthwise: a matmul per channel) of the stride-dilated input."""
 
     type, version = "GroupConvolutionBackpropData", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/group-convolution-backprop-data-1.html"
+    spec = spec_url("convolution/group-convolution-backprop-data-1")
     lead = 3
     rank_what = "Data"
 

@@ -1,7 +1,5 @@
 """DetectionOutput-1/8: SSD's box decoding, per-class NMS and top-k, as [1, 1, K, 7] rows
 ``[image, label, score, xmin, ymin, xmax, ymax]``, ended by a row whose image is -1.
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/detectionoutput-1.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/detectionoutput-8.html
 
 Inputs: box logits [N, P * L * 4] (L = 1 with ``share_location``, else the class count), class
 scores [N, P * C], priors [1 or N, 2 (1 with ``variance_encoded_in_target``), P * 4 (5 when not
@@ -37,10 +35,9 @@ import numpy as np
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
-_SPEC = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/"
 _CODES = ("caffe.PriorBoxParameter.CORNER", "caffe.PriorBoxParameter.CENTER_SIZE")
 F32 = np.float32
 
@@ -382,7 +379,7 @@ class _DetectionOutput(Op):
 @register
 class DetectionOutput8(_DetectionOutput):
     type, version = "DetectionOutput", "opset8"
-    spec = _SPEC + "detectionoutput-8.html"
+    spec = spec_url("detection/detectionoutput-8")
 
 
 @register
@@ -390,7 +387,7 @@ class DetectionOutput1(_DetectionOutput):
     """DetectionOutput-1: ``num_classes`` is an attribute (it must be > 0 and fit the shapes)."""
 
     type, version = "DetectionOutput", "opset1"
-    spec = _SPEC + "detectionoutput-1.html"
+    spec = spec_url("detection/detectionoutput-1")
     attrs = {**_DetectionOutput.attrs, "num_classes": Attr("int", required=True)}
 
     @property

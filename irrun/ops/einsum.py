@@ -1,5 +1,4 @@
 """Einsum-7: Einstein summation over the inputs as ``equation`` says (``np.einsum``).
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/matrix/einsum-7.html
 
 The equation is parsed as OpenVINO parses it (einsum.cpp, measured on 2026.4.1): subscripts split
 at ``->`` and ``,``; letters and at most one ``...`` per subscript; **no blanks** (the spec allows
@@ -26,8 +25,8 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, PartialShape
-from .base import Attr, Op, TensorInfo
-from .elementwise import broadcast_shapes
+from .base import Attr, Op, TensorInfo, spec_url
+from ._broadcast import broadcast_shapes
 from .registry import register
 
 ELLIPSIS = "..."
@@ -167,11 +166,11 @@ def einsum(eq: Equation, *xs: np.ndarray) -> np.ndarray:
 
 
 @register
-class Einsum(Op):
+class Einsum7(Op):
     """Any number of inputs of one numeric type."""
 
     type, version = "Einsum", "opset7"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/matrix/einsum-7.html"
+    spec = spec_url("matrix/einsum-7")
     attrs = {"equation": Attr("str", required=True)}
     num_inputs = (1, None)
     restrictions = "at most 52 labels in all (NumPy's letters)"

@@ -1,8 +1,5 @@
 """Interpolate-1, -4 and -11: resize chosen axes of a tensor (nearest, linear, linear_onnx, cubic,
 bilinear_pillow, bicubic_pillow).
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/image/interpolate-1.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/image/interpolate-4.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/image/interpolate-11.html
 
 Every mode is separable, so the kernel resizes one axis at a time: per axis it computes, for each
 output position, a few input indices ("taps") and their weights, and the tensor is then a
@@ -45,9 +42,9 @@ from .. import bounds
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64
-from .elementwise import round_half_away
-from .matmul import compute_dtype, require_numeric
+from .base import Attr, Op, TensorInfo, as_int64, spec_url
+from ._numerics import round_half_away
+from ._numerics import compute_dtype, require_numeric
 from .registry import register
 
 MODES_4 = ("nearest", "linear", "linear_onnx", "cubic")
@@ -387,7 +384,7 @@ class Interpolate4(_Interpolate):
     or ``scales`` decides the output size (the other input is ignored)."""
 
     type, version = "Interpolate", "opset4"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/image/interpolate-4.html"
+    spec = spec_url("image/interpolate-4")
     attrs = _COMMON
     num_inputs = (3, 4)
     restrictions = "v4/v11: antialias is ignored (as OpenVINO's CPU plugin does)"
@@ -410,7 +407,7 @@ class Interpolate11(_Interpolate):
     Pillow's ``a`` — -0.5 to match Pillow)."""
 
     type, version = "Interpolate", "opset11"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/image/interpolate-11.html"
+    spec = spec_url("image/interpolate-11")
     attrs = dict(_COMMON, mode=Attr("enum", required=True, choices=MODES_11))
     num_inputs = (2, 3)
     restrictions = "v11: pillow modes on exactly two axes"   # (antialias: see Interpolate4)
@@ -434,7 +431,7 @@ class Interpolate1(Op):
     (OpenVINO cannot run it either)."""
 
     type, version = "Interpolate", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/image/interpolate-1.html"
+    spec = spec_url("image/interpolate-1")
     attrs = {"axes": Attr("ints", required=True),
              "mode": Attr("enum", required=True, choices=("nearest", "linear", "cubic", "area")),
              "align_corners": Attr("bool", False), "antialias": Attr("bool", False),

@@ -1,5 +1,4 @@
 """NonMaxSuppression-1/3/4/5/9: greedy (or Soft-NMS) suppression of boxes, per batch and class.
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/non-max-suppression-1.html
 (and non-max-suppression-3, -4, -9; NMS-5 is sort/no-max-suppression-5.html).
 
 OpenVINO 2026.4.1's reference evaluator has no NMS kernel, so the CPU plugin is the oracle; what
@@ -43,11 +42,10 @@ import numpy as np
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64
-from .matmul import require_numeric
+from .base import Attr, Op, TensorInfo, as_int64, spec_url
+from ._numerics import require_numeric
 from .registry import register
 
-_SPEC = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/"
 _NAMES = ("boxes", "scores", "max_output_boxes_per_class", "iou_threshold", "score_threshold", "soft_nms_sigma")
 _FLOATS = ("f32", "f16", "bf16", "dynamic")
 F32 = np.float32
@@ -355,7 +353,7 @@ class NonMaxSuppression1(_NMS):
     """NMS-1: output i64 [min(num_boxes, max * num_classes), 3], padded with -1."""
 
     type, version = "NonMaxSuppression", "opset1"
-    spec = _SPEC + "non-max-suppression-1.html"
+    spec = spec_url("sort/non-max-suppression-1")
     restrictions = ("v1/v3/v4: the output keeps OpenVINO's static size (padded with -1, or cut), where "
                     "the CPU plugin returns every selected row")
 
@@ -365,7 +363,7 @@ class NonMaxSuppression3(NonMaxSuppression1):
     """NMS-3 adds ``output_type``."""
 
     version, version_no = "opset3", 3
-    spec = _SPEC + "non-max-suppression-3.html"
+    spec = spec_url("sort/non-max-suppression-3")
     attrs = {**_NMS.attrs, "output_type": Attr("etype", TYPES["i64"])}
 
 
@@ -374,7 +372,7 @@ class NonMaxSuppression4(NonMaxSuppression3):
     """NMS-4: output [min(num_boxes, max) * num_batches * num_classes, 3], padded with -1."""
 
     version, version_no = "opset4", 4
-    spec = _SPEC + "non-max-suppression-4.html"
+    spec = spec_url("sort/non-max-suppression-4")
 
 
 @register
@@ -382,7 +380,7 @@ class NonMaxSuppression5(_NMS):
     """NMS-5: Soft-NMS sigma input; outputs selected_indices, selected_scores, valid_outputs."""
 
     type, version, version_no = "NonMaxSuppression", "opset5", 5
-    spec = _SPEC + "no-max-suppression-5.html"
+    spec = spec_url("sort/no-max-suppression-5")
     num_inputs = (2, 6)
     attrs = {**_NMS.attrs, "output_type": Attr("etype", TYPES["i64"])}
 
@@ -392,4 +390,4 @@ class NonMaxSuppression9(NonMaxSuppression5):
     """NMS-9: as NMS-5."""
 
     version, version_no = "opset9", 9
-    spec = _SPEC + "non-max-suppression-9.html"
+    spec = spec_url("sort/non-max-suppression-9")

@@ -1,11 +1,4 @@
 """MaxPool-1/8/14, AvgPool-1/14/16, AdaptiveAvgPool-8.
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-1.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-8.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-14.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-1.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-14.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-16.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/adaptive-avg-pool-8.html
 
 Vectorised as one pass per kernel offset: the element at that offset of every window is a strided
 slice of the padded input, combined element-wise (running maximum and its offset, running sum).
@@ -38,9 +31,9 @@ import numpy as np
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis
-from .convolution import AUTO_PAD, check_kernel_fits, pad_spatial, resolve_pads, window_dim
-from .matmul import compute_dtype, require_numeric
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
+from ._window import AUTO_PAD, check_kernel_fits, pad_spatial, resolve_pads, window_dim
+from ._numerics import compute_dtype, require_numeric
 from .registry import register
 
 _ROUNDING = ("floor", "ceil")
@@ -163,7 +156,7 @@ class MaxPool1(_Pool):
     """The window maximum; one output. Padding never contributes (see the module notes)."""
 
     type, version = "MaxPool", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-1.html"
+    spec = spec_url("pooling/max-pool-1")
     attrs = dict(_POOL_ATTRS, rounding_type=Attr("enum", "floor", choices=_ROUNDING))
 
     def infer(self, inputs):
@@ -211,7 +204,7 @@ class MaxPool8(MaxPool1):
     from dimension ``axis`` on (``index_element_type`` i32 or i64)."""
 
     version = "opset8"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-8.html"
+    spec = spec_url("pooling/max-pool-8")
     attrs = dict(_POOL_ATTRS, dilations=Attr("ints", []), rounding_type=Attr("enum", "floor", choices=_ROUNDING),
                  axis=Attr("int", 0), index_element_type=Attr("etype", TYPES["i64"]))
 
@@ -258,7 +251,7 @@ class MaxPool14(MaxPool8):
     """Adds ``rounding_type="ceil_torch"``."""
 
     version = "opset14"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-14.html"
+    spec = spec_url("pooling/max-pool-14")
     attrs = dict(MaxPool8.attrs, rounding_type=Attr("enum", "floor", choices=_ROUNDING_14))
 
 
@@ -267,7 +260,7 @@ class AvgPool1(_Pool):
     """The window mean; divisor rules in the module notes. f16/bf16 are averaged in f32."""
 
     type, version = "AvgPool", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-1.html"
+    spec = spec_url("pooling/avg-pool-1")
     attrs = dict(_POOL_ATTRS, rounding_type=Attr("enum", "floor", choices=_ROUNDING),
                  **{"exclude-pad": Attr("bool", False, required=True)})
 
@@ -311,7 +304,7 @@ class AvgPool14(AvgPool1):
     """Adds ``rounding_type="ceil_torch"``."""
 
     version = "opset14"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-14.html"
+    spec = spec_url("pooling/avg-pool-14")
     attrs = dict(AvgPool1.attrs, rounding_type=Attr("enum", "floor", choices=_ROUNDING_14))
 
 
@@ -320,7 +313,7 @@ class AvgPool16(AvgPool14):
     """Adds ``dilations``."""
 
     version = "opset16"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-16.html"
+    spec = spec_url("pooling/avg-pool-16")
     attrs = dict(AvgPool14.attrs, dilations=Attr("ints", []))
 
 
@@ -338,13 +331,13 @@ def adaptive_bins(n_in: int, n_out: int) -> np.ndarray:
 
 
 @register
-class AdaptiveAvgPool(Op):
+class AdaptiveAvgPool8(Op):
     """Bins of (nearly) equal size per spatial axis, averaged; separable, so the kernel applies
     one averaging matrix per axis (``np.tensordot``). Output sizes may exceed the input (bins
     overlap) or be 0 (empty output); a negative size is rejected (OpenVINO makes it ``?``)."""
 
     type, version = "AdaptiveAvgPool", "opset8"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/adaptive-avg-pool-8.html"
+    spec = spec_url("pooling/adaptive-avg-pool-8")
     num_inputs = (2, 2)
 
     def infer(self, inputs):

@@ -25,8 +25,9 @@ import numpy as np
 from .. import bounds
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis
-from .elementwise import NUMERIC, RESTRICTION, define, unsupported, work_dtype
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
+from ._numerics import NUMERIC, RESTRICTION, unsupported, work_dtype
+from .registry import define
 
 ONE = Dim(1, 1)
 
@@ -160,7 +161,6 @@ class ReduceOp(Op):
             return [np.asarray(type(self).kernel(x, ax, self.keep_dims))]
 
 
-_REDUCTION = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/reduction/"
 REDUCE = {  # type: (version, spec page, doc, kernel)
     "ReduceSum": ("opset1", "reduce-sum-1", "Sum over the axes.", _sum),
     "ReduceMean": ("opset1", "reduce-mean-1", "Arithmetic mean over the axes (integers truncate).", _mean),
@@ -174,7 +174,7 @@ REDUCE = {  # type: (version, spec page, doc, kernel)
 }
 
 for _name, (_ver, _page, _doc, _kernel) in REDUCE.items():
-    globals()[f"{_name}{_ver[5:]}"] = define(ReduceOp, _name, _ver, _REDUCTION + _page + ".html", _doc,
+    globals()[f"{_name}{_ver[5:]}"] = define(ReduceOp, _name, _ver, spec_url("reduction/" + _page), _doc,
                                              kernel=staticmethod(_kernel), logical="Logical" in _name,
                                              # they select an element: value bounds pass (irrun/bounds.py)
                                              moves_values=(0,) if _name in ("ReduceMax", "ReduceMin") else (),

@@ -20,7 +20,7 @@ from .base import Op, Role
 
 _REGISTRY: dict[tuple[str, str], type[Op]] = {}
 _ALL_LOADED = False
-#: modules of irrun.ops that hold no op
+#: modules of irrun.ops that hold no op (and every ``_helper`` module)
 _NOT_OPS = frozenset({"base", "registry"})
 
 # IR spellings that differ from the C++ class names (the serializer writes the left ones).
@@ -50,7 +50,7 @@ def load_all() -> None:
     global _ALL_LOADED
     if not _ALL_LOADED:
         for m in pkgutil.iter_modules(import_module(__package__).__path__):
-            if m.name not in _NOT_OPS:
+            if m.name not in _NOT_OPS and not m.name.startswith("_"):
                 import_module(f"{__package__}.{m.name}")
         _ALL_LOADED = True
 
@@ -76,6 +76,18 @@ def index() -> dict[str, list[str]]:
     for (t, _), cls in _REGISTRY.items():
         out.setdefault(t, set()).add(cls.__module__.removeprefix(f"{__package__}."))
     return {t: sorted(out[t]) for t in sorted(out)}
+
+
+def define(base: type[Op], type_: str, version: str, spec: str, doc: str, module: str | None = None,
+           **cls_vars) -> type[Op]:
+    """Create and register the class ``<type_><n>`` of ``base`` for one row of an op table (the
+    class naming rule: type name + opset number, ``Add1``); ``module`` is the op module that
+    defines the row (by default ``base``'s), where the index (``index.json``) looks it up."""
+    cls = type(f"{type_}{version[5:]}", (base,), {
+        "type": type_, "version": version, "spec": spec, "__module__": module or base.__module__,
+        "__qualname__": f"{type_}{version[5:]}", "__doc__": f"{type_}-{version[5:]}: {doc}\nSpec: {spec}",
+        **cls_vars})
+    return register(cls)
 
 
 def register(cls: type[Op]) -> type[Op]:

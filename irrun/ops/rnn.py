@@ -1,7 +1,6 @@
 """Recurrent cells and sequences: LSTMCell-1/4, GRUCell-3, RNNCell (IR "opset1"), LSTMSequence-5,
 GRUSequence-5, RNNSequence-5 — one gate kernel for all of them.
 
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/
 (lstm-cell-1, lstm-sequence-5, gru-cell-3, gru-sequence-5, rnn-cell-3, rnn-sequence-5).
 
 Semantics (measured on OpenVINO 2026.4.1, CPU plugin at f32 — its reference evaluator has no kernel
@@ -42,11 +41,10 @@ import numpy as np
 from ..elements import ElementType
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo
-from .matmul import compute_dtype
+from .base import Attr, Op, TensorInfo, spec_url
+from ._numerics import compute_dtype
 from .registry import register
 
-SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/"
 _FLOATS = ("f64", "f32", "f16", "bf16")
 
 
@@ -335,7 +333,7 @@ class LSTMCell4(_Cell):
     OpenVINO's shape rule takes the ``hidden_size`` attribute."""
 
     type, version, family = "LSTMCell", "opset4", LSTM
-    spec = SPECS + "lstm-cell-1.html"
+    spec = spec_url("sequence/lstm-cell-1")
     num_inputs = (6, 6)
 
     def hidden_of(self, shapes, hidden):
@@ -399,7 +397,7 @@ class GRUCell3(_Cell):
     gate after the recurrence matmul and takes B = [b_z, b_r, Wb_h, Rb_h]."""
 
     type, version, family = "GRUCell", "opset3", GRU
-    spec = SPECS + "gru-cell-3.html"
+    spec = spec_url("sequence/gru-cell-3")
     attrs = {**_Recurrent.attrs, "linear_before_reset": Attr("bool", False)}
     num_inputs = (5, 5)
 
@@ -409,7 +407,7 @@ class RNNCell1(_Cell):
     """RNNCell (spec RNNCell-3, IR "opset1"): X, H, W, R, B -> H = f(X W^T + H R^T + B)."""
 
     type, version, family = "RNNCell", "opset1", RNN
-    spec = SPECS + "rnn-cell-3.html"
+    spec = spec_url("sequence/rnn-cell-3")
     num_inputs = (5, 5)
 
 
@@ -459,7 +457,7 @@ class LSTMSequence5(_Sequence):
     """LSTMSequence-5 (the spec's LSTMSequence-1, IR "opset5"): LSTM cells of LSTMCell-4 over time."""
 
     type, version, family = "LSTMSequence", "opset5", LSTM
-    spec = SPECS + "lstm-sequence-5.html"
+    spec = spec_url("sequence/lstm-sequence-5")
     num_inputs = (7, 7)
 
 
@@ -468,7 +466,7 @@ class GRUSequence5(_Sequence):
     """GRUSequence-5: GRU cells of GRUCell-3 over time (``linear_before_reset`` as there)."""
 
     type, version, family = "GRUSequence", "opset5", GRU
-    spec = SPECS + "gru-sequence-5.html"
+    spec = spec_url("sequence/gru-sequence-5")
     attrs = {**_Sequence.attrs, "linear_before_reset": Attr("bool", False)}
     num_inputs = (6, 6)
 
@@ -478,5 +476,5 @@ class RNNSequence5(_Sequence):
     """RNNSequence-5: RNN cells over time."""
 
     type, version, family = "RNNSequence", "opset5", RNN
-    spec = SPECS + "rnn-sequence-5.html"
+    spec = spec_url("sequence/rnn-sequence-5")
     num_inputs = (6, 6)

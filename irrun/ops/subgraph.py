@@ -1,6 +1,5 @@
 """TensorIterator-1, Loop-5 and If-8: the ops that run sub-graph bodies.
 
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/infrastructure/tensor-iterator-1.html
 (loop-5.html, if-8.html); the IR form is ir-format.md §8. A body is an ordinary irrun graph
 (:class:`irrun.subgraph.Body`): it is shape-inferred with the op's input infos, planned once per
 Parameter signature and run by the same executor as the model. Port maps name body Parameters and
@@ -42,10 +41,9 @@ import numpy as np
 from .. import budget, elements, iterations
 from ..errors import IrrunError, OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Op, Role, TensorInfo, as_int64, normalize_axis
+from .base import Op, Role, TensorInfo, as_int64, normalize_axis, spec_url
 from .registry import register
 
-_SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/infrastructure/"
 _RUN_CACHE = 8
 _MAX_ROUNDS = 64
 
@@ -539,12 +537,12 @@ def _zeros(info: TensorInfo, what: str) -> np.ndarray:
 
 
 @register
-class TensorIterator(_Iterating):
+class TensorIterator1(_Iterating):
     """Runs the body once per chunk of its sliced inputs (once when none is sliced); back edges
     carry Results to Parameters; outputs are the last iteration's or all concatenated."""
 
     type, version = "TensorIterator", "opset1"
-    spec = _SPECS + "tensor-iterator-1.html"
+    spec = spec_url("infrastructure/tensor-iterator-1")
     num_inputs = (0, None)
     restrictions = ("sliced inputs: start=0 with end<0, or start=-1 with end>=0, and "
                     "part_size=|stride| (what OpenVINO's CPU plugin runs as specified); "
@@ -583,16 +581,16 @@ class TensorIterator(_Iterating):
 
 
 @register
-class Loop(_Iterating):
+class Loop5(_Iterating):
     """Runs the body while the trip count (``-1``: unbounded) and the execution condition allow:
     input 0 is the trip count, input 1 the first condition, the body's ``execution_condition``
     Result the next one; a ``current_iteration`` Parameter gets 0, 1, 2..."""
 
     type, version = "Loop", "opset5"
-    spec = _SPECS + "loop-5.html"
+    spec = spec_url("infrastructure/loop-5")
     num_inputs = (2, None)
     first_input = 2
-    restrictions = TensorIterator.restrictions + "; a never-ending Loop is refused only when that " \
+    restrictions = TensorIterator1.restrictions + "; a never-ending Loop is refused only when that " \
         "is certain from constants"
 
     def parse(self, layer) -> None:
@@ -685,12 +683,12 @@ class Loop(_Iterating):
 
 
 @register
-class If(_SubgraphOp):
+class If8(_SubgraphOp):
     """Runs ``then_body`` when input 0 is true, else ``else_body``; each body's port map feeds
     some of inputs 1.. to its Parameters."""
 
     type, version = "If", "opset8"
-    spec = _SPECS + "if-8.html"
+    spec = spec_url("infrastructure/if-8")
     num_inputs = (1, None)
     body_tags = ("then_body", "else_body")
     attrs = {}

@@ -290,7 +290,7 @@ def test_every_measured_op_has_a_test_module():
 def test_large_and_strided_inputs_run_in_blocks():
     """float_math evaluates element-wise functions block by block (BLOCK elements): the blocks
     must tile the whole array, in order, whatever its strides."""
-    from irrun.ops.elementwise import BLOCK
+    from irrun.ops._numerics import BLOCK
     x = np.linspace(-5, 5, 3 * BLOCK + 7)[::-1]                     # negative stride, ragged end
     np.testing.assert_allclose(unary("Erf", x), [math.erf(v) for v in x], rtol=1e-15, atol=1e-300)
     y = np.linspace(-3, 3, 300 * 400, dtype=np.float32).reshape(300, 400).T

@@ -18,7 +18,7 @@ from ...errors import OpError
 from ...shapes import PartialShape
 from ..base import Attr, Op
 from ..registry import register
-from ._ragged import I32, expect_types, pack, ragged_string_out, string_out, strings
+from ._ragged import expect_types, pack, ragged_string_out, string_out, strings
 
 _FFFD = "\ufffd".encode()
 _STARTS = (0x0, 0x80, 0x800, 0x10000)

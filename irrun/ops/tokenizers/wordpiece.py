@@ -9,7 +9,6 @@ A later vocabulary entry with the same text wins.
 """
 from __future__ import annotations
 
-import numpy as np
 
 from ..base import Attr, Op
 from ..registry import register
