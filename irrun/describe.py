@@ -109,7 +109,7 @@ CATEGORIES = {
 }
 _MODULE_CATEGORY = {
     "linear": "convolution matmul einsum attention rnn",
-    "elementwise": "elementwise activations select fake_quantize fake_convert convert convert_like bucketize cumsum",
+    "elementwise": "elementwise binary activations select fake_quantize fake_convert convert bucketize cumsum",
     "normalize": "normalization lrn softmax reduce",
     "spatial": "pooling interpolate grid_sample roi_align",
     "movement": "broadcast concat depth_to_space gather gather_elements gather_nd pad reshape reverse "
@@ -117,7 +117,7 @@ _MODULE_CATEGORY = {
                 "strided_slice tile transpose unsqueeze variadic_split one_hot",
     "shape": "shape_of range eye non_zero",
     "detection": "nms detection_output prior_box region_yolo topk unique dft",
-    "control": "subgraph variables",
+    "control": "tensor_iterator loop conditional variables",
 }
 _MODULES = {m: cat for cat, mods in _MODULE_CATEGORY.items() for m in mods.split()}
 MAX_ATTRS, MAX_VALUE = 6, 24

@@ -16,7 +16,9 @@ from helpers import Param, infer_op, raises_for, run_op, shape_str
 from irrun import elements, read_model
 from irrun.errors import ExecutionError, ShapeError, UnsupportedError
 from irrun.irwriter import IRWriter
-from irrun.ops.elementwise import BINARY, UNARY, erf
+from irrun.ops._numerics import erf
+from irrun.ops.binary import BINARY
+from irrun.ops.elementwise import UNARY
 
 ACTIVATIONS = {"Relu", "Sigmoid", "HSwish", "HSigmoid", "Mish"}     # tested in test_activations.py
 TYPES = [("ReLU" if t == "Relu" else t) for t in UNARY if t not in ACTIVATIONS] + list(BINARY) + ["Round", "IsInf"]
