@@ -108,7 +108,7 @@ CATEGORIES = {
     "io": ("#c6e6f5", "inputs and outputs"),
 }
 _MODULE_CATEGORY = {
-    "linear": "convolution matmul einsum attention rnn",
+    "linear": "convolution convolution_backprop matmul einsum attention rnn",
     "elementwise": "elementwise binary activations select fake_quantize fake_convert convert bucketize cumsum",
     "normalize": "normalization lrn softmax reduce",
     "spatial": "pooling interpolate grid_sample roi_align",

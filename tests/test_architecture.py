@@ -159,3 +159,10 @@ def test_one_class_naming_rule():
         if cls.__name__ not in {t + n, t + page}:
             bad.append(f"{cls.__module__}.{cls.__name__} ({t}-{v})")
     assert not bad, f"op classes not named <Type><N>: {bad}"
+@pytest.mark.parametrize("path", sorted(PKG.rglob("*.py")), ids=lambda p: p.relative_to(PKG).as_posix())
+def test_no_module_over_the_line_limit(path):
+    rel = path.relative_to(ROOT).as_posix()
+    n = len(path.read_text(encoding="utf-8").splitlines())
+    if rel in LONG:
+        pytest.skip(f"{rel}: {n} lines, being rewritten on another branch")
+    assert n <= MAX_LINES, f"{rel} has {n} lines (at most {MAX_LINES}): split it along its concepts"
