@@ -87,7 +87,7 @@ def of(info: TensorInfo) -> Bounds | None:
             return None
         v = v.astype(np.int64)
         return v, v
-    if info.lower is not None:
+    if info.lower is not None and info.upper is not None:
         return info.lower, info.upper
     return None
 

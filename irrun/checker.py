@@ -46,9 +46,9 @@ from .infer import infer_types
 from .irsave import as_pshape
 from .model import Model
 from .ops.registry import role_of
-from .tensorinfo import Role, TensorInfo
 from .reader import IRModel, Layer, PortDecl, read_ir
 from .shapes import PartialShape
+from .tensorinfo import Role, TensorInfo
 
 SEVERITIES = ("error", "unchecked", "warning")
 

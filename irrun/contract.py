@@ -22,8 +22,8 @@ from . import widen
 from .budget import MemoryBudgetError, OverBudget
 from .errors import ExecutionError, InternalError, IrrunError, LayerRef, OpError, UnsupportedError
 from .ops.base import Op
-from .tensorinfo import TensorInfo
 from .shapes import PartialShape
+from .tensorinfo import TensorInfo
 
 
 def _bug(e: Exception, file: str | None, ref: LayerRef) -> InternalError:

@@ -32,7 +32,6 @@ from .ops.registry import role_of
 from .tensorinfo import Role
 from .writers import model_files
 
-
 # ---------------------------------------------------------------------------------------------
 # Naming layers and ports
 

@@ -5,7 +5,7 @@ from collections import Counter
 
 import networkx as nx
 
-from .debug import table, find_layer, type_version
+from .debug import find_layer, table, type_version
 from .errors import IrrunError, printable
 from .graph import inputs_of
 from .ops.registry import role_of
@@ -109,7 +109,7 @@ CATEGORIES = {
 }
 _MODULE_CATEGORY = {
     "linear": "convolution convolution_backprop matmul einsum attention rnn",
-    "elementwise": "elementwise binary activations select fake_quantize fake_convert convert bucketize cumsum",
+    "elementwise": "elementwise binary activations gelu select fake_quantize fake_convert convert bucketize cumsum",
     "normalize": "normalization lrn softmax reduce",
     "spatial": "pooling interpolate grid_sample roi_align",
     "movement": "broadcast concat depth_to_space gather gather_elements gather_nd pad reshape reverse "

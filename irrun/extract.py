@@ -16,15 +16,14 @@ from pathlib import Path
 
 import numpy as np
 
-from . import elements
-from . import writers
-from .debug import storable, find_layer, port_name, type_version
+from . import elements, writers
+from .debug import find_layer, port_name, storable, type_version
 from .errors import InputError
 from .graph import inputs_of
 from .irwriter import IRWriter
 from .ops.registry import role_of
-from .tensorinfo import Role
 from .shapes import PartialShape
+from .tensorinfo import Role
 
 
 @dataclass

@@ -20,8 +20,8 @@ from .contract import run_checked
 from .errors import InternalError, IrrunError, OpError, ShapeError, UnsupportedError
 from .graph import inputs_of
 from .ops.base import Op
-from .tensorinfo import Role, TensorInfo
 from .shapes import PartialShape
+from .tensorinfo import Role, TensorInfo
 
 #: Largest output (elements) computed during inference; bigger constants stay symbolic.
 FOLD_LIMIT = 1 << 16

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..tensorinfo import Role
 from .nonfinite import Watch
 from .precision import Policy
-from ..tensorinfo import Role
 
 
 @dataclass

@@ -9,7 +9,6 @@ from ..errors import OpError
 from ..shapes import Dim, PartialShape, broadcast_merge
 from .base import Attr
 
-
 ONE = Dim(1, 1)
 
 

@@ -14,9 +14,8 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import Dim
-from .base import Attr
 from ._window import AUTO_PAD, pad_spatial, windows
-
+from .base import Attr
 
 # ---------------------------------------------------------------------------------------------
 # Window arithmetic shared with pooling.py

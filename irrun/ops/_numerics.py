@@ -9,12 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
+import ml_dtypes
 import numpy as np
 
 from ..elements import ElementType
 from ..errors import OpError
-import ml_dtypes
-
 from ..tensorinfo import TensorInfo
 
 _BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -35,6 +34,15 @@ def unsupported(op: str, et: ElementType, port: str | None = "input 0") -> OpErr
     """The refusal of an element type OpenVINO may accept but irrun does not compute on."""
     return OpError(f"irrun does not support {op} on {et} (it computes on {COMPUTES})", port=port,
                    unsupported=True)
+
+
+def check_float(op: str, et: ElementType, message: str) -> None:
+    """A floating-point input irrun computes on: ``message`` (formatted with the type) for any
+    other, the refusal of :func:`unsupported` for a float type irrun does not compute on."""
+    if not et.is_dynamic and not et.is_float:
+        raise OpError(message.format(et), port="input 0")
+    if not et.is_dynamic and et.name not in NUMERIC:
+        raise unsupported(op, et)
 
 
 def work_dtype(dtype: np.dtype) -> np.dtype:

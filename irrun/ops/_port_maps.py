@@ -13,7 +13,6 @@ from ..shapes import DYN, Dim, PartialShape
 from .base import TensorInfo
 
 
-
 @dataclass(frozen=True)
 class Slicing:
     """A port-map entry's iteration attributes (defaults as in the spec)."""

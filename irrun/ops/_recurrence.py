@@ -14,7 +14,6 @@ from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
 from .base import TensorInfo
 
-
 _FLOATS = ("f64", "f32", "f16", "bf16")
 
 

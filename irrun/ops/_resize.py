@@ -11,9 +11,7 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from ._numerics import round_half_away
-from ._numerics import compute_dtype
-
+from ._numerics import compute_dtype, round_half_away
 
 MODES_4 = ("nearest", "linear", "linear_onnx", "cubic")
 MODES_11 = MODES_4 + ("bilinear_pillow", "bicubic_pillow")

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..shapes import Dim
 from ..errors import OpError
+from ..shapes import Dim
 from .base import as_int64
-
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 

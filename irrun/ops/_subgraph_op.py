@@ -43,8 +43,8 @@ import numpy as np
 from .. import budget, iterations
 from ..errors import IrrunError, OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Op, Role, TensorInfo, normalize_axis
 from ._port_maps import InputMap, Slicing, _dyn_info, _int, _outputs, _param_info, _slicing, _special, _where, _widen, hull
+from .base import Op, Role, TensorInfo, normalize_axis
 
 _RUN_CACHE = 8
 #: what irrun does not run of sliced inputs and concatenated outputs (TensorIterator and Loop)

@@ -12,7 +12,6 @@ from numpy.lib.stride_tricks import sliding_window_view
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
 
-
 AUTO_PAD = ("explicit", "same_upper", "same_lower", "valid")
 
 

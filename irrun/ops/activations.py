@@ -22,9 +22,19 @@ import numpy as np
 from ..elements import ElementType
 from ..errors import OpError
 from ..shapes import PartialShape
+from ._numerics import (
+    DIRECT,
+    NUMERIC,
+    RESTRICTION,
+    check_float,
+    fits,
+    float_math,
+    put_zero_signs,
+    ties_keep_second,
+    unsupported,
+    zero_signs,
+)
 from .base import Attr, Op, TensorInfo, spec_url
-from ._numerics import (DIRECT, NUMERIC, RESTRICTION, erf, fits, float_math, put_zero_signs, ties_keep_second,
-                        unsupported, zero_signs)
 from .registry import register
 
 
@@ -34,13 +44,6 @@ def _check_numeric(op: str, et: ElementType, boolean_msg: str | None = None) -> 
     if et.name == "boolean" and boolean_msg is not None:
         raise OpError(boolean_msg, port="input 0")
     if et.name not in NUMERIC and et.name != "boolean":
-        raise unsupported(op, et)
-
-
-def _check_float(op: str, et: ElementType, message: str) -> None:
-    if not et.is_dynamic and not et.is_float:
-        raise OpError(message.format(et), port="input 0")
-    if not et.is_dynamic and et.name not in NUMERIC:
         raise unsupported(op, et)
 
 
@@ -124,7 +127,7 @@ class Swish4(Op):
 
     def infer(self, inputs):
         x = inputs[0]
-        _check_float(self.type, x.etype, "Swish input tensor must be floating point type({}).")
+        check_float(self.type, x.etype, "Swish input tensor must be floating point type({}).")
         if len(inputs) == 2:
             beta = inputs[1]
             if beta.shape.rank not in (None, 0):
@@ -138,91 +141,6 @@ class Swish4(Op):
     def run(self, x, beta=None):
         b = np.float64(1.0) if beta is None else beta
         return [float_math(lambda v, bb: v / (1 + np.exp(-v * bb)), x, np.asarray(b, dtype=x.dtype))]
-
-
-def gelu_erf(v: np.ndarray) -> np.ndarray:
-    """In f64, like the tanh form: OpenVINO keeps the tiny negative tail (-8e-11 at x = -6)."""
-    x = v.astype(np.float64)
-    return (0.5 * x * (1.0 + erf(x * (1 / math.sqrt(2))))).astype(v.dtype)
-
-
-#: erfc(z) = t * exp(-z*z + P(t)), t = 1 / (1 + z/2), z >= 0: the Chebyshev fit of Numerical
-#: Recipes' ``erfcc`` (Press et al., 2nd ed., §6.2), relative error below 1.2e-7 for every z.
-#: The constant term carries ln(1/2), so that the exp gives erfc(z) / 2 directly.
-_ERFC = (-1.26551223 - math.log(2), 1.00002368, 0.37409196, 0.09678418, -0.18628806, 0.27886807,
-         -1.13520398, 1.48851587, -0.82215223, 0.17087277)
-
-
-def gelu_erf_fast(v: np.ndarray) -> np.ndarray:
-    """Gelu(erf) of an f32 block in 30 in-place f32 passes (Cody's erf in f64 takes ~6x longer):
-    with ``q = erfc(|x|/sqrt(2)) / 2`` (the normal tail beyond |x|), Gelu is ``x*q`` for x < 0
-    and ``x - x*q`` for x >= 0, both ``max(x, 0) - |x|*q`` (no select: ``np.where`` is slow on
-    mixed signs). The negative tail stays relatively accurate (erfc, not 1 + erf): relative
-    error below 1e-5 for |x| < 7, absolute below 1e-6 everywhere — OpenVINO's CPU plugin itself
-    flushes Gelu(-7) to -0.0. +-inf give NaN, as on the CPU plugin."""
-    if v.ndim == 0:                # NumPy ufuncs turn 0-d arrays into scalars: no out= on those
-        return gelu_erf_fast(v.reshape(1)).reshape(())
-    ab = np.abs(v)
-    z = ab * (1 / math.sqrt(2))
-    t = z * 0.5
-    t += 1
-    np.reciprocal(t, out=t)
-    p = t * _ERFC[9]
-    for c in _ERFC[8:0:-1]:
-        p += c
-        p *= t
-    p += _ERFC[0]
-    z *= z
-    p -= z
-    np.exp(p, out=p)
-    p *= t                         # q
-    ab *= p
-    res = np.maximum(v, 0, out=p)
-    res -= ab
-    return res
-
-
-def gelu_tanh(v: np.ndarray) -> np.ndarray:
-    x = v.astype(np.float64)
-    return (0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))).astype(v.dtype)
-
-
-_GELU_TYPES = "Argument element type must be f16, bf16, f32, f64 or dynamic (got {})."
-
-
-@register
-class Gelu2(Op):
-    """Gelu-2: ``0.5 * x * (1 + erf(x / sqrt(2)))``: f64 with Cody's erf, f32/f16/bf16 with the
-    erfc fit of :func:`gelu_erf_fast` (relative error < 1e-5). No reference kernel in OpenVINO
-    (the CPU plugin is the oracle)."""
-    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
-
-    type, version = "Gelu", "opset2"
-    spec = spec_url("activation/gelu-2")
-    restrictions = RESTRICTION
-    approximation_mode = "erf"
-    inplace = (0,)
-    fresh_outputs = True
-
-    def infer(self, inputs):
-        (x,) = inputs
-        _check_float(self.type, x.etype, _GELU_TYPES)
-        return [TensorInfo(x.etype, x.shape)]
-
-    def run(self, x, out=None):
-        if self.approximation_mode == "erf":     # f64 keeps Cody's erf; f32/f16/bf16: gelu_erf_fast
-            return [float_math(gelu_erf if x.dtype == np.float64 else gelu_erf_fast, x, out=out)]
-        return [float_math(gelu_tanh, x, out=out)]
-
-
-@register
-class Gelu7(Gelu2):
-    """Gelu-7: ``approximation_mode`` ``erf`` (default) or ``tanh``:
-    ``0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x**3)))``."""
-
-    version = "opset7"
-    spec = spec_url("activation/gelu-7")
-    attrs = {"approximation_mode": Attr("enum", "erf", choices=("erf", "tanh"))}
 
 
 def prelu_slope_shape(data: PartialShape, slope: PartialShape) -> tuple[int, ...] | None:
@@ -332,14 +250,14 @@ class Selu1(Op):
             raise OpError("Input element types do not match : " + " and ".join(str(t.etype) for t in inputs))
         if known and not known[0].is_float:
             raise OpError(f"Input element types must be floating-point. Got: {known[0]}")
-        _check_float(self.type, x.etype, "Input element types must be floating-point. Got: {}")
+        check_float(self.type, x.etype, "Input element types must be floating-point. Got: {}")
         _scalar_input(alpha, "alpha", "input 1", one_element=True)
         _scalar_input(lam, "lambda", "input 2", one_element=True)
         return [TensorInfo(known[0] if known else x.etype, x.shape)]
 
     def run(self, x, alpha, lam):
-        def selu(v, a, l):
-            return np.where(v > 0, l * v, a * l * np.expm1(np.minimum(v, 0)))
+        def selu(v, a, lam):
+            return np.where(v > 0, lam * v, a * lam * np.expm1(np.minimum(v, 0)))
         return [float_math(selu, x, alpha.reshape(()), lam.reshape(()))]
 
 
@@ -356,7 +274,7 @@ class SoftPlus4(Op):
 
     def infer(self, inputs):
         (x,) = inputs
-        _check_float(self.type, x.etype, "Input element type must be float. Got: {}")
+        check_float(self.type, x.etype, "Input element type must be float. Got: {}")
         return [TensorInfo(x.etype, x.shape)]
 
     def run(self, x):
@@ -375,7 +293,7 @@ class SoftSign9(Op):
 
     def infer(self, inputs):
         (x,) = inputs
-        _check_float(self.type, x.etype, "Input element type must be float, instead got: {}")
+        check_float(self.type, x.etype, "Input element type must be float, instead got: {}")
         return [TensorInfo(x.etype, x.shape)]
 
     def run(self, x):

@@ -26,9 +26,9 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, PartialShape, broadcast_merge
-from .base import Attr, Op, TensorInfo, spec_url
 from ._broadcast import broadcast_shapes
 from ._numerics import work_dtype
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 _WHO = ("Query", "Key", "Value")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 import numpy as np
 
@@ -152,6 +152,11 @@ class Op:
     #: constant sub-graph computed in f32 (:mod:`irrun.widen`) then keeps no unrounded value.
     rounds_to_declared_type: ClassVar[bool] = False
 
+    if TYPE_CHECKING:
+        # the attributes declared in ``attrs`` (and what ``infer`` keeps for ``run``) are set
+        # per instance: any attribute of an op is Any to a type checker
+        def __getattr__(self, name: str) -> Any: ...
+
     def __init__(self, **attrs: Any):
         self.warnings: list[str] = []
         for name, decl in self.attrs.items():
@@ -192,7 +197,7 @@ class Op:
         raise NotImplementedError
 
     def bounds(self, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-               ) -> list[tuple[np.ndarray, np.ndarray] | None] | None:
+               ) -> Sequence[tuple[np.ndarray, np.ndarray] | None] | None:
         """Value bounds of the outputs (what OpenVINO's ``evaluate_lower``/``evaluate_upper``
         give): per output a (lower, upper) pair of int64 arrays, or None where nothing is known;
         None for all. The default moves the inputs' bounds through the kernel for ops that

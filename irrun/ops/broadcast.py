@@ -17,8 +17,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..budget import check_alloc
 from .. import bounds
+from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape, broadcast_merge
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input, spec_url

@@ -1,7 +1,6 @@
 """Concat-1: join tensors along an axis."""
 from __future__ import annotations
 
-
 import numpy as np
 
 from ..budget import check_alloc

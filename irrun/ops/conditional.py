@@ -1,13 +1,11 @@
 """If-8: one of two bodies, chosen by a condition (see :mod:`irrun.ops._subgraph_op`)."""
 from __future__ import annotations
 
-
-
 from ..errors import IrrunError, OpError
-from .base import TensorInfo, spec_url
-from .registry import register
 from ._port_maps import _dyn_info, _int, _one, _outputs, _param_info, _scalar, _where, hull
 from ._subgraph_op import _SubgraphOp
+from .base import TensorInfo, spec_url
+from .registry import register
 
 
 @register

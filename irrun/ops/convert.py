@@ -18,7 +18,8 @@ _NO_TARGET = {"u1", "u2", "u3", "u6", "nf4", "string", "dynamic"}
 class Convert1(Op):
     """Floats to integers truncate toward zero, then wrap modulo 2^N like integers do (measured
     on OpenVINO 2026.4.1: f32 -300.2 -> u8 212, -> i8 -44); negative integers wrap into unsigned
-    types (C++ rules, as the spec says); out-of-range floats to i32/i64 are undefined in the spec; anything to boolean is ``x != 0``; nf4 codes decode through
+    types (C++ rules, as the spec says); out-of-range floats to i32/i64 are undefined in the spec;
+    anything to boolean is ``x != 0``; nf4 codes decode through
     the NF4 table (the weight-decompression pattern Const(nf4) -> Convert -> Multiply).
     Low float targets, measured (CPU and reference agree): f32/f64 -> f8e4m3/f8e5m2 round twice,
     through f16; f4e2m1 turns NaN into +-6; f8e8m0 has its own rule (:func:`_to_f8e8m0`)."""

@@ -13,11 +13,11 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Op, TensorInfo, spec_url
-from ._window import check_kernel_fits, check_rank, resolve_pads, window_dim
+from ._conv import _CONV_ATTRS, _dilated, check_conv_attrs, conv_kernel
 from ._numerics import compute_dtype, require_numeric, same_etype
+from ._window import check_kernel_fits, check_rank, resolve_pads, window_dim
+from .base import Op, TensorInfo, spec_url
 from .registry import register
-from ._conv import check_conv_attrs, _CONV_ATTRS, conv_kernel, _dilated
 
 
 class _Convolution(Op):

@@ -11,12 +11,11 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, spec_url
-from ._window import check_rank
+from ._conv import _CONV_ATTRS, _dilated, check_conv_attrs, conv_kernel
 from ._numerics import compute_dtype, require_numeric, same_etype
+from ._window import check_rank
+from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from .registry import register
-from ._conv import check_conv_attrs, _CONV_ATTRS, conv_kernel, _dilated
-
 
 # ---------------------------------------------------------------------------------------------
 # Transposed convolution

@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import OpError
-from .base import Attr, Op, TensorInfo, as_int64, normalize_axis, spec_url
 from ._numerics import NUMERIC, RESTRICTION, unsupported, work_dtype
+from .base import Attr, Op, TensorInfo, as_int64, normalize_axis, spec_url
 from .registry import register
 
 

@@ -6,8 +6,8 @@ from typing import ClassVar
 
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo, spec_url
 from ._indices import exact_div
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 

@@ -14,7 +14,8 @@ in f64 here, rounded once to the data type; shape inference follows fft_base_sha
 rdft / irdft (non-Const axes make every dim dynamic where the output depends on them; a
 non-Const ``signal_size`` makes every transformed axis dynamic — OpenVINO does so for DFT/IDFT
 but only for the last axis of RDFT/IRDFT, although the signal sizes change the others too: irrun
-makes them dynamic as well, or a run would break OpenVINO's promise). The CPU plugin fails RDFT with a ``signal_size`` larger than the input or with a -1 in it
+makes them dynamic as well, or a run would break OpenVINO's promise). The CPU plugin fails RDFT
+with a ``signal_size`` larger than the input or with a -1 in it
 and returns garbage for IRDFT padding; irrun computes those by the spec. A ``signal_size`` below
 -1 is refused (OpenVINO infers an empty axis from it).
 """

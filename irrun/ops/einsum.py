@@ -5,7 +5,8 @@ at ``->`` and ``,``; letters and at most one ``...`` per subscript; **no blanks*
 them, but only OpenVINO's C++ constructor strips them, not its IR reader: a blank is refused);
 implicit mode outputs the labels that no *other* subscript has, sorted by character code,
 ``...`` first — so a label repeated inside one subscript stays twice: the spec's ``dbbc,ca`` (which
-it equates with ``dbbc,ca->ad``) becomes ``abbd``, which OpenVINO cannot evaluate; irrun refuses it. Shapes follow OpenVINO's rule: a label repeated inside one input takes the diagonal
+it equates with ``dbbc,ca->ad``) becomes ``abbd``, which OpenVINO cannot evaluate; irrun refuses it.
+Shapes follow OpenVINO's rule: a label repeated inside one input takes the diagonal
 (dims merge), the same label in different inputs and the ellipsis dims broadcast (NumPy rules).
 An output ellipsis that covers nothing is dropped; ellipsis dims missing from an explicit output
 are summed (what the CPU plugin does). A label repeated in the output is refused (OpenVINO infers
@@ -25,8 +26,8 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, PartialShape
-from .base import Attr, Op, TensorInfo, spec_url
 from ._broadcast import broadcast_shapes
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 ELLIPSIS = "..."

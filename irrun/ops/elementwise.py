@@ -24,11 +24,22 @@ import numpy as np
 
 from ..elements import TYPES, ElementType
 from ..errors import OpError
+from ._numerics import (
+    DIRECT,
+    NUMERIC,
+    RESTRICTION,
+    erf,
+    fits,
+    float_math,
+    put_zero_signs,
+    round_half_away,
+    ties_keep_second,
+    unsupported,
+    work_dtype,
+    zero_signs,
+)
 from .base import Attr, Op, TensorInfo, spec_url
-from ._numerics import (DIRECT, NUMERIC, RESTRICTION, erf, fits, float_math, put_zero_signs, round_half_away,
-                        ties_keep_second, unsupported, work_dtype, zero_signs)
-from .registry import define
-from .registry import register
+from .registry import define, register
 
 BOOL = TYPES["boolean"]
 

@@ -26,8 +26,8 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import PartialShape
-from .base import Attr, Op, TensorInfo, spec_url
 from ._broadcast import broadcast_shapes
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 _TARGETS = {"f8e4m3": (448.0, ml_dtypes.float8_e4m3fn), "f8e5m2": (57344.0, ml_dtypes.float8_e5m2)}

@@ -28,9 +28,9 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import PartialShape
-from .base import Attr, Op, TensorInfo, spec_url
 from ._broadcast import AUTO_BROADCAST, broadcast_shapes
-from ._numerics import float_math, NUMERIC, unsupported
+from ._numerics import NUMERIC, float_math, unsupported
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 _LIMITS = ("input_low", "input_high", "output_low", "output_high")

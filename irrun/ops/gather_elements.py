@@ -5,8 +5,8 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import DYN, PartialShape
-from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from ._indices import wrap_indices
+from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from .registry import register
 
 _NOTE = "OpenVINO's CPU plugin refuses it: indices values of GatherElement exceed data size"

@@ -4,14 +4,13 @@
 Also home of :func:`wrap_indices`, the index check shared by the gather/scatter family."""
 from __future__ import annotations
 
-
 import numpy as np
 
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo, check_index_input, spec_url
 from ._indices import wrap_indices
+from .base import Attr, Op, TensorInfo, check_index_input, spec_url
 from .registry import register
 
 

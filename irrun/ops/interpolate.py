@@ -42,10 +42,23 @@ from .. import bounds
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from ._numerics import require_numeric
+from ._resize import (
+    _F32,
+    CTM,
+    MODES_4,
+    MODES_11,
+    NEAREST,
+    Resize,
+    check_axes,
+    check_count,
+    check_pillow_axes,
+    out_shape,
+    pad_data,
+    padded_pads,
+)
+from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from .registry import register
-from ._resize import check_axes, check_count, check_pillow_axes, CTM, _F32, MODES_11, MODES_4, NEAREST, out_shape, pad_data, padded_pads, Resize
 
 # ---------------------------------------------------------------------------------------------
 # Interpolate-4 and -11

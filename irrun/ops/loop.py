@@ -1,16 +1,15 @@
 """Loop-5: a body run while its condition holds, up to a trip count (see :mod:`irrun.ops._subgraph_op`)."""
 from __future__ import annotations
 
-
 import numpy as np
 
 from .. import iterations
 from ..errors import IrrunError, OpError
 from ..shapes import Dim
-from .base import TensorInfo, as_int64, spec_url
-from .registry import register
 from ._port_maps import _one, _scalar
 from ._subgraph_op import SLICING_RESTRICTIONS, _Iterating
+from .base import TensorInfo, as_int64, spec_url
+from .registry import register
 
 
 @register

@@ -14,8 +14,8 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import PartialShape
+from ._numerics import NUMERIC, float_math
 from .base import Attr, Op, TensorInfo, as_int64, spec_url
-from ._numerics import float_math, NUMERIC
 from .registry import register
 
 

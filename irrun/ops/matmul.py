@@ -2,16 +2,14 @@
 """
 from __future__ import annotations
 
-
 import ml_dtypes
 import numpy as np
 
 from ..budget import check_alloc
-
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape, broadcast_merge
-from .base import Attr, Op, TensorInfo, spec_url
 from ._numerics import compute_dtype, require_numeric, same_etype
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 _BF16 = np.dtype(ml_dtypes.bfloat16)

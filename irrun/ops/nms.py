@@ -42,8 +42,8 @@ import numpy as np
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from ._numerics import require_numeric
+from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from .registry import register
 
 _NAMES = ("boxes", "scores", "max_output_boxes_per_class", "iou_threshold", "score_threshold", "soft_nms_sigma")

@@ -12,9 +12,8 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
+from ._numerics import compute_dtype, fits
 from .base import Attr, Op, TensorInfo, as_int64, normalize_axis, spec_url
-from ._numerics import fits
-from ._numerics import compute_dtype
 from .registry import register
 
 _FLOAT_ONLY = "floating-point data only"

@@ -31,9 +31,9 @@ import numpy as np
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
-from ._window import AUTO_PAD, check_kernel_fits, pad_spatial, resolve_pads, window_dim
 from ._numerics import compute_dtype, require_numeric
+from ._window import AUTO_PAD, check_kernel_fits, pad_spatial, resolve_pads, window_dim
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
 from .registry import register
 
 _ROUNDING = ("floor", "ceil")

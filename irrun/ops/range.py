@@ -17,8 +17,8 @@ from ..budget import check_alloc
 from ..elements import ElementType
 from ..errors import OpError
 from ..shapes import PartialShape
-from .base import Attr, Op, TensorInfo, spec_url
 from ._numerics import NUMERIC, unsupported, work_dtype
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 _NAMES = ("start", "stop", "step")

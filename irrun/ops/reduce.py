@@ -25,8 +25,8 @@ import numpy as np
 from .. import bounds
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
 from ._numerics import NUMERIC, RESTRICTION, unsupported, work_dtype
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
 from .registry import define
 
 ONE = Dim(1, 1)
@@ -161,7 +161,7 @@ class ReduceOp(Op):
             return [np.asarray(type(self).kernel(x, ax, self.keep_dims))]
 
 
-REDUCE = {  # type: (version, spec page, doc, kernel)
+REDUCE = {  # op type -> (version, spec page, doc, kernel)
     "ReduceSum": ("opset1", "reduce-sum-1", "Sum over the axes.", _sum),
     "ReduceMean": ("opset1", "reduce-mean-1", "Arithmetic mean over the axes (integers truncate).", _mean),
     "ReduceMax": ("opset1", "reduce-max-1", "Maximum over the axes (NaN skipped).", _max),

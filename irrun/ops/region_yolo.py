@@ -28,10 +28,9 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from ._numerics import work_dtype
+from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from .registry import register
-
 
 
 def _require_float(info: TensorInfo, what: str) -> None:

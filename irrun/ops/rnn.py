@@ -40,10 +40,23 @@ import numpy as np
 from ..elements import ElementType
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, spec_url
 from ._numerics import compute_dtype
+from ._recurrence import (
+    _FLOATS,
+    ACTIVATIONS,
+    GRU,
+    LSTM,
+    RNN,
+    Family,
+    _dim,
+    cell_shape,
+    merge_types,
+    recurrence,
+    sequence_lengths,
+    sequence_shape,
+)
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
-from ._recurrence import ACTIVATIONS, cell_shape, _dim, Family, _FLOATS, GRU, LSTM, merge_types, recurrence, RNN, sequence_lengths, sequence_shape
 
 # ---------------------------------------------------------------------------------------------
 # Ops

@@ -15,8 +15,8 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
 from ._indices import wrap_indices
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
 from .registry import register
 
 _NOTE = "OpenVINO loads such a model but fails at inference"

@@ -12,8 +12,8 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import PartialShape
+from ._broadcast import AUTO_BROADCAST, align_pdpd, broadcast_shapes
 from .base import Op, TensorInfo, spec_url
-from ._broadcast import align_pdpd, AUTO_BROADCAST, broadcast_shapes
 from .registry import register
 
 

@@ -12,10 +12,9 @@ import numpy as np
 from .. import bounds
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Op, TensorInfo, check_index_input, normalize_axis, spec_url
 from ._slicing import bounded_dim, clamp_slice, index_values, sliced_dim, up_to
+from .base import Op, TensorInfo, check_index_input, normalize_axis, spec_url
 from .registry import register
-
 
 # ---------------------------------------------------------------------------------------------
 

@@ -12,8 +12,8 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import PartialShape
+from ._numerics import DIRECT, RESTRICTION, fits, float_math, unsupported
 from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
-from ._numerics import DIRECT, fits, float_math, RESTRICTION, unsupported
 from .registry import register
 
 

@@ -17,10 +17,9 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Op, TensorInfo, as_int64, check_index_input, spec_url
 from ._indices import exact_div
+from .base import Op, TensorInfo, as_int64, check_index_input, spec_url
 from .registry import register
-
 
 
 class _BlockBatch(Op):

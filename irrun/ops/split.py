@@ -8,7 +8,6 @@ from ..shapes import Dim, PartialShape
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
 from .registry import register
 
-
 #: More outputs than any real IR declares; bounds the per-output bookkeeping of a hostile layer.
 MAX_SPLITS = 1 << 16
 

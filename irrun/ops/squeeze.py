@@ -3,10 +3,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from ._indices import axes_values, check_axes_info
+from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from .registry import register
 
 _ONE = Dim(1, 1)

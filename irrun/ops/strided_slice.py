@@ -9,9 +9,9 @@ import numpy as np
 from .. import bounds
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
+from ._slicing import INT64_MAX, INT64_MIN, bounded_dim, clamp_slice, index_values, sliced_dim, up_to
 from .base import Attr, Op, TensorInfo, check_index_input, spec_url
 from .registry import register
-from ._slicing import bounded_dim, clamp_slice, index_values, INT64_MAX, INT64_MIN, sliced_dim, up_to
 
 _MASKS = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask", "ellipsis_mask")
 _TOO_LONG = ("Input rank plus number of new axis has to be at least the size of Lower and Upper "

@@ -1,14 +1,12 @@
 """TensorIterator-1: a body run once per chunk of its sliced inputs (see :mod:`irrun.ops._subgraph_op`)."""
 from __future__ import annotations
 
-
-
 from ..errors import OpError
 from ..shapes import Dim
-from .base import normalize_axis, spec_url
-from .registry import register
 from ._port_maps import InputMap
 from ._subgraph_op import SLICING_RESTRICTIONS, _Iterating
+from .base import normalize_axis, spec_url
+from .registry import register
 
 
 @register

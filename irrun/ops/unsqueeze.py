@@ -5,9 +5,9 @@ from collections.abc import Sequence
 
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
+from ._indices import axes_values, check_axes_info
 from .base import Op, TensorInfo, normalize_axis, spec_url
 from .registry import register
-from ._indices import axes_values, check_axes_info
 
 
 def unsqueeze_shape(shape: PartialShape, axes: Sequence[int]) -> PartialShape:

@@ -18,7 +18,6 @@ from .base import Attr, Op, Role, TensorInfo, spec_url
 from .registry import register
 
 
-
 class _VariableOp(Op):
     """Shared: the variable (from :class:`irrun.subgraph.Build`) and the pairing check."""
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation

@@ -21,7 +21,6 @@ from ..registry import register
 from ._ragged import I32, U8, check_spans, pack
 
 
-
 def _check_mode(mode: str) -> None:
     if mode != "begins_ends":
         raise OpError(f"The mode '{mode}' is not supported; only 'begins_ends' is.")

@@ -9,7 +9,6 @@ A later vocabulary entry with the same text wins.
 """
 from __future__ import annotations
 
-
 from ..base import Attr, Op
 from ..registry import register
 from ._ragged import I32, LongestMatch, expect_types, ragged_out, scalar, strings, tokenize_rows
