@@ -11,7 +11,7 @@ scalar mask too — a constant shift, which the softmax cancels; a scalar ``fals
 everything); a row masked entirely is NaN. f16/bf16 compute in f32 and round once. The CPU plugin
 (the fixture's oracle) agrees within 3e-7 at f32.
 
-Shape rule, measured (tests/fixtures/misc_expectations): query, key and value have rank >= 3;
+Shape rule, measured (tests/fixtures/attention_quantize_movement_expectations): query, key and value have rank >= 3;
 their batch dims (all but the last two) broadcast NumPy-style; E (query/key) and S (key/value)
 must merge exactly; the mask (rank 0, or >= 2) broadcasts into L, S and the batch dims — so a
 mask may *grow* the output's L and batch dims; the scale has one element. The spec's example 3

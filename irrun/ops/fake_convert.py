@@ -3,7 +3,7 @@ own type, with an affine scale/shift around the rounding.
 
 ``y = x * scale - shift``, rounded to ``destination_type`` and back, then ``(y + shift) / scale``
 — as OpenVINO's CPU plugin computes it (measured on OpenVINO 2026.4.1, every f16 value and the
-edges in tests/fixtures/more_expectations), which is also what ONNX QuantizeLinear to float8
+edges in tests/fixtures/trig_bitwise_dft_sampling_expectations), which is also what ONNX QuantizeLinear to float8
 converts to:
 
 * the arithmetic is f32; for f16/bf16 data ``x * scale - shift`` is rounded to the data type

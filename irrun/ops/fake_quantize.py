@@ -1,7 +1,7 @@
 """FakeQuantize-1: element-wise quantization of floats onto ``levels`` steps, kept in floating point.
 
 
-Measured on OpenVINO 2026.4.1 (tests/fixtures/misc_expectations, tools/make_misc_expectations.py):
+Measured on OpenVINO 2026.4.1 (tests/fixtures/attention_quantize_movement_expectations, tools/make_attention_quantize_movement_expectations.py):
 
 * The reference kernel (``Node.evaluate``; ConstantFolding never folds FakeQuantize) computes the
   spec formula literally in f32, rounding half to even (``std::nearbyint``):

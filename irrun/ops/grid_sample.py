@@ -2,7 +2,7 @@
 bicubic or nearest interpolation, with zeros / border / reflection padding.
 
 The arithmetic is OpenVINO's reference kernel (grid_sample.hpp), which the CPU plugin matches
-(measured on OpenVINO 2026.4.1, tests/fixtures/more_expectations):
+(measured on OpenVINO 2026.4.1, tests/fixtures/trig_bitwise_dft_sampling_expectations):
 
 * denormalisation: ``(v + 1) * (size - 1) / 2`` with ``align_corners``, else
   ``((v + 1) * size - 1) / 2``; x (``grid[..., 0]``) indexes W, y indexes H;

@@ -2,7 +2,7 @@
 ``pooled_h x pooled_w`` grid of bins, each the average (or maximum) of bilinear samples.
 
 OpenVINO's reference kernel (roi_align.hpp), which its CPU plugin matches on every measured case
-(OpenVINO 2026.4.1, tests/fixtures/more_expectations):
+(OpenVINO 2026.4.1, tests/fixtures/trig_bitwise_dft_sampling_expectations):
 
 * box ``[x1, y1, x2, y2]`` -> ``(coord + offset_src) * spatial_scale + offset_dst``: offsets 0, 0
   (``asymmetric``, and all of ROIAlign-3), 0, -0.5 (``half_pixel_for_nn``), 0.5, -0.5

@@ -1,6 +1,6 @@
 """Reverse-1 and ReverseSequence-1: flips written out by hand, both modes of Reverse (a view),
 per-batch lengths of ReverseSequence on either axis order, every element type, partial shapes,
-the errors, and OpenVINO's measured answers (misc_expectations)."""
+the errors, and OpenVINO's measured answers (attention_quantize_movement_expectations)."""
 
 import numpy as np
 import pytest
