@@ -28,6 +28,24 @@ class Role(enum.Enum):
     SUBGRAPH = enum.auto()             #: runs bodies of its own (TensorIterator, Loop, If)
 
 
+class Precision(enum.Flag):
+    """How OpenVINO's CPU plugin treats an op under a low inference precision (f16/bf16), declared
+    by its op class (``Op.precision``) for :mod:`irrun.accuracy.precision`, which simulates the
+    plugin's passes (and :mod:`irrun.accuracy.match`, which skips what conversion tools insert)."""
+
+    NONE = 0
+    SIGNIFICANT = enum.auto()      #: computes at low precision; ends the f32 graph tail (MatMul, convolutions, RNNs)
+    NORMALIZATION = enum.auto()    #: kept in f32 under f16 (MarkNormalizationOps: MVN, NormalizeL2)
+    EXP = enum.auto()              #: starts MarkExpReduceOpPath (Exp)
+    SUM_REDUCTION = enum.auto()    #: ends it, starts MarkDivWithEps (ReduceSum, ReduceMean)
+    EPSILON = enum.auto()          #: may stand between a reduction and its divisor (Add, Maximum, Sqrt, Power)
+    SQUARE = enum.auto()           #: squares before a reduction (Power, Multiply, SquaredDifference)
+    DIVIDE = enum.auto()           #: a division (Divide)
+    POWER = enum.auto()            #: a power (Power: x ** -0.5 divides too)
+    CONVERT = enum.auto()          #: a type conversion the graph asks for (Convert)
+    INSERTED = enum.auto()         #: inserted by conversion/quantization tools (Convert, FakeQuantize)
+
+
 @dataclass(frozen=True)
 class TensorInfo:
     """What shape inference knows about one port: element type, partial shape, maybe the value.

@@ -41,17 +41,6 @@ NOT_OP_TYPES: dict[str, dict[str, str]] = {
     "irrun/accuracy/match.py": {"const": "a placeholder in a structural signature"},
 }
 
-#: Graph patterns of OpenVINO's CPU precision passes, matched by type (to move onto op classes).
-PATTERNS: dict[str, set[str]] = {
-    "irrun/accuracy/precision.py": {
-        "matmul", "convolution", "groupconvolution", "convolutionbackpropdata",
-        "groupconvolutionbackpropdata", "rnncell", "lstmcell", "grucell", "rnnsequence",
-        "lstmsequence", "grusequence", "roipooling", "interpolate", "reducesum", "reducemean", "add",
-        "maximum", "sqrt", "power", "multiply", "squareddifference", "mvn", "normalizel2", "exp",
-        "convert", "divide"},
-    "irrun/accuracy/match.py": {"fakequantize", "convert"},
-}
-
 MAX_LINES = 400
 #: modules over MAX_LINES, being rewritten on another branch
 LONG = {"irrun/model.py", "irrun/reader.py"}
@@ -92,8 +81,6 @@ def test_the_core_names_no_op_type():
         hits = _type_literals(path, names)
         for word in NOT_OP_TYPES.get(rel, {}):
             hits.pop(word, None)
-        for word in PATTERNS.get(rel, ()):
-            hits.pop(word, None)
         allowed = Counter(SPEED_MEM.get(rel, {}))
         over = hits - allowed
         if over:
@@ -108,10 +95,9 @@ def test_the_allow_lists_are_current():
     for rel, allowed in SPEED_MEM.items():
         hits = _type_literals(ROOT / rel, names)
         assert Counter(allowed) - hits == Counter(), f"{rel}: fewer occurrences now, shrink SPEED_MEM"
-    for table in (NOT_OP_TYPES, PATTERNS):
-        for rel, words in table.items():
-            hits = _type_literals(ROOT / rel, names)
-            assert set(words) <= set(hits), f"{rel}: {set(words) - set(hits)} no longer used"
+    for rel, words in NOT_OP_TYPES.items():
+        hits = _type_literals(ROOT / rel, names)
+        assert set(words) <= set(hits), f"{rel}: {set(words) - set(hits)} no longer used"
 def _op_modules() -> list[Path]:
     return sorted(p for p in (PKG / "ops").rglob("*.py"))
 

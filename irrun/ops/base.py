@@ -25,9 +25,9 @@ import numpy as np
 from ..elements import from_attr
 from ..errors import OpError
 from ..shapes import PartialShape
-from ..tensorinfo import Role, TensorInfo
+from ..tensorinfo import Precision, Role, TensorInfo
 
-__all__ = ["Attr", "Op", "Role", "TensorInfo", "as_int64", "broadcast_rows", "check_index_input",
+__all__ = ["Attr", "Op", "Precision", "Role", "TensorInfo", "as_int64", "broadcast_rows", "check_index_input",
            "normalize_axis", "rank_of", "spec_url"]
 
 _MISSING = object()
@@ -151,6 +151,8 @@ class Op:
     #: True when a narrow-float output is the graph's own rounding (Convert, ConvertLike): a
     #: constant sub-graph computed in f32 (:mod:`irrun.widen`) then keeps no unrounded value.
     rounds_to_declared_type: ClassVar[bool] = False
+    #: How OpenVINO's CPU plugin treats the op under a low precision hint (irrun/accuracy).
+    precision: ClassVar[Precision] = Precision.NONE
 
     if TYPE_CHECKING:
         # the attributes declared in ``attrs`` (and what ``infer`` keeps for ``run``) are set

@@ -35,7 +35,7 @@ from ..errors import OpError
 from ..shapes import PartialShape
 from ._broadcast import AUTO_BROADCAST, align_pdpd, broadcast_shapes
 from ._numerics import DIRECT, NUMERIC, RESTRICTION, float_math, unsupported, work_dtype
-from .base import Attr, Op, TensorInfo, spec_url
+from .base import Attr, Op, Precision, TensorInfo, spec_url
 from .registry import define
 
 BOOL = TYPES["boolean"]
@@ -265,9 +265,15 @@ class _Divide(BinaryOp):
         return super().compute(a, b)
 
 
+#: how OpenVINO's precision passes see these ops (irrun/accuracy/precision.py)
+_PRECISION = {"Add": Precision.EPSILON, "Maximum": Precision.EPSILON, "Multiply": Precision.SQUARE,
+              "SquaredDifference": Precision.SQUARE, "Divide": Precision.DIVIDE,
+              "Power": Precision.EPSILON | Precision.SQUARE | Precision.POWER}
+
 for _name, _row in BINARY.items():
     _ver = "opset2" if _name == "LogicalXor" else _row.version
     globals()[f"{_name}{_ver[5:]}"] = define(_Divide if _name == "Divide" else BinaryOp, _name, _ver,
                                              _row.spec, _row.doc, row=_row,
-                                             restrictions="" if _row.kind == "logical" else RESTRICTION)
+                                             restrictions="" if _row.kind == "logical" else RESTRICTION,
+                                             precision=_PRECISION.get(_name, Precision.NONE))
 del _name, _row, _ver

@@ -8,7 +8,7 @@ import numpy as np
 from .. import bounds
 from ..elements import NF4_TABLE
 from ..errors import OpError
-from .base import Attr, Op, TensorInfo, spec_url
+from .base import Attr, Op, Precision, TensorInfo, spec_url
 from .registry import register
 
 _NO_TARGET = {"u1", "u2", "u3", "u6", "nf4", "string", "dynamic"}
@@ -23,6 +23,7 @@ class Convert1(Op):
     the NF4 table (the weight-decompression pattern Const(nf4) -> Convert -> Multiply).
     Low float targets, measured (CPU and reference agree): f32/f64 -> f8e4m3/f8e5m2 round twice,
     through f16; f4e2m1 turns NaN into +-6; f8e8m0 has its own rule (:func:`_to_f8e8m0`)."""
+    precision = Precision.CONVERT | Precision.INSERTED
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
     elementwise = True
 

@@ -16,13 +16,14 @@ from ..shapes import DYN, Dim, PartialShape
 from ._conv import _CONV_ATTRS, _dilated, check_conv_attrs, conv_kernel
 from ._numerics import compute_dtype, require_numeric, same_etype
 from ._window import check_kernel_fits, check_rank, resolve_pads, window_dim
-from .base import Op, TensorInfo, spec_url
+from .base import Op, Precision, TensorInfo, spec_url
 from .registry import register
 
 
 class _Convolution(Op):
     """Common shape rule of Convolution and GroupConvolution (``lead`` = filter dims before the
     kernel: 2 for [O, I, k...], 3 for [G, O/G, I/G, k...])."""
+    precision = Precision.SIGNIFICANT
 
     attrs = _CONV_ATTRS
     num_inputs = (2, 2)

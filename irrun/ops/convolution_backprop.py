@@ -14,7 +14,7 @@ from ..shapes import DYN, Dim, PartialShape
 from ._conv import _CONV_ATTRS, _dilated, check_conv_attrs, conv_kernel
 from ._numerics import compute_dtype, require_numeric, same_etype
 from ._window import check_rank
-from .base import Attr, Op, TensorInfo, as_int64, spec_url
+from .base import Attr, Op, Precision, TensorInfo, as_int64, spec_url
 from .registry import register
 
 # ---------------------------------------------------------------------------------------------
@@ -28,6 +28,7 @@ class ConvolutionBackpropData1(Op):
     ``output_shape`` the pads are derived from it (the larger half at the *begin* for same_upper,
     as OpenVINO does); without ``output_shape`` same_* means no padding. Computed as the
     convolution of the stride-dilated input with the flipped, transposed filters."""
+    precision = Precision.SIGNIFICANT
 
     type, version = "ConvolutionBackpropData", "opset1"
     spec = spec_url("convolution/convolution-backprop-data-1")

@@ -38,7 +38,7 @@ from ._numerics import (
     work_dtype,
     zero_signs,
 )
-from .base import Attr, Op, TensorInfo, spec_url
+from .base import Attr, Op, Precision, TensorInfo, spec_url
 from .registry import define, register
 
 BOOL = TYPES["boolean"]
@@ -289,8 +289,12 @@ class IsInf10(Op):
 # Class generation
 
 
+#: how OpenVINO's precision passes see these ops (irrun/accuracy/precision.py)
+_PRECISION = {"Exp": Precision.EXP, "Sqrt": Precision.EPSILON}
+
 for _name, _row in UNARY.items():
     globals()[f"{_name}{_row.version[5:]}"] = define(UnaryOp, _name, _row.version, _row.spec, _row.doc, row=_row,
-                                                     fresh_outputs=_row.ints is not _identity)
+                                                     fresh_outputs=_row.ints is not _identity,
+                                                     precision=_PRECISION.get(_name, Precision.NONE))
 
 del _name, _row

@@ -1,7 +1,8 @@
 """FakeQuantize-1: element-wise quantization of floats onto ``levels`` steps, kept in floating point.
 
 
-Measured on OpenVINO 2026.4.1 (tests/fixtures/attention_quantize_movement_expectations, tools/make_attention_quantize_movement_expectations.py):
+Measured on OpenVINO 2026.4.1 (tests/fixtures/attention_quantize_movement_expectations,
+tools/make_attention_quantize_movement_expectations.py):
 
 * The reference kernel (``Node.evaluate``; ConstantFolding never folds FakeQuantize) computes the
   spec formula literally in f32, rounding half to even (``std::nearbyint``):
@@ -30,7 +31,7 @@ from ..errors import OpError
 from ..shapes import PartialShape
 from ._broadcast import AUTO_BROADCAST, broadcast_shapes
 from ._numerics import NUMERIC, float_math, unsupported
-from .base import Attr, Op, TensorInfo, spec_url
+from .base import Attr, Op, Precision, TensorInfo, spec_url
 from .registry import register
 
 _LIMITS = ("input_low", "input_high", "output_low", "output_high")
@@ -70,6 +71,7 @@ def fake_quantize(x: np.ndarray, il: np.ndarray, ih: np.ndarray, ol: np.ndarray,
 @register
 class FakeQuantize1(Op):
     """FakeQuantize-1; see the module docstring for the rounding and what irrun refuses."""
+    precision = Precision.INSERTED
 
     type, version = "FakeQuantize", "opset1"
     spec = spec_url("quantization/fake-quantize-1")

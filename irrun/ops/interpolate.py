@@ -57,7 +57,7 @@ from ._resize import (
     pad_data,
     padded_pads,
 )
-from .base import Attr, Op, TensorInfo, as_int64, spec_url
+from .base import Attr, Op, Precision, TensorInfo, as_int64, spec_url
 from .registry import register
 
 # ---------------------------------------------------------------------------------------------
@@ -93,6 +93,7 @@ def _check_1d(info: TensorInfo, index: int) -> None:
 
 class _Interpolate(Op):
     """Shared by v4 and v11; subclasses say which input holds what."""
+    precision = Precision.SIGNIFICANT
 
     sizes_port: int
     scales_port: int
@@ -223,6 +224,7 @@ class Interpolate1(Op):
     """Inputs (data, target spatial shape); the ``axes`` attribute lists the resized axes. Runs
     as OpenVINO's conversion to Interpolate-4 (module notes). Mode ``area`` is not supported
     (OpenVINO cannot run it either)."""
+    precision = Precision.SIGNIFICANT
 
     type, version = "Interpolate", "opset1"
     spec = spec_url("image/interpolate-1")

@@ -9,7 +9,7 @@ from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape, broadcast_merge
 from ._numerics import compute_dtype, require_numeric, same_etype
-from .base import Attr, Op, TensorInfo, spec_url
+from .base import Attr, Op, Precision, TensorInfo, spec_url
 from .registry import register
 
 _BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -60,6 +60,7 @@ def matmul_shape(a: PartialShape, b: PartialShape, ta: bool, tb: bool) -> Partia
 class MatMul1(Op):
     """``np.matmul`` after the optional transposes of the two innermost dims. f16/bf16 inputs
     are multiplied in f32 and rounded back, integers in int64 (wrapping back)."""
+    precision = Precision.SIGNIFICANT
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "MatMul", "opset1"

@@ -13,7 +13,7 @@ import numpy as np
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
 from ._numerics import compute_dtype, fits
-from .base import Attr, Op, TensorInfo, as_int64, normalize_axis, spec_url
+from .base import Attr, Op, Precision, TensorInfo, as_int64, normalize_axis, spec_url
 from .registry import register
 
 _FLOAT_ONLY = "floating-point data only"
@@ -59,6 +59,7 @@ class MVN1(Op):
     inside the square root. ``reduction_axes`` is read but, as in OpenVINO's CPU plugin (the
     reference evaluator has no MVN-1 kernel), does not choose the axes: measured with
     ``across_channels="true" reduction_axes="1, 3"`` on 4-D data, the CPU normalises over 1, 2, 3."""
+    precision = Precision.NORMALIZATION
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "MVN", "opset2"
@@ -86,6 +87,7 @@ class MVN6(Op):
     """MVN-6: the axes come from input 1 (i32/i64, values in ``[-rank, rank-1]``, duplicates
     allowed); ``eps_mode`` inside_sqrt: ``(x-mean)/sqrt(var+eps)``, outside_sqrt:
     ``(x-mean)/(sqrt(var)+eps)``. A missing ``eps`` reads as 0.0 as in OpenVINO."""
+    precision = Precision.NORMALIZATION
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "MVN", "opset6"
@@ -122,6 +124,7 @@ class NormalizeL21(Op):
     """``x / sqrt(max(sum(x^2), eps))`` (eps_mode max) or ``x / sqrt(sum(x^2) + eps)`` (add) over
     the axes of input 1 (a scalar or 1-D integer tensor). With no axes every non-zero element
     becomes 1 (sign dropped, eps ignored) and zeros stay 0, as OpenVINO computes."""
+    precision = Precision.NORMALIZATION
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "NormalizeL2", "opset1"

@@ -26,7 +26,7 @@ from .. import bounds
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
 from ._numerics import NUMERIC, RESTRICTION, unsupported, work_dtype
-from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
+from .base import Attr, Op, Precision, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
 from .registry import define
 
 ONE = Dim(1, 1)
@@ -178,5 +178,7 @@ for _name, (_ver, _page, _doc, _kernel) in REDUCE.items():
                                              kernel=staticmethod(_kernel), logical="Logical" in _name,
                                              # they select an element: value bounds pass (irrun/bounds.py)
                                              moves_values=(0,) if _name in ("ReduceMax", "ReduceMin") else (),
-                                             restrictions="" if "Logical" in _name else RESTRICTION)
+                                             restrictions="" if "Logical" in _name else RESTRICTION,
+                                             precision=Precision.SUM_REDUCTION if _name in ("ReduceSum", "ReduceMean")
+                                             else Precision.NONE)
 del _name, _ver, _page, _doc, _kernel

@@ -16,7 +16,7 @@ from functools import cache
 from importlib import import_module, resources
 
 from ..errors import OpError, UnsupportedError
-from .base import Op, Role
+from .base import Op, Precision, Role
 
 _REGISTRY: dict[tuple[str, str], type[Op]] = {}
 _ALL_LOADED = False
@@ -159,21 +159,29 @@ def versions_of(canon: str) -> list[str]:
 
 
 @cache
-def _role(canon: str) -> Role:
+def _classes(canon: str) -> tuple[type[Op], ...]:
+    """Every registered version of a canonical type (importing its modules if needed)."""
     if not any(t == canon for t, _ in _REGISTRY):
         for module in _index().get(canon, ()):
             import_module(f"{__package__}.{module}")
-    roles = {cls.role for (t, _), cls in _REGISTRY.items() if t == canon}
-    if not roles and not _ALL_LOADED:
+    if not any(t == canon for t, _ in _REGISTRY) and not _ALL_LOADED:
         load_all()
-        roles = {cls.role for (t, _), cls in _REGISTRY.items() if t == canon}
-    return roles.pop() if len(roles) == 1 else Role.COMPUTE
+    return tuple(cls for (t, _), cls in _REGISTRY.items() if t == canon)
 
 
 def role_of(type_name: str) -> Role:
     """The role (``Op.role``) of a layer type as the IR spells it (``"const"``, ``"Parameter"``...),
     for code that has a layer record but no op: :attr:`Role.COMPUTE` for unknown types."""
-    return _role(canonical_type(type_name))
+    roles = {cls.role for cls in _classes(canonical_type(type_name))}
+    return roles.pop() if len(roles) == 1 else Role.COMPUTE
+
+
+def precision_of(type_name: str) -> Precision:
+    """What the versions of a layer type declare as ``Op.precision`` (none for unknown types)."""
+    out = Precision.NONE
+    for cls in _classes(canonical_type(type_name)):
+        out |= cls.precision
+    return out
 
 
 def by_role(role: Role) -> type[Op]:

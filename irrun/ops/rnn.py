@@ -55,13 +55,14 @@ from ._recurrence import (
     sequence_lengths,
     sequence_shape,
 )
-from .base import Attr, Op, TensorInfo, spec_url
+from .base import Attr, Op, Precision, TensorInfo, spec_url
 from .registry import register
 
 # ---------------------------------------------------------------------------------------------
 # Ops
 
 class _Recurrent(Op):
+    precision = Precision.SIGNIFICANT
     family: ClassVar[Family]
     attrs = {"hidden_size": Attr("int", 0, required=True), "activations": Attr("str", None),
              "activations_alpha": Attr("floats", []), "activations_beta": Attr("floats", []),
