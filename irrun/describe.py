@@ -8,7 +8,7 @@ import networkx as nx
 from .debug import find_layer, table, type_version
 from .errors import IrrunError, printable
 from .graph import inputs_of
-from .ops.registry import role_of
+from .ops.registry import classes_of, role_of
 from .tensorinfo import Role
 
 #: layers ``info`` counts by type rather than listing them as ops
@@ -107,29 +107,13 @@ CATEGORIES = {
     "text": ("#c9e4de", "strings and tokenizers"),
     "io": ("#c6e6f5", "inputs and outputs"),
 }
-_MODULE_CATEGORY = {
-    "linear": "convolution convolution_backprop matmul einsum attention rnn",
-    "elementwise": "elementwise binary activations gelu select fake_quantize fake_convert convert bucketize cumsum",
-    "normalize": "normalization lrn softmax reduce",
-    "spatial": "pooling interpolate grid_sample roi_align",
-    "movement": "broadcast concat depth_to_space gather gather_elements gather_nd pad reshape reverse "
-                "reverse_sequence roll scatter shuffle_channels slice space_to_batch split squeeze "
-                "strided_slice tile transpose unsqueeze variadic_split one_hot",
-    "shape": "shape_of range eye non_zero",
-    "detection": "nms detection_output prior_box region_yolo topk unique dft",
-    "control": "tensor_iterator loop conditional variables",
-}
-_MODULES = {m: cat for cat, mods in _MODULE_CATEGORY.items() for m in mods.split()}
 MAX_ATTRS, MAX_VALUE = 6, 24
 
 
 def category(layer_type: str) -> str | None:
-    """The colour category of an op type (None: irrun has no such op)."""
-    from .ops.registry import _index, canonical_type
-    mods = _index().get(canonical_type(layer_type), ())
-    if any(".tokenizers." in f".{m}." for m in mods):      # the openvino-tokenizers package
-        return "text"
-    return next((_MODULES[m.rsplit(".", 1)[-1]] for m in mods if m.rsplit(".", 1)[-1] in _MODULES), None)
+    """The colour category of an op type, as its class declares it (``Op.category``; None: irrun
+    has no such op)."""
+    return next((cls.category for cls in classes_of(layer_type) if cls.category in CATEGORIES), None)
 
 
 def _attr_lines(data: dict) -> list[str]:

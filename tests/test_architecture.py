@@ -133,6 +133,17 @@ def test_an_op_module_imports_no_sibling_op(path):
     assert not bad, f"{path.name} imports sibling op modules {bad}: move the shared code to a _helper module"
 
 
+def test_every_op_declares_its_category():
+    """``irrun graph`` colours a layer by its op's ``category``; inputs, outputs and Consts are
+    drawn by their role."""
+    from irrun.describe import CATEGORIES
+    from irrun.tensorinfo import Role
+    registry.load_all()
+    bad = [f"{cls.__name__}: {cls.category!r}" for cls in registry._REGISTRY.values()
+           if cls.role not in (Role.PARAMETER, Role.RESULT, Role.CONSTANT) and cls.category not in CATEGORIES]
+    assert not bad, f"ops without a category of irrun.describe.CATEGORIES: {bad}"
+
+
 def test_one_class_naming_rule():
     """An op class is named ``<Type><N>``: its type and the opset number of its ``version``
     (``Add1``, ``Loop5``); N may instead be the version in its spec page's name (MVN-1 is

@@ -58,6 +58,7 @@ _MAX_ROUNDS = 64
 
 class _SubgraphOp(Op):
     """Bodies by tag; a body with ReadValue/Assign makes the op use the run's context."""
+    category = "control"
     role = Role.SUBGRAPH
 
     body_tags: ClassVar[tuple[str, ...]] = ("body",)

@@ -52,6 +52,7 @@ class Clamp1(Op):
     """Clamp-1: ``x < min ? min : x > max ? max : x`` (NaN passes). Integer data clamps to
     ``ceil(min)`` and ``floor(max)`` limited to the type's range (min 0.2, max 0.8 on i32 gives
     1 below and 0 above: the lower bound is applied first)."""
+    category = "elementwise"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Clamp", "opset1"
@@ -91,6 +92,7 @@ class Elu1(Op):
     """Elu-1: ``x > 0 ? x : alpha * (exp(x) - 1)``. OpenVINO's reference evaluator has no Elu
     kernel; the CPU plugin is the oracle: integers compute in f64 and round to nearest even,
     booleans pass unchanged."""
+    category = "elementwise"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Elu", "opset1"
@@ -118,6 +120,7 @@ class Elu1(Op):
 class Swish4(Op):
     """Swish-4: ``x / (1 + exp(-x * beta))``, ``beta`` an optional scalar input (default 1.0)
     of the data's floating-point type."""
+    category = "elementwise"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Swish", "opset4"
@@ -168,6 +171,7 @@ def prelu_slope_shape(data: PartialShape, slope: PartialShape) -> tuple[int, ...
 class PRelu1(Op):
     """PRelu-1 (written ``PReLU``): ``x < 0 ? x * slope : x``; see :func:`prelu_slope_shape`.
     Integers (no reference kernel; the CPU plugin) multiply exactly."""
+    category = "elementwise"
 
     type, version = "PRelu", "opset1"
     spec = spec_url("activation/prelu-1")
@@ -206,6 +210,7 @@ def _scalar_input(info: TensorInfo, name: str, port: str, one_element: bool = Fa
 class HardSigmoid1(Op):
     """HardSigmoid-1: ``max(0, min(1, alpha * x + beta))`` with scalar inputs ``alpha`` and
     ``beta`` of the data's type (NaN gives 1: ``std::min(1, NaN)`` is 1)."""
+    category = "elementwise"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "HardSigmoid", "opset1"
@@ -236,6 +241,7 @@ class HardSigmoid1(Op):
 class Selu1(Op):
     """Selu-1: ``lambda * (x > 0 ? x : alpha * (exp(x) - 1))``, alpha and lambda one-element inputs
     of the data's floating-point type."""
+    category = "elementwise"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Selu", "opset1"
@@ -266,6 +272,7 @@ class SoftPlus4(Op):
     """SoftPlus-4: ``log(exp(x) + 1)`` below ``log(max of the type)`` (88.7 for f32, 11.1 for
     f16), ``x`` from there on, as the reference kernel computes it (in f32 for f16/bf16, so
     ``softplus(-20)`` is 0)."""
+    category = "elementwise"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "SoftPlus", "opset4"
@@ -285,6 +292,7 @@ class SoftPlus4(Op):
 @register
 class SoftSign9(Op):
     """SoftSign-9: ``x / (1 + |x|)``."""
+    category = "elementwise"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "SoftSign", "opset9"
@@ -303,6 +311,7 @@ class SoftSign9(Op):
 @register
 class Identity16(Op):
     """Identity-16: the input itself, any element type (irrun returns the same array, no copy)."""
+    category = "elementwise"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Identity", "opset16"

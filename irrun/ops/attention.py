@@ -143,6 +143,7 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | No
 class ScaledDotProductAttention13(Op):
     """ScaledDotProductAttention-13: inputs query, key, value, optional attention_mask (float
     added, boolean selecting; ignored when ``causal``), optional scale; see the module docstring."""
+    category = "linear"
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "ScaledDotProductAttention", "opset13"

@@ -153,6 +153,9 @@ class Op:
     rounds_to_declared_type: ClassVar[bool] = False
     #: How OpenVINO's CPU plugin treats the op under a low precision hint (irrun/accuracy).
     precision: ClassVar[Precision] = Precision.NONE
+    #: The group ``irrun graph`` colours the layer by: a key of :data:`irrun.describe.CATEGORIES`
+    #: (linear, elementwise, normalize, spatial, movement, shape, detection, control, text).
+    category: ClassVar[str] = ""
 
     if TYPE_CHECKING:
         # the attributes declared in ``attrs`` (and what ``infer`` keeps for ``run``) are set

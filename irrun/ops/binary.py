@@ -186,6 +186,7 @@ class BinaryOp(Op):
     """Base of the ``BINARY`` ops; ``auto_broadcast`` numpy (default), none/explicit, pdpd.
     f32/f64 arithmetic calls the ufunc directly, into the buffer of an input of the result's
     shape when the planner offers one (``inplace``)."""
+    category = "elementwise"
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
     elementwise = True
 

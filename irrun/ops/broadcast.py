@@ -125,6 +125,7 @@ class Broadcast1(Op):
     length is unknown too); bidirectional then keeps the data dims that cannot be 1. With two
     inputs Broadcast-1 treats ``explicit`` as ``numpy`` (measured); a third input with ``numpy``
     is ignored; ``pdpd`` with two inputs fails in OpenVINO ("index '2' out of range")."""
+    category = "movement"
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Broadcast", "opset1"

@@ -44,6 +44,7 @@ def check_sorted(buckets: np.ndarray) -> None:
 @register
 class Bucketize3(Op):
     """Bucketize-3; see the module docstring."""
+    category = "elementwise"
 
     type, version = "Bucketize", "opset3"
     spec = spec_url("condition/bucketize-3")

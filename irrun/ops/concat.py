@@ -17,6 +17,7 @@ class Concat1(Op):
     OpenVINO: dims off the axis are merged (intervals intersected: ``[?,3]+[2,?]`` on axis 1 ->
     ``[2,3..]``), the axis dim is the sum, and a dynamic-rank input adds ``?`` to it.
     A missing ``axis`` reads as 0, as in OpenVINO."""
+    category = "movement"
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Concat", "opset1"

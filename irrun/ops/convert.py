@@ -23,6 +23,7 @@ class Convert1(Op):
     the NF4 table (the weight-decompression pattern Const(nf4) -> Convert -> Multiply).
     Low float targets, measured (CPU and reference agree): f32/f64 -> f8e4m3/f8e5m2 round twice,
     through f16; f4e2m1 turns NaN into +-6; f8e8m0 has its own rule (:func:`_to_f8e8m0`)."""
+    category = "elementwise"
     precision = Precision.CONVERT | Precision.INSERTED
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
     elementwise = True
@@ -92,6 +93,7 @@ def _to_f8e8m0(x: np.ndarray) -> np.ndarray:
 
 @register
 class ConvertLike1(Op):
+    category = "elementwise"
     type, version = "ConvertLike", "opset1"
     spec = spec_url("type/convert-like-1")
     rounds_to_declared_type = True

@@ -23,6 +23,7 @@ from .registry import register
 class _Convolution(Op):
     """Common shape rule of Convolution and GroupConvolution (``lead`` = filter dims before the
     kernel: 2 for [O, I, k...], 3 for [G, O/G, I/G, k...])."""
+    category = "linear"
     precision = Precision.SIGNIFICANT
 
     attrs = _CONV_ATTRS

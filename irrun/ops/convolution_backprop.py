@@ -28,6 +28,7 @@ class ConvolutionBackpropData1(Op):
     ``output_shape`` the pads are derived from it (the larger half at the *begin* for same_upper,
     as OpenVINO does); without ``output_shape`` same_* means no padding. Computed as the
     convolution of the stride-dilated input with the flipped, transposed filters."""
+    category = "linear"
     precision = Precision.SIGNIFICANT
 
     type, version = "ConvolutionBackpropData", "opset1"

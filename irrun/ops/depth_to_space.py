@@ -17,6 +17,7 @@ class _BlockOp(Op):
     Both attributes read as OpenVINO reads a missing one: ``mode`` -> blocks_first and
     ``block_size`` -> **0**, which is rejected (measured with 2026.4.1; the spec says default 1).
     """
+    category = "movement"
 
     attrs = {"mode": Attr("enum", "blocks_first", required=True, choices=("blocks_first", "depth_first")),
              "block_size": Attr("int", 0)}

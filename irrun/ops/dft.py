@@ -129,6 +129,7 @@ def fft_layout(kind: str, inputs: Sequence[TensorInfo]) -> tuple[PartialShape, l
 
 class _FFT(Op):
     """Inputs: data, axes (i32/i64 1-D), optional signal_size (i32/i64 1-D)."""
+    category = "detection"
 
     kind = ""
     attrs = {}

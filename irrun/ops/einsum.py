@@ -169,6 +169,7 @@ def einsum(eq: Equation, *xs: np.ndarray) -> np.ndarray:
 @register
 class Einsum7(Op):
     """Any number of inputs of one numeric type."""
+    category = "linear"
 
     type, version = "Einsum", "opset7"
     spec = spec_url("matrix/einsum-7")

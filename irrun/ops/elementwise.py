@@ -200,6 +200,7 @@ UNARY: dict[str, Unary] = {
 class UnaryOp(Op):
     """Base of the ``UNARY`` ops: same shape out, same element type (boolean for IsNaN...).
     Float results may be written into the input's buffer (``inplace``)."""
+    category = "elementwise"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
     elementwise = True
 
@@ -241,6 +242,7 @@ class UnaryOp(Op):
 class Round5(Op):
     """Round-5: to the nearest integer, ties per ``mode``: ``half_to_even`` (default) or
     ``half_away_from_zero`` (C's ``std::round``); integers and booleans pass unchanged."""
+    category = "elementwise"
 
     type, version = "Round", "opset5"
     spec = spec_url("arithmetic/round-5")
@@ -264,6 +266,7 @@ class Round5(Op):
 class IsInf10(Op):
     """IsInf-10: x is +inf (``detect_positive``, default true) or -inf (``detect_negative``,
     default true); floating-point inputs only, boolean output."""
+    category = "elementwise"
 
     type, version = "IsInf", "opset10"
     spec = spec_url("comparison/isinf-10")

@@ -38,6 +38,7 @@ def batch_dims(value: np.ndarray) -> list[int]:
 @register
 class Eye9(Op):
     """Inputs num_rows, num_columns, diagonal_index (i32/i64) and an optional batch_shape."""
+    category = "shape"
 
     type, version = "Eye", "opset9"
     spec = spec_url("generation/eye-9")

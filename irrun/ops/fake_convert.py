@@ -48,6 +48,7 @@ def fake_convert_shape(data: PartialShape, scale: PartialShape, shift: PartialSh
 @register
 class FakeConvert13(Op):
     """Inputs: data, scale, optional shift (all f32, f16 or bf16)."""
+    category = "elementwise"
 
     type, version = "FakeConvert", "opset13"
     spec = spec_url("quantization/fake-convert-13")

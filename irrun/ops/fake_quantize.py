@@ -71,6 +71,7 @@ def fake_quantize(x: np.ndarray, il: np.ndarray, ih: np.ndarray, ol: np.ndarray,
 @register
 class FakeQuantize1(Op):
     """FakeQuantize-1; see the module docstring for the rounding and what irrun refuses."""
+    category = "elementwise"
     precision = Precision.INSERTED
 
     type, version = "FakeQuantize", "opset1"

@@ -111,6 +111,7 @@ class Gather1(Op):
     reference evaluator wraps negatives and returns 0 out of range (its CPU plugin gives 0 for
     negatives too), and irrun follows the reference evaluator. An axis known only at run time
     gives the output rank with dynamic dims."""
+    category = "movement"
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Gather", "opset1"

@@ -43,6 +43,7 @@ class GatherElements6(Op):
     outside ``axis`` their dims must match data's. Negative indices count from the end (OpenVINO's
     CPU plugin wraps them, measured; it has no reference kernel); indices outside
     ``[-dim, dim)`` are refused, as the CPU plugin does at inference."""
+    category = "movement"
 
     type, version = "GatherElements", "opset6"
     spec = spec_url("movement/gather-elements-6")

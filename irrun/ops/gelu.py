@@ -72,6 +72,7 @@ class Gelu2(Op):
     """Gelu-2: ``0.5 * x * (1 + erf(x / sqrt(2)))``: f64 with Cody's erf, f32/f16/bf16 with the
     erfc fit of :func:`gelu_erf_fast` (relative error < 1e-5). No reference kernel in OpenVINO
     (the CPU plugin is the oracle)."""
+    category = "elementwise"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Gelu", "opset2"

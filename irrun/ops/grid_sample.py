@@ -91,6 +91,7 @@ def _to_integer(v: np.ndarray, dtype: np.dtype) -> np.ndarray:
 @register
 class GridSample9(Op):
     """Data of any numeric type (boolean too), grid of a floating-point type."""
+    category = "spatial"
 
     type, version = "GridSample", "opset9"
     spec = spec_url("image/grid-sample-9")

@@ -93,6 +93,7 @@ def _check_1d(info: TensorInfo, index: int) -> None:
 
 class _Interpolate(Op):
     """Shared by v4 and v11; subclasses say which input holds what."""
+    category = "spatial"
     precision = Precision.SIGNIFICANT
 
     sizes_port: int
@@ -224,6 +225,7 @@ class Interpolate1(Op):
     """Inputs (data, target spatial shape); the ``axes`` attribute lists the resized axes. Runs
     as OpenVINO's conversion to Interpolate-4 (module notes). Mode ``area`` is not supported
     (OpenVINO cannot run it either)."""
+    category = "spatial"
     precision = Precision.SIGNIFICANT
 
     type, version = "Interpolate", "opset1"

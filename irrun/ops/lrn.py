@@ -46,6 +46,7 @@ def window_sum(sq: np.ndarray, axis: int, half: int) -> np.ndarray:
 @register
 class LRN1(Op):
     """LRN-1; see the module docstring."""
+    category = "normalize"
 
     type, version = "LRN", "opset1"
     spec = spec_url("normalization/lrn-1")

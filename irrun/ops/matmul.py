@@ -60,6 +60,7 @@ def matmul_shape(a: PartialShape, b: PartialShape, ta: bool, tb: bool) -> Partia
 class MatMul1(Op):
     """``np.matmul`` after the optional transposes of the two innermost dims. f16/bf16 inputs
     are multiplied in f32 and rounded back, integers in int64 (wrapping back)."""
+    category = "linear"
     precision = Precision.SIGNIFICANT
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
 

@@ -301,6 +301,7 @@ def _nms(boxes, scores, max_out, iou_thr, score_thr, sigma, center, sort_desc):
 
 class _NMS(Op):
     """Shared by every version; ``version_no`` selects the shape rule and the outputs."""
+    category = "detection"
 
     version_no = 1
     num_inputs = (2, 5)

@@ -27,6 +27,7 @@ class NonZero3(Op):
     (the CPU plugin; the reference evaluator gives ``[0, 0]`` for zero, which breaks its own rank
     rule). NaN and -0.0 follow IEEE (NaN is non-zero, -0.0 is zero); a string is non-zero when not
     empty (OpenVINO has no string kernel)."""
+    category = "shape"
 
     type, version = "NonZero", "opset3"
     spec = spec_url("condition/nonzero-3")

@@ -59,6 +59,7 @@ class MVN1(Op):
     inside the square root. ``reduction_axes`` is read but, as in OpenVINO's CPU plugin (the
     reference evaluator has no MVN-1 kernel), does not choose the axes: measured with
     ``across_channels="true" reduction_axes="1, 3"`` on 4-D data, the CPU normalises over 1, 2, 3."""
+    category = "normalize"
     precision = Precision.NORMALIZATION
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
@@ -87,6 +88,7 @@ class MVN6(Op):
     """MVN-6: the axes come from input 1 (i32/i64, values in ``[-rank, rank-1]``, duplicates
     allowed); ``eps_mode`` inside_sqrt: ``(x-mean)/sqrt(var+eps)``, outside_sqrt:
     ``(x-mean)/(sqrt(var)+eps)``. A missing ``eps`` reads as 0.0 as in OpenVINO."""
+    category = "normalize"
     precision = Precision.NORMALIZATION
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
@@ -124,6 +126,7 @@ class NormalizeL21(Op):
     """``x / sqrt(max(sum(x^2), eps))`` (eps_mode max) or ``x / sqrt(sum(x^2) + eps)`` (add) over
     the axes of input 1 (a scalar or 1-D integer tensor). With no axes every non-zero element
     becomes 1 (sign dropped, eps ignored) and zeros stay 0, as OpenVINO computes."""
+    category = "normalize"
     precision = Precision.NORMALIZATION
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
@@ -160,6 +163,7 @@ class NormalizeL21(Op):
 class BatchNormInference5(Op):
     """``gamma * (x - mean) / sqrt(variance + epsilon) + beta`` per channel (axis 1); inputs
     (data, gamma, beta, mean, variance)."""
+    category = "normalize"
 
     type, version = "BatchNormInference", "opset5"
     spec = spec_url("normalization/batch-norm-inference-5")
@@ -221,6 +225,7 @@ class GroupNormalization12(Op):
     """Channels split into ``num_groups`` groups; each (sample, group) is normalised over its
     channels and spatial dims, ``(x - mean) / sqrt(var + epsilon)``, then scaled and shifted
     per channel by the 1-D ``scale`` and ``bias``."""
+    category = "normalize"
 
     type, version = "GroupNormalization", "opset12"
     spec = spec_url("normalization/group-normalization-12")

@@ -39,6 +39,7 @@ def _scalar_or_dynamic(info: TensorInfo) -> bool:
 @register
 class OneHot1(Op):
     """The output type is ``on_value``'s; any element type works (strings too)."""
+    category = "movement"
 
     type, version = "OneHot", "opset1"
     spec = spec_url("sequence/one-hot-1")

@@ -118,6 +118,7 @@ class Pad1(Op):
     data rank is unknown and the pads' length too); pads with value bounds give intervals
     (:func:`pad_bounds_shape`). ``pad_value`` (scalar, the data's type) is
     used in constant mode only; with other modes it is accepted and ignored, as in OpenVINO."""
+    category = "movement"
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Pad", "opset1"

@@ -42,6 +42,7 @@ _ROUNDING_14 = ("floor", "ceil", "ceil_torch")
 
 class _Pool(Op):
     """Shape rule and window geometry shared by MaxPool and AvgPool."""
+    category = "spatial"
 
     num_inputs = (1, 1)
     exclude_pad = False
@@ -335,6 +336,7 @@ class AdaptiveAvgPool8(Op):
     """Bins of (nearly) equal size per spatial axis, averaged; separable, so the kernel applies
     one averaging matrix per axis (``np.tensordot``). Output sizes may exceed the input (bins
     overlap) or be 0 (empty output); a negative size is rejected (OpenVINO makes it ``?``)."""
+    category = "spatial"
 
     type, version = "AdaptiveAvgPool", "opset8"
     spec = spec_url("pooling/adaptive-avg-pool-8")

@@ -96,6 +96,7 @@ def _out_shape(value: np.ndarray | None, priors: int) -> PartialShape:
 
 
 class _PriorBase(Op):
+    category = "detection"
     num_inputs = (2, 2)
 
     def num_priors(self) -> int:

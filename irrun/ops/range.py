@@ -46,6 +46,7 @@ def range_length(start: float, stop: float, step: float, integral: bool) -> int:
 
 
 class _Range(Op):
+    category = "shape"
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
     num_inputs = (3, 3)
     restrictions = "no f8, 4-bit or string types"

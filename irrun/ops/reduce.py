@@ -123,6 +123,7 @@ def _any(x, axes, keep):
 
 class ReduceOp(Op):
     """Base of the reductions: ``keep_dims`` (default false); data numeric (logical: boolean)."""
+    category = "normalize"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     attrs = {"keep_dims": Attr("bool", False)}

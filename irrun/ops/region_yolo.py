@@ -40,6 +40,7 @@ def _require_float(info: TensorInfo, what: str) -> None:
 
 @register
 class RegionYolo1(Op):
+    category = "detection"
     type, version = "RegionYolo", "opset1"
     spec = spec_url("detection/region-yolo-1")
     attrs = {"coords": Attr("int", required=True), "classes": Attr("int", required=True),
@@ -118,6 +119,7 @@ def _div_dim(d: Dim, s: int) -> Dim | None:
 
 @register
 class ReorgYolo2(Op):
+    category = "detection"
     type, version = "ReorgYolo", "opset2"
     spec = spec_url("detection/reorg-yolo-1")
     attrs = {"stride": Attr("ints", required=True)}

@@ -158,6 +158,12 @@ def versions_of(canon: str) -> list[str]:
     return sorted((v for t, v in _REGISTRY if t == canon), key=_version_key)
 
 
+def classes_of(type_name: str) -> tuple[type[Op], ...]:
+    """Every registered version of a layer type as the IR spells it (empty for unknown types), for
+    code that has a layer record but no op and asks what the op declares."""
+    return _classes(canonical_type(type_name))
+
+
 @cache
 def _classes(canon: str) -> tuple[type[Op], ...]:
     """Every registered version of a canonical type (importing its modules if needed)."""
@@ -172,14 +178,14 @@ def _classes(canon: str) -> tuple[type[Op], ...]:
 def role_of(type_name: str) -> Role:
     """The role (``Op.role``) of a layer type as the IR spells it (``"const"``, ``"Parameter"``...),
     for code that has a layer record but no op: :attr:`Role.COMPUTE` for unknown types."""
-    roles = {cls.role for cls in _classes(canonical_type(type_name))}
+    roles = {cls.role for cls in classes_of(type_name)}
     return roles.pop() if len(roles) == 1 else Role.COMPUTE
 
 
 def precision_of(type_name: str) -> Precision:
     """What the versions of a layer type declare as ``Op.precision`` (none for unknown types)."""
     out = Precision.NONE
-    for cls in _classes(canonical_type(type_name)):
+    for cls in classes_of(type_name):
         out |= cls.precision
     return out
 

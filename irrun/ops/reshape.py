@@ -98,6 +98,7 @@ class Reshape1(Op):
     """A target shape known only at run time gives the output rank (the pattern's length) with
     dynamic dims, or a dynamic rank when even the length is unknown; the kernel then resolves and
     checks the values with the same rule as shape inference."""
+    category = "movement"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Reshape", "opset1"

@@ -36,6 +36,7 @@ def reverse_axes(shape: PartialShape, axes: np.ndarray, mode: str) -> list[int]:
 @register
 class Reverse1(Op):
     """Reverse-1; see the module docstring."""
+    category = "movement"
 
     type, version = "Reverse", "opset1"
     spec = spec_url("movement/reverse-1")

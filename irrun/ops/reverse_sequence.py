@@ -33,6 +33,7 @@ def check_distinct(axes: tuple[int, int] | None) -> None:
 class ReverseSequence1(Op):
     """ReverseSequence-1; attributes ``batch_axis`` (default 0) and ``seq_axis`` (default 1),
     negative values counting from the end."""
+    category = "movement"
 
     type, version = "ReverseSequence", "opset1"
     spec = spec_url("movement/reverse-sequence-1")

@@ -62,6 +62,7 @@ from .registry import register
 # Ops
 
 class _Recurrent(Op):
+    category = "linear"
     precision = Precision.SIGNIFICANT
     family: ClassVar[Family]
     attrs = {"hidden_size": Attr("int", 0, required=True), "activations": Attr("str", None),

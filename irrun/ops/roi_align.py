@@ -68,6 +68,7 @@ def roi_align_shape(data: TensorInfo, rois: TensorInfo, index: TensorInfo, ph: i
 class _ROIAlign(Op):
     """Inputs: feature maps [N, C, H, W], boxes [num_rois, 4] of the same float type, batch
     indices [num_rois] of an integer type."""
+    category = "spatial"
 
     num_inputs = (3, 3)
     restrictions = "sampling_ratio >= 0"

@@ -23,6 +23,7 @@ def roll_axes(axes: np.ndarray, rank: int) -> list[int]:
 @register
 class Roll7(Op):
     """A copy (a roll cannot be a view); every element type, strings included."""
+    category = "movement"
 
     type, version = "Roll", "opset7"
     spec = spec_url("movement/roll-7")

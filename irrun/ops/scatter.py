@@ -167,6 +167,7 @@ class ScatterUpdate3(Op):
     (scalar or [1], known at run time at the latest). Duplicate indices: the last update wins
     (measured, both evaluators). Negative or too large indices are refused, as OpenVINO does at
     inference."""
+    category = "movement"
 
     type, version = "ScatterUpdate", "opset3"
     spec = spec_url("movement/scatter-update-3")
@@ -250,6 +251,7 @@ class ScatterNDUpdate4(Op):
     refused as OpenVINO does at inference. Duplicates: the last update wins. An empty index
     tuple (``indices.shape[-1] == 0``) addresses the whole data tensor (the reference evaluator;
     the CPU plugin leaves the data unchanged)."""
+    category = "movement"
 
     type, version = "ScatterNDUpdate", "opset4"
     spec = spec_url("movement/scatter-nd-update-3")
@@ -346,6 +348,7 @@ class ScatterElementsUpdate3(Op):
     negatives wrap (both evaluators, measured), anything outside ``[-dim, dim)`` is refused as
     OpenVINO does at inference. The axis input may hold several values; the first counts
     (OpenVINO accepts any 1-D axis, measured). Duplicates: the last update wins."""
+    category = "movement"
 
     type, version = "ScatterElementsUpdate", "opset3"
     spec = spec_url("movement/scatter-elements-update-3")

@@ -28,6 +28,7 @@ def select_shape(cond: PartialShape, then: PartialShape, else_: PartialShape, mo
 @register
 class Select1(Op):
     """Select-1; every element type for ``then``/``else`` (strings too)."""
+    category = "elementwise"
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Select", "opset1"

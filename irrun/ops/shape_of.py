@@ -16,6 +16,7 @@ class ShapeOf1(Op):
     """ShapeOf-1 always returns i64. Its value is known to shape inference whenever the input
     shape is static, which is what lets constant sub-graphs (ShapeOf -> Gather -> Concat ->
     Reshape) resolve; with a static rank its dims' intervals are value bounds (irrun/bounds.py)."""
+    category = "shape"
 
     type, version = "ShapeOf", "opset1"
     spec = spec_url("shape/shape-of-1")

@@ -28,6 +28,7 @@ def channel_axis(shape: PartialShape, axis: int, group: int) -> int | None:
 @register
 class ShuffleChannels1(Op):
     """View as ``[outer, group, C/group, inner]``, swap the middle pair, reshape back (a copy)."""
+    category = "movement"
 
     type, version = "ShuffleChannels", "opset1"
     spec = spec_url("movement/shuffle-channels-1")

@@ -69,6 +69,7 @@ class Slice8(Op):
     e.g. start ``2..4`` of 10 -> ``6..8``); unknown axes make every dim ``0..upper``; dynamic data
     rank gives a dynamic rank.
     """
+    category = "movement"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Slice", "opset8"

@@ -32,6 +32,7 @@ def log_softmax(x: np.ndarray, axis: int, out: np.ndarray | None = None) -> np.n
 
 
 class _SoftmaxBase(Op):
+    category = "normalize"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
     attrs = {"axis": Attr("int", 1)}
     restrictions = "floating-point inputs only (OpenVINO's CPU plugin also takes integers); " + RESTRICTION

@@ -24,6 +24,7 @@ from .registry import register
 
 class _BlockBatch(Op):
     """Shared checks: subclasses name the inputs, give OpenVINO's messages and the shape rule."""
+    category = "movement"
 
     num_inputs = (4, 4)
     names: tuple[str, str, str]

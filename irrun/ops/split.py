@@ -37,6 +37,7 @@ def split_part(shape: PartialShape, axis: np.ndarray, n: int) -> tuple[int, Dim]
 class Split1(Op):
     """Outputs are ``np.split`` views of the input. A missing ``num_splits`` reads as 0 and is
     rejected, as OpenVINO does. Unknown (non-constant) axis -> outputs of known rank only."""
+    category = "movement"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Split", "opset1"

@@ -38,6 +38,7 @@ class Squeeze1(Op):
     OpenVINO silently keeps since 2024.3). Axes known only at run time: the shape is unchanged when
     no dim can be 1, else the rank is dynamic (stricter than OpenVINO's rank-1 guess for a
     one-element axes, which is wrong when the axis points at a dim that is not 1)."""
+    category = "movement"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Squeeze", "opset1"

@@ -45,6 +45,7 @@ class StridedSlice1(Op):
     is dynamic.
     The kernel is basic indexing, so the output is a view (0-d when every dim is shrunk).
     """
+    category = "movement"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "StridedSlice", "opset1"

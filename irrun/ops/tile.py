@@ -34,6 +34,7 @@ class Tile1(Op):
     """Repeats known only at run time give rank max(data rank, number of repeats) with dynamic
     dims (dynamic rank when either is unknown); repeats with value bounds give intervals (the
     leading dims, repeated once, stay)."""
+    category = "movement"
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Tile", "opset1"

@@ -74,6 +74,7 @@ def topk(x: np.ndarray, k: int, axis: int, largest: bool, by_index: bool,
 @register
 class TopK1(Op):
     """TopK-1: ``k`` must be i8, i32 or i64."""
+    category = "detection"
 
     type, version = "TopK", "opset1"
     spec = spec_url("sort/top-k-1")

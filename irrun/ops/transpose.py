@@ -30,6 +30,7 @@ def transpose_order(shape: PartialShape, order: Sequence[int]) -> list[int] | No
 class Transpose1(Op):
     """The output is ``x.transpose(order)``, a view. An order known only at run time gives the
     data rank with dynamic dims; the kernel then checks it with the same rule."""
+    category = "movement"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Transpose", "opset1"

@@ -131,6 +131,7 @@ def unique(x: np.ndarray, axis: int | None, sort: bool) -> tuple[np.ndarray, np.
 @register
 class Unique10(Op):
     """Data of any numeric type or boolean; optional Const axis."""
+    category = "detection"
 
     type, version = "Unique", "opset10"
     spec = spec_url("movement/unique-10")

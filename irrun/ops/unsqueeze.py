@@ -32,6 +32,7 @@ def unsqueeze_shape(shape: PartialShape, axes: Sequence[int]) -> PartialShape:
 class Unsqueeze1(Op):
     """``x.reshape`` to the new shape, a view. Axes known only at run time: one axis gives rank + 1
     with dynamic dims, several (duplicates may collapse) a dynamic rank."""
+    category = "movement"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Unsqueeze", "opset1"

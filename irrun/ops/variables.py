@@ -20,6 +20,7 @@ from .registry import register
 
 class _VariableOp(Op):
     """Shared: the variable (from :class:`irrun.subgraph.Build`) and the pairing check."""
+    category = "control"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     uses_context = True

@@ -64,6 +64,7 @@ def _axis(value: np.ndarray, rank: int) -> int:
 class VariadicSplit1(Op):
     """Outputs are ``np.split`` views at the cumulative lengths. Lengths known only at run time
     (e.g. a Parameter) give ``?`` on the axis; the kernel then checks them with the same rule."""
+    category = "movement"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "VariadicSplit", "opset1"

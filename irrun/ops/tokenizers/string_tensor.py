@@ -29,6 +29,7 @@ def _check_mode(mode: str) -> None:
 @register
 class StringTensorUnpack15(Op):
     """A string tensor of any shape -> (begins i32, ends i32, symbols u8)."""
+    category = "text"
 
     type, version = "StringTensorUnpack", "opset15"
     spec = spec_url("type/string-tensor-unpack-15")
@@ -50,6 +51,7 @@ class StringTensorUnpack15(Op):
 @register
 class StringTensorPack15(Op):
     """(begins, ends, symbols) -> a string tensor of the begins' shape."""
+    category = "text"
 
     type, version = "StringTensorPack", "opset15"
     spec = spec_url("type/string-tensor-pack-15")

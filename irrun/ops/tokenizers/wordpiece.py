@@ -16,6 +16,7 @@ from ._ragged import I32, LongestMatch, expect_types, ragged_out, scalar, string
 
 @register
 class WordpieceTokenizer(Op):
+    category = "text"
     type, version = "WordpieceTokenizer", "extension"
     spec = "https://github.com/openvinotoolkit/openvino_tokenizers/blob/master/src/wordpiece_tokenizer.cpp"
     attrs = {"suffix_indicator": Attr("str", "##"), "max_bytes_per_word": Attr("int", 100)}
