@@ -49,13 +49,13 @@ def _count_classes(op, shapes: Sequence[PartialShape]) -> tuple[int, int]:
             raise OpError(f"Class predictions second dimension must be a multiply of num_prior_boxes ({priors}). "
                           f"Current value is: {conf[1].lo}.", port="input 1")
         classes = conf[1].lo // priors
-    s: PartialShape | None
-    for i, s, what in ((0, loc, "Box logits"), (4, shapes[4] if five else None, "Additional box predictions")):
-        if not classes and priors and s is not None and s.rank is not None and s[1].is_static and not op.share_location:
-            if s[1].lo % (priors * 4):
+    boxes: PartialShape | None
+    for i, boxes, what in ((0, loc, "Box logits"), (4, shapes[4] if five else None, "Additional box predictions")):
+        if not classes and priors and boxes is not None and boxes.rank is not None and boxes[1].is_static and not op.share_location:
+            if boxes[1].lo % (priors * 4):
                 raise OpError(f"{what} second dimension must be a multiply of num_prior_boxes * 4 ({priors * 4}). "
-                              f"Current value is: {s[1].lo}.", port=f"input {i}")
-            classes = s[1].lo // (priors * 4)
+                              f"Current value is: {boxes[1].lo}.", port=f"input {i}")
+            classes = boxes[1].lo // (priors * 4)
     return classes, priors
 
 
