@@ -51,7 +51,8 @@ def _count_classes(op, shapes: Sequence[PartialShape]) -> tuple[int, int]:
         classes = conf[1].lo // priors
     boxes: PartialShape | None
     for i, boxes, what in ((0, loc, "Box logits"), (4, shapes[4] if five else None, "Additional box predictions")):
-        if not classes and priors and boxes is not None and boxes.rank is not None and boxes[1].is_static and not op.share_location:
+        if not classes and priors and boxes is not None and boxes.rank is not None and boxes[1].is_static \
+                and not op.share_location:
             if boxes[1].lo % (priors * 4):
                 raise OpError(f"{what} second dimension must be a multiply of num_prior_boxes * 4 ({priors * 4}). "
                               f"Current value is: {boxes[1].lo}.", port=f"input {i}")
