@@ -1,4 +1,4 @@
-"""Element-wise math, comparison and logic (irrun/ops/elementwise.py): OpenVINO's measured answers
+"""Element-wise math, comparison and logic (irrun/ops/elementwise.py, irrun/ops/binary.py): OpenVINO's measured answers
 (tests/fixtures/math_expectations, see expectations.py), the broadcast rules of
 broadcast-rules.rst, interval shape inference measured with OpenVINO 2026.4.1, the integer and
 NaN semantics measured there, element-type checks with OpenVINO's messages, and erf against
