@@ -20,7 +20,7 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -210,7 +210,7 @@ def _shapes(shapes: Iterable[tuple[int, ...]]) -> str:
     return " ".join("[" + ",".join(map(str, s)) + "]" for s in shapes)
 
 
-def table(rows: list[tuple[str, ...]], right: set[int]) -> list[str]:
+def table(rows: Sequence[tuple[str, ...]], right: set[int]) -> list[str]:
     w = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return ["  ".join(c.rjust(w[i]) if i in right else c.ljust(w[i]) for i, c in enumerate(r)).rstrip()
             for r in rows]

@@ -50,7 +50,8 @@ def infer_layer(op: Op, ins: list[TensorInfo], layer, file: str | None) -> list[
     if ins and all(t.value is not None for t in ins) and not op.uses_context:
         sizes = [o.shape.max_numel() for o in outs]
         if all(s is not None and s <= FOLD_LIMIT for s in sizes):
-            values = run_checked(op, [t.value for t in ins], outs, layer.ref, file, folding=True)
+            values = run_checked(op, [t.value for t in ins if t.value is not None], outs, layer.ref, file,
+                                 folding=True)
             outs = [TensorInfo(o.etype, PartialShape(v.shape), v) for o, v in zip(outs, values)]
     elif any(t.lower is not None for t in ins):      # value bounds (irrun/bounds.py)
         try:
@@ -83,7 +84,7 @@ def infer_types(g: nx.MultiDiGraph, order: list, ops: dict, file: str | None = N
                 if op.role is Role.PARAMETER and n in overrides:
                     outs = [overrides[n]]
                 else:
-                    outs = infer_layer(op, ins, layer, file)
+                    outs = infer_layer(op, [t for t in ins if t is not None], layer, file)
             except OpError as e:
                 err = (UnsupportedError if e.unsupported else ShapeError)(
                     e.message, file=file, layer=layer.ref, port=e.port, openvino_loads=e.openvino_loads)

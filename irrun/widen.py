@@ -43,7 +43,10 @@ def unrounded(arr: np.ndarray) -> np.ndarray | None:
 
 def _remember(arr: np.ndarray, wide: np.ndarray) -> None:
     key = id(arr)
-    _UNROUNDED[key] = (weakref.ref(arr, lambda _, k=key: _UNROUNDED.pop(k, None)), wide)
+
+    def forget(_: weakref.ref) -> None:
+        _UNROUNDED.pop(key, None)
+    _UNROUNDED[key] = (weakref.ref(arr, forget), wide)
 
 
 def applies(args: Sequence[np.ndarray]) -> bool:
