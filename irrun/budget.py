@@ -229,7 +229,9 @@ class Live:
 
     @staticmethod
     def size(a) -> int:
-        if not isinstance(a, np.ndarray) or a.base is not None:
+        """Bytes ``a`` owns; views, and read-only arrays (the model's cached constants, which
+        :class:`irrun.program.Program` bounds by the budget on their own), count nothing."""
+        if not isinstance(a, np.ndarray) or a.base is not None or not a.flags.writeable:
             return 0
         return string_bytes(a) if a.dtype.kind == "T" else a.nbytes
 

@@ -2,13 +2,14 @@
 
     irrun [run] MODEL.xml [--input x.npy | --input NAME=x.npy ... | --input inputs.npz] [-o out.npz]
     irrun check | reshape | info | graph | compare | extract MODEL.xml ...;  irrun ops
+    irrun MODEL.xml -i DIR/ -o OUTDIR/ --workers N | --cluster ADDRESS   (needs irrun[dask])
     irrun --help (every command, one line each);  irrun COMMAND --help;  irrun --version
 
 ``-m MODEL`` / ``--model MODEL`` (benchmark_app's habit) stands for the MODEL argument. The global
 options (``--debug``, ``--threads N``, ``--max-memory SIZE``) go before or after the command.
 
-Exit codes: 0 success / clean; 1 check found problems or unchecked layers, or a layer blocks the
-reshape (nothing written); 2 bad model, bad input or usage;
+Exit codes: 0 success / clean; 1 check found problems or unchecked layers, a layer blocks the
+reshape (nothing written), or some inputs of a --workers run failed; 2 bad model, bad input or usage;
 3 the model uses something irrun does not support; 4 internal error (a bug in irrun).
 """
 from __future__ import annotations

@@ -265,7 +265,7 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
     inplace = observe is None or not getattr(observe, "keeps_arrays", True)
     limit = budget.current()
     if observe is None:
-        return _run(steps, feeds, file, ctx, limit, env)
+        return _run(steps, feeds, file, ctx, limit, env, live)
     for s in steps:
         t0 = perf_counter()
         args = [env[r] for r in s.reads]
@@ -296,7 +296,7 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
 
 
 def _run(steps: list[Step], feeds: dict, file: str | None, ctx: RunContext | None, limit: int,
-         env: dict) -> dict:
+         env: dict, live: budget.Live | None = None) -> dict:
     """:func:`execute` without an observer: the loop of every run, kept to what each layer
     needs beyond its kernel (a bound method, prepared keyword arguments, O(1) output checks)."""
     results = {}
@@ -331,8 +331,11 @@ def _run(steps: list[Step], feeds: dict, file: str | None, ctx: RunContext | Non
             outs = ()
         for i in s.keep:
             env[(s.node, i)] = outs[i]
-        for r in s.frees:
-            env.pop(r, None)
+        if live is None:
+            for r in s.frees:
+                env.pop(r, None)
+        elif over := live.change([outs[i] for i in s.keep], [env.pop(r, None) for r in s.frees]):
+            raise budget.MemoryBudgetError(over, file=file, layer=s.ref)
     return results
 
 

@@ -16,6 +16,7 @@ from subgraph_cases import CASES as SUBGRAPH_CASES
 from subgraph_cases import load as load_subgraph
 
 import irrun
+import irrun.infer
 from irrun import budget
 from irrun.budget import MemoryBudgetError
 from irrun.executor import execute
@@ -128,15 +129,15 @@ def two_weights_model(tmp_path: Path) -> Path:
 
 def test_constants_over_the_budget_are_recomputed_per_run_and_said_once(tmp_path, unfolded):
     model = irrun.read_model(two_weights_model(tmp_path))
-    feeds = {"x": np.random.default_rng(0).random((2, 8), np.float32)}
+    feeds = {"x": np.random.default_rng(0).random((1, 8), np.float32)}
     want = per_run(model, feeds)
     with pytest.warns(RuntimeWarning, match="1 constant tensor.* do not fit the memory budget"):
-        got = model.run(feeds, max_memory=150)
+        got = model.run(feeds, max_memory=180)
     assert_same(got, want)
     assert model.program.constant_bytes == 96 and len(model.program.constants) == 1
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert_same(model.run(feeds, max_memory=150), want)      # no second warning
+        assert_same(model.run(feeds, max_memory=180), want)      # no second warning
         assert_same(model.run(feeds), want)
     with pytest.raises(MemoryBudgetError, match="Convert"):      # each W alone is over it
         model.run(feeds, max_memory=95)
@@ -194,4 +195,5 @@ def test_the_shared_plan_guards_the_budget_at_run_time(tmp_path):
         execute(steps, {model.program.params[0]: np.zeros(10, np.uint8)}, model.path)
     with pytest.raises(MemoryBudgetError, match="memory budget"):
         model.run({"x": np.zeros(10, np.uint8)}, max_memory=39)
-    assert model.run({"x": np.zeros(10, np.uint8)}, max_memory=40)["y"].shape == (10,)
+    # 50: the run holds its input (10 bytes) beside the output (40): the live-tensor bound
+    assert model.run({"x": np.zeros(10, np.uint8)}, max_memory=50)["y"].shape == (10,)

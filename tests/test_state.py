@@ -107,3 +107,24 @@ def test_a_readvalue_without_assign_is_refused(tmp_path):
     with pytest.raises(ShapeError, match="doesn't have sibling output") as e:
         irrun.read_model(xml).run({"x": np.ones((2, 4), np.float32)})
     assert e.value.openvino_loads
+
+
+@pytest.mark.parametrize("vtype, vshape, want", [
+    ("dynamic", "...", "f32[2,?]"),   # a fully dynamic variable: the init's type and shape
+    ("dynamic", "?,?", "dynamic[?,?]"),
+    ("f32", "...", "f32[...]"),
+])
+def test_readvalue6_output_type_as_openvino_infers_it(tmp_path, vtype, vshape, want):
+    """Measured with openvino 2026.4 (opset6.read_value on a Parameter f32[2,?]): only a variable
+    whose type AND shape are fully dynamic takes its init's; any declared part is kept as is."""
+    from irrun.irwriter import IRWriter
+    b = IRWriter("rv6")
+    x = b.parameter("x", "f32", [2, -1])
+    rv = b.layer("ReadValue", [x], {"variable_id": "v", "variable_type": vtype, "variable_shape": vshape},
+                 version="opset6")
+    b.layer("Assign", [rv], {"variable_id": "v"}, version="opset6")
+    b.result(rv, "y")
+    b.save(tmp_path / "m.xml")
+    m = irrun.read_model(tmp_path / "m.xml")
+    (n,) = [n for n in m.order if m.graph.nodes[n]["layer"].type == "ReadValue"]
+    assert str(m.types()[(n, 0)]) == want

@@ -2,7 +2,8 @@
 
     CI=true python tools/bench.py [--models resnet18,mobilenetv2,bert_small,datamove]
                                   [--threads 1,2] [--runtimes irrun,openvino,onnxruntime,reference]
-                                  [--seconds 10] [--workdir DIR] [--markdown]
+                                  [--seconds 10] [--workdir DIR] [--irrun-python PATH] [--markdown]
+    CI=true python tools/bench.py --llm [real,tiny] ...   (decoder LLMs: see tools/bench_llm.py)
 
 Builds (once, cached in ``--workdir``; torch, onnx and openvino are installed on demand) the
 models of issue 6, each as ONNX and as the IR OpenVINO converts that ONNX to, so every runtime
@@ -17,7 +18,8 @@ runs the same graph:
   StridedSlice (stride -1) -> ShuffleChannels -> Concat, built with OpenVINO's opset API; its ONNX
   twin spells ShuffleChannels as Reshape -> Transpose -> Reshape.
 
-Each (runtime, model, threads) runs in its own fresh process (``--worker``), which reports:
+Each (runtime, model, threads) runs in its own fresh isolated process (``python -I ... --worker``
+in the model's directory; irrun from ``--irrun-python``, default this interpreter), which reports:
 import (the runtime's Python modules), load (read the model and make it ready to run: OpenVINO read + compile, onnxruntime session,
 irrun read_model + shape inference), read (the file reading alone, irrun and OpenVINO), first
 inference, the median steady-state latency (repeated until ``--seconds`` or 200 runs, at least
@@ -40,7 +42,6 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("CI", "true")            # OpenVINO's telemetry stalls without it
-ROOT = Path(__file__).resolve().parents[1]
 MODELS = ("resnet18", "mobilenetv2", "bert_small", "datamove")
 RUNTIMES = ("irrun", "openvino", "onnxruntime", "reference")
 DATAMOVE_SHAPE = (1, 64, 512, 512)
@@ -276,26 +277,24 @@ def worker(runtime: str, d: Path, threads: int, seconds: float) -> dict:
             "median": statistics.median(times), "runs": len(times), "rss": hwm / 1024}
 
 
-def _env(workdir: Path) -> dict:
-    """The workers' environment: irrun from this tree, and Python bytecode cached (in
-    ``workdir/pycache``) as for any installed package, also where PYTHONDONTWRITEBYTECODE is set:
-    otherwise irrun's import and first read would time the compiling of its sources."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               PYTHONPYCACHEPREFIX=str(workdir / "pycache"))
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
+def worker_cmd(python: str | Path, workdir: Path, script: str, *args: object) -> list[str]:
+    """``python -I`` (no PYTHONPATH, user site or cwd on sys.path: irrun is the one ``python`` has
+    installed; ``--irrun-python`` picks a checkout), bytecode cached in ``workdir/pycache`` as for an
+    installed package (else irrun's import and first read would time compiling its sources)."""
+    return [str(python), "-I", "-X", f"pycache_prefix={workdir / 'pycache'}", script, *map(str, args)]
 
 
-def warm_bytecode(workdir: Path) -> None:
+def warm_bytecode(python: str | Path, workdir: Path) -> None:
     """Compile irrun (every op module) into the bytecode cache once, before any measurement."""
     code = ("import irrun\ntry:\n    from irrun.ops.registry import load_all\n    load_all()\n"
             "except ImportError:\n    pass")       # (irrun versions that import every op eagerly)
-    subprocess.run([sys.executable, "-c", code], env=_env(workdir), check=True, timeout=600)
+    subprocess.run(worker_cmd(python, workdir, "-c", code), check=True, timeout=600)
 
 
-def measure(runtime: str, d: Path, threads: int, seconds: float) -> dict:
-    cmd = [sys.executable, __file__, "--worker", runtime, str(d), str(threads), str(seconds)]
-    p = subprocess.run(cmd, capture_output=True, text=True, env=_env(d.parent), timeout=1800)
+def measure(runtime: str, d: Path, threads: int, seconds: float, irrun_python: str | Path) -> dict:
+    python = irrun_python if runtime == "irrun" else sys.executable
+    cmd = worker_cmd(python, d.parent, __file__, "--worker", runtime, d.resolve(), threads, seconds)
+    p = subprocess.run(cmd, capture_output=True, text=True, cwd=d, timeout=1800)
     if p.returncode != 0:
         tail = (p.stderr.strip().splitlines() or ["(no output)"])[-1]
         return {"error": f"exit {p.returncode}: {tail[:160]}"}
@@ -327,6 +326,10 @@ def table(results: list[dict], markdown: bool) -> str:
         rows.append([r["model"], str(r["threads"]), r["runtime"], g("import"), g("load"),
                      "-" if r["read"] is None else g("read"), g("first"), g("median"),
                      f"{r['rss']:.0f}" + _ratio(r["rss"], ov and ov["rss"]), r.get("diff", "")])
+    return grid(head, rows, markdown)
+
+
+def grid(head: list[str], rows: list[list[str]], markdown: bool) -> str:
     if markdown:
         head = [h.replace("|", "\\|") for h in head]
         return "\n".join("| " + " | ".join(x) + " |" for x in [head, ["---"] * len(head)] + rows)
@@ -352,21 +355,22 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "--worker":
         print(json.dumps(worker(argv[1], Path(argv[2]), int(argv[3]), float(argv[4]))))
         return 0
+    if any(a.split("=")[0] == "--llm" for a in argv):    # decoder LLMs: tools/bench_llm.py, own options
+        return __import__("bench_llm").main(argv)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", default=",".join(MODELS))
     ap.add_argument("--runtimes", default=",".join(RUNTIMES))
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--seconds", type=float, default=10.0, help="steady-state time budget per measurement")
     ap.add_argument("--workdir", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "irrun-bench")
+    ap.add_argument("--irrun-python", type=Path, help="interpreter that imports the irrun to measure")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--json", type=Path, help="also write the raw results here")
     args = ap.parse_args(argv)
-    runtimes = [r for r in args.runtimes.split(",") if r]
-    if "openvino" not in runtimes:
-        runtimes.insert(0, "openvino")        # the ratios need it
-    runtimes.sort(key=lambda r: r != "openvino")
+    irrun_py = args.irrun_python or sys.executable
+    runtimes = ["openvino"] + [r for r in args.runtimes.split(",") if r and r != "openvino"]  # ratios need it
     if "irrun" in runtimes:
-        warm_bytecode(args.workdir)
+        warm_bytecode(irrun_py, args.workdir)
     results = []
     for name in args.models.split(","):
         d = build(name, args.workdir)
@@ -374,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
             for rt in runtimes:
                 if rt == "onnxruntime":
                     _need("onnxruntime")
-                r = dict(model=name, threads=threads, runtime=rt, **measure(rt, d, threads, args.seconds))
+                r = dict(model=name, threads=threads, runtime=rt, **measure(rt, d, threads, args.seconds, irrun_py))
                 if "error" not in r and rt != "openvino":
                     import numpy as np
                     try:

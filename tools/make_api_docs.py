@@ -3,7 +3,8 @@
     python tools/make_api_docs.py          # rewrites docs/api.md (tests/test_api.py fails while it is stale)
 
 The public API is what ``irrun.__all__`` names, the public methods and properties of
-:class:`irrun.Model`, and :mod:`irrun.debug`'s ``trace``/``load_tensors``.
+:class:`irrun.Model`, :mod:`irrun.debug`'s ``trace``/``load_tensors``, and :mod:`irrun.distributed`'s
+``run_many``/``local_cluster`` with their results.
 """
 from __future__ import annotations
 
@@ -60,6 +61,13 @@ def generate() -> str:
     for name in ("trace", "load_tensors"):
         fn = getattr(debug, name)
         parts.append(_section(_sig(f"irrun.debug.{name}", fn), _doc(fn)))
+    from irrun import distributed
+    parts.append("## `irrun.distributed` (many inputs on Dask: `pip install 'irrun[dask]'`)\n")
+    for name in ("run_many", "local_cluster"):
+        fn = getattr(distributed, name)
+        parts.append(_section(_sig(f"irrun.distributed.{name}", fn), _doc(fn)))
+    for name in ("BatchResult", "Failure"):
+        parts.append(_section(f"irrun.distributed.{name}", _doc(getattr(distributed, name))))
     parts.append("## Errors\n")
     for name in ("IrrunError", "ModelFileError", "GraphError", "ShapeError", "ExecutionError",
                  "MemoryBudgetError", "InputError", "UnsupportedError", "InternalError"):

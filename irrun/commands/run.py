@@ -47,6 +47,8 @@ def add_arguments(p) -> None:
     d.add_argument("--json", action="store_true", help="with --profile: print the profile as JSON")
     from ..accuracy.cli import add_precision_arguments
     add_precision_arguments(d)
+    from ..distributed.cli import add_arguments as add_batch_arguments
+    add_batch_arguments(p)
 
 
 def _iterations(text: str) -> int:
@@ -141,8 +143,10 @@ def main(args) -> int:
 
 def _main(args) -> int:
     from .. import read_model
+    from ..distributed import cli as batch
     from ..writers import model_files
 
+    batch.check_args(args)                    # --workers / --cluster: before the model is read
     model = read_model(args.model)
     _check_options(args, model)
     model.check_memory()                  # a huge tensor is refused before inputs are read
@@ -206,7 +210,9 @@ def _run_accuracy(model, feeds: dict, args) -> int:
 
 def _run_dir(model, args) -> int:
     """``--input DIR/``: one run per .npy/.npz file, one OUTDIR/<file stem>.npz each (each file
-    written atomically; files of runs that succeeded stay when a later one fails)."""
+    written atomically; files of runs that succeeded stay when a later one fails). With
+    ``--workers``/``--cluster``: :mod:`irrun.distributed`."""
+    from ..distributed import cli as batch
     from ..writers import destination, model_files
     src = Path(args.input[0])
     if args.dump or args.profile:
@@ -220,6 +226,8 @@ def _run_dir(model, args) -> int:
     if len(set(stems)) < len(stems):
         dup = next(s for s in stems if stems.count(s) > 1)
         raise InputError(f"{dup}.npy and {dup}.npz would both write {dup}.npz; keep one", file=str(src))
+    if batch.wanted(args):
+        return batch.main(args, files)
     protect = model_files(model) + [str(f) for f in files]
     out = destination(args.output, directory=True, protect=protect)
     targets = [destination(out / f"{f.stem}.npz", protect=protect) for f in files]

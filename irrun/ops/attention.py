@@ -16,6 +16,13 @@ their batch dims (all but the last two) broadcast NumPy-style; E (query/key) and
 must merge exactly; the mask (rank 0, or >= 2) broadcasts into L, S and the batch dims — so a
 mask may *grow* the output's L and batch dims; the scale has one element. The spec's example 3
 (batch dims 1/2/4) is rejected by OpenVINO itself.
+
+Attention sinks (the 6th input, gpt-oss; OpenVINO 2025.3+): one extra logit per row, joined to
+the scores as column S before the softmax and dropped after it, so it only takes probability
+mass. Measured on the CPU plugin: the sink has the query's rank, its last dim is 1 and its other
+dims broadcast NumPy-style with the query's (``[1,H,1,1]``, ``[1,H,L,1]``...); it never changes
+the output shape. It is broadcast to the scores' ``[*batch, L, 1]`` (irrun refuses a sink that
+does not fit there, which OpenVINO's shape rule lets through).
 """
 from __future__ import annotations
 
@@ -25,7 +32,7 @@ import numpy as np
 
 from ..budget import check_alloc
 from ..errors import OpError
-from ..shapes import DYN, PartialShape, broadcast_merge
+from ..shapes import DYN, Dim, PartialShape, broadcast_merge
 from ._broadcast import broadcast_shapes
 from ._numerics import work_dtype
 from .base import Attr, Op, TensorInfo, spec_url
@@ -89,9 +96,27 @@ def attention_shape(shapes: Sequence[PartialShape], causal: bool) -> PartialShap
         s = shapes[4]
         if s.is_static and not (s.rank == 0 or (s.rank == 1 and s[0].lo == 1)):
             raise OpError("Scale input must be scalar or have 1 element.", port="input 4")
+    if len(shapes) > 5:
+        check_sink(shapes[5], q)
     if batch.rank is None:
         return PartialShape(None)
     return PartialShape([*batch, L if L is not None else DYN, Ev if Ev is not None else DYN])
+
+
+def check_sink(sink: PartialShape, q: PartialShape) -> None:
+    """OpenVINO's rule for the sink input (measured): the query's rank, last dim 1, the other dims
+    broadcast with the query's."""
+    if sink.rank is None or q.rank is None:
+        return
+    if sink.rank != q.rank:
+        raise OpError("The rank of sink input shape must be equal to the query input rank.", port="input 5")
+    bad = OpError("Sink input has not compatible shape.", port="input 5")
+    if sink[-1].intersect(Dim(1, 1)) is None:
+        raise bad
+    try:
+        broadcast_shapes(PartialShape(list(sink)[:-1]), PartialShape(list(q)[:-1]), "numpy")
+    except OpError:
+        raise bad from None
 
 
 def check_types(inputs: Sequence[TensorInfo]) -> TensorInfo:
@@ -118,7 +143,7 @@ def check_types(inputs: Sequence[TensorInfo]) -> TensorInfo:
 
 
 def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None,
-              scale: np.ndarray | None, causal: bool) -> np.ndarray:
+              scale: np.ndarray | None, causal: bool, sink: np.ndarray | None = None) -> np.ndarray:
     """The decomposition's arithmetic in f32 (f64 for f64), the result in the query's type."""
     dt = q.dtype
     wd = work_dtype(dt)
@@ -133,32 +158,43 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | No
             w = w + np.triu(np.full((L, S), -np.inf, wd), 1)
         elif mask is not None:
             w = w + (np.where(mask, wd.type(0), wd.type(-np.inf)) if mask.dtype == np.bool_ else mask.astype(wd))
+        if sink is not None:
+            col = (*w.shape[:-1], 1)
+            try:
+                sk = np.broadcast_to(sink.astype(wd), col)
+            except ValueError:
+                raise OpError(f"the sink's shape {list(sink.shape)} does not broadcast to the scores' "
+                              f"{list(col)}", port="input 5") from None
+            w = np.concatenate([w, sk], axis=-1)
         if w.shape[-1]:
             w = np.exp(w - np.max(w, axis=-1, keepdims=True))
             w = w / np.sum(w, axis=-1, keepdims=True)
+        if sink is not None:
+            w = w[..., :S]
         return np.matmul(w, v.astype(wd)).astype(dt)
 
 
 @register
 class ScaledDotProductAttention13(Op):
     """ScaledDotProductAttention-13: inputs query, key, value, optional attention_mask (float
-    added, boolean selecting; ignored when ``causal``), optional scale; see the module docstring."""
+    added, boolean selecting; ignored when ``causal``), optional scale, optional sink; see the
+    module docstring."""
     category = "linear"
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "ScaledDotProductAttention", "opset13"
     spec = spec_url("sequence/scaled-dot-product-attention")
     attrs = {"causal": Attr("bool", False, required=True)}
-    num_inputs = (3, 5)
+    num_inputs = (3, 6)
     restrictions = "f64/f32/f16/bf16 only"
 
     def infer(self, inputs):
         like = check_types(inputs)
         return [TensorInfo(like.etype, attention_shape([t.shape for t in inputs], self.causal))]
 
-    def run(self, q, k, v, mask=None, scale=None):
-        shape = attention_shape([PartialShape(a.shape) for a in (q, k, v, mask, scale) if a is not None],
+    def run(self, q, k, v, mask=None, scale=None, sink=None):
+        shape = attention_shape([PartialShape(a.shape) for a in (q, k, v, mask, scale, sink) if a is not None],
                                 self.causal).to_tuple()
         check_alloc(shape, q.dtype)
         check_alloc(shape[:-1] + k.shape[-2:-1], np.dtype(work_dtype(q.dtype)), "the attention scores")
-        return [attention(q, k, v, None if self.causal else mask, scale, self.causal)]
+        return [attention(q, k, v, None if self.causal else mask, scale, self.causal, sink)]

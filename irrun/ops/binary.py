@@ -157,6 +157,8 @@ BINARY: dict[str, Binary] = {
     "LogicalOr": Binary("logical", "logical/logical-or-1", "a or b.", np.logical_or),
     "LogicalXor": Binary("logical", "logical/logical-xor-1", "a xor b (written version=\"opset2\", "
                          "in every opset table from opset1).", np.logical_xor),
+    "Xor": Binary("logical", "logical/logical-xor-1", "a xor b: opset1's older name of LogicalXor "
+                  "(ov::op::v0::Xor), the same rule.", np.logical_xor),
     "BitwiseAnd": Binary("bitwise", "bitwise/bitwise-and-13", "a & b on integers or booleans.", np.bitwise_and,
                          version="opset13"),
     "BitwiseOr": Binary("bitwise", "bitwise/bitwise-or-13", "a | b on integers or booleans.", np.bitwise_or,

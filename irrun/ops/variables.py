@@ -106,6 +106,8 @@ class ReadValue6(_ReadValue):
                     raise OpError("The shape specified in the Variable have to extend (relax) the "
                                   f"shape inferred from the initializing subgraph. ({vs} vs "
                                   f"{x.shape})", port="input 0")
+        if inputs and vt.is_dynamic and vs.rank is None:     # a fully dynamic variable takes
+            return [TensorInfo(inputs[0].etype, inputs[0].shape)]   # its init's type (measured)
         return [TensorInfo(vt, vs)]
 
     def run(self, *init, ctx=None):

@@ -166,3 +166,15 @@ def test_type_errors():
 def test_key_embedding_must_equal_the_query_one():
     rejects(ShapeError, "Key input shape not compatible", sdpa, np.ones((1, 2, 4), np.float32),
             np.ones((1, 3, 5), np.float32), np.ones((1, 3, 2), np.float32))
+
+
+def test_sink_takes_probability_mass():
+    # a sink of log(S) next to S equal scores: the softmax over S+1 entries gives every key
+    # 1/(2S) of the mass, so the output is half the mean of the values
+    q, k = np.zeros((1, 1, 2, 4), np.float32), np.zeros((1, 1, 3, 4), np.float32)
+    v = np.arange(12, dtype=np.float32).reshape(1, 1, 3, 4)
+    sink = np.full((1, 1, 1, 1), math.log(3), np.float32)
+    out = sdpa(q, k, v, np.zeros((2, 3), np.float32), np.float32(1), sink)
+    np.testing.assert_allclose(out, np.broadcast_to(v.mean(axis=2, keepdims=True) / 2, (1, 1, 2, 4)), rtol=1e-6)
+    rejects(ShapeError, "The rank of sink input shape must be equal to the query input rank.",
+            sdpa, q, k, v, np.zeros((2, 3), np.float32), np.float32(1), np.zeros((1, 1, 1), np.float32))
