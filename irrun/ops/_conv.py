@@ -13,9 +13,10 @@ import numpy as np
 
 from ..budget import check_alloc
 from ..errors import OpError
-from ..shapes import Dim
-from ._window import AUTO_PAD, pad_spatial, windows
-from .base import Attr
+from ..shapes import DYN, Dim, PartialShape
+from ._numerics import compute_dtype, require_numeric, same_etype
+from ._window import AUTO_PAD, check_kernel_fits, check_rank, pad_spatial, resolve_pads, window_dim, windows
+from .base import Attr, Op, Precision, TensorInfo
 
 # ---------------------------------------------------------------------------------------------
 # Window arithmetic shared with pooling.py
@@ -134,3 +135,88 @@ def check_conv_attrs(op, num_spatial: int) -> None:
 
 def _dilated(k: Dim, d: int) -> Dim:
     return Dim((max(k.lo, 1) - 1) * d + 1, None if k.hi is None else (max(k.hi, 1) - 1) * d + 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# The forward convolutions' shape rule (Convolution, GroupConvolution, BinaryConvolution,
+# DeformableConvolution)
+
+class ConvolutionOp(Op):
+    """Common shape rule of Convolution and GroupConvolution (``lead`` = filter dims before the
+    kernel: 2 for [O, I, k...], 3 for [G, O/G, I/G, k...])."""
+    category = "linear"
+    precision = Precision.SIGNIFICANT
+
+    attrs = _CONV_ATTRS
+    num_inputs = (2, 2)
+    lead = 2
+    fresh_outputs = True
+
+    def spatial_info(self, data: PartialShape, filters: PartialShape) -> int:
+        if data.rank is not None and filters.rank is not None and filters.rank != data.rank + self.lead - 2:
+            raise OpError(f"Data batch and filters rank do not match (data batch shape: {data}, filters "
+                          f"shape: {filters}).", port="input 1")
+        check_rank(data)
+        if data.rank is not None:
+            return data.rank - 2
+        return filters.rank - self.lead if filters.rank is not None else len(self.strides)
+
+    def out_channels(self, data: PartialShape, filters: PartialShape) -> Dim:
+        raise NotImplementedError
+
+    def geometry(self, d: Sequence[Dim], k: Sequence[Dim]) -> tuple[list[int], list[int], list[Dim]]:
+        """(pads_begin, pads_end, output spatial dims) for data spatial dims ``d`` and kernel
+        dims ``k`` — checked like OpenVINO; with static dims this also sizes the kernel's work."""
+        kernels = [_dilated(kk, dl) for kk, dl in zip(k, self.dilations)]
+        for i, (kk, dl) in enumerate(zip(k, self.dilations)):
+            if kk.hi == 0:        # an empty filter: OpenVINO's (k - 1) * d + 1 is below 1
+                check_kernel_fits(0, 0, (kk.lo - 1) * dl + 1, i)
+        pb, pe = resolve_pads(self.auto_pad, d, [e.lo if e.is_static else None for e in kernels], self.strides,
+                              self.pads_begin, self.pads_end)
+        if self.auto_pad in ("same_upper", "same_lower"):
+            return pb, pe, [Dim(-(-x.lo // s), None if x.hi is None else -(-x.hi // s)) for x, s in zip(d, self.strides)]
+        spatial = []
+        for i, (x, e, s) in enumerate(zip(d, kernels, self.strides)):
+            if x.is_static and e.is_static:
+                check_kernel_fits(x.lo, pb[i] + pe[i], e.lo, i)
+            spatial.append(window_dim(x, pb[i] + pe[i], e, s))
+        return pb, pe, spatial
+
+    def infer(self, inputs):
+        data, filters = inputs
+        same_etype(data, filters, f"Element types for data batch and filters do not match (data batch "
+                                  f"element type: {data.etype}, filters element type: {filters.etype}).")
+        require_numeric(data, self.type)
+        nsp = self.spatial_info(data.shape, filters.shape)
+        check_conv_attrs(self, nsp)
+        d = list(data.shape)[2:] if data.shape.rank is not None else [DYN] * nsp
+        k = list(filters.shape)[self.lead:] if filters.shape.rank is not None else [DYN] * nsp
+        channels = self.out_channels(data.shape, filters.shape)
+        batch = data.shape[0] if data.shape.rank is not None else DYN
+        etype = filters.etype if data.etype.is_dynamic else data.etype
+        return [TensorInfo(etype, PartialShape([batch, channels, *self.geometry(d, k)[2]]))]
+
+    def convolve(self, x: np.ndarray, w: np.ndarray) -> np.ndarray:
+        """``w`` in [G, Og, Cg, *k] layout."""
+        pb, pe, _ = self.geometry([Dim(n, n) for n in x.shape[2:]], [Dim(n, n) for n in w.shape[3:]])
+        acc = compute_dtype(x.dtype)
+        out = conv_kernel(x.astype(acc, copy=False), w.astype(acc, copy=False), self.strides,
+                          self.dilations, pb, pe)
+        return out.astype(x.dtype, copy=False)
+
+
+class DenseConvolution(ConvolutionOp):
+    """Filters [C_out, C_in, k...]: Convolution-1's channel rule and kernel (BinaryConvolution
+    shares them)."""
+
+    def out_channels(self, data, filters):
+        if data.rank is not None and filters.rank is not None and data[1].intersect(filters[1]) is None:
+            raise OpError(f"Data batch channel count ({data[1]}) does not match filter input channel "
+                          f"count ({filters[1]}).", port="input 1")
+        return filters[0] if filters.rank is not None else DYN
+
+    def run(self, x, w):
+        if x.shape[1] != w.shape[1]:
+            raise OpError(f"Data batch channel count ({x.shape[1]}) does not match filter input channel "
+                          f"count ({w.shape[1]}).", port="input 1")
+        return [self.convolve(x, w[None])]

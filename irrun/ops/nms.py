@@ -41,7 +41,8 @@ import numpy as np
 
 from ..elements import TYPES
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..shapes import Dim, PartialShape
+from ._nms_rows import max_boxes, selected_rows
 from ._numerics import require_numeric
 from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from .registry import register
@@ -80,44 +81,6 @@ def _check_shapes(shapes: Sequence[PartialShape], one_d: bool) -> None:
                               f"respectively. Boxes: {boxes}, Scores: {scores}", port="input 1")
         if not boxes[2].contains(4):
             raise OpError("The last dimension of the 'boxes' input must be equal to 4", port="input 0")
-
-
-def _max_boxes(inputs: Sequence[TensorInfo], absent: int | None) -> int | None:
-    """The constant max_output_boxes_per_class (``absent`` when the input is not given), None when
-    only known at run time."""
-    if len(inputs) < 3:
-        return absent
-    if inputs[2].value is None:
-        return None
-    return int(as_int64(inputs[2].value).reshape(-1)[0])
-
-
-def _hi(d: Dim) -> Dim:
-    """A dim's upper bound as a Dim (OpenVINO's ``get_max_length``; unbounded -> dynamic)."""
-    return DYN if d.hi is None else Dim(d.hi, d.hi)
-
-
-def selected_rows(version: int, boxes: PartialShape, scores: PartialShape, max_boxes: int | None) -> Dim:
-    """The first output dim as OpenVINO infers it. Also gives v1/v3/v4's static run-time size."""
-    if version in (1, 3):
-        if boxes.rank is None:
-            return DYN
-        m = DYN if max_boxes is None or max_boxes < 0 else Dim(max_boxes, max_boxes)
-        if scores.rank is not None:
-            m = m * scores[1]
-        return Dim.of(min(boxes[1].lo, m.lo)) if boxes[1].is_static and m.is_static else DYN
-    if version == 4:
-        if boxes.rank is None or scores.rank is None or not boxes[1].is_static or max_boxes is None:
-            return DYN
-        n = min(boxes[1].lo, max_boxes)
-        return DYN if n < 0 else Dim.of(n) * _hi(scores[0]) * _hi(scores[1])
-    if boxes.rank is None or scores.rank is None:
-        return DYN
-    m = DYN
-    if max_boxes is not None:
-        n = min(-1 if boxes[1].hi is None else boxes[1].hi, max_boxes)
-        m = DYN if n < 0 else Dim(0, n)
-    return m * _hi(scores[0]) * _hi(scores[1])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -324,7 +287,7 @@ class _NMS(Op):
         if self.out_type.name not in ("i32", "i64"):
             raise OpError("Output type must be i32 or i64")
         rows = selected_rows(self.version_no, inputs[0].shape, inputs[1].shape,
-                             _max_boxes(inputs, 0 if self.version_no < 5 else None))
+                             max_boxes(inputs, 0 if self.version_no < 5 else None))
         if self.version_no < 5:
             return [TensorInfo(self.out_type, PartialShape([rows, 3]))]
         return [TensorInfo(self.out_type, PartialShape([rows, 3])), TensorInfo(TYPES["f32"], PartialShape([rows, 3])),

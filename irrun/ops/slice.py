@@ -1,4 +1,5 @@
-"""Slice-8: ``data[start:stop:step]`` on the listed axes, with OpenVINO's clamping rules.
+"""Slice-8: ``data[start:stop:step]`` on the listed axes, with OpenVINO's clamping rules;
+SliceScatter-15, its inverse with the same slicing rules.
 
 This module also holds the clamped-slice computation shared with StridedSlice-1
 (:func:`clamp_slice` for one concrete dimension, :func:`sliced_dim` for a partial one).
@@ -11,7 +12,7 @@ import numpy as np
 
 from .. import bounds
 from ..errors import OpError
-from ..shapes import Dim, PartialShape
+from ..shapes import DYN, Dim, PartialShape
 from ._slicing import bounded_dim, clamp_slice, index_values, sliced_dim, up_to
 from .base import Op, TensorInfo, check_index_input, normalize_axis, spec_url
 from .registry import register
@@ -129,3 +130,42 @@ class Slice8(Op):
         for axis, (start, stop, step) in plan.items():
             index[axis] = clamp_slice(x.shape[axis], start, stop, step)[0]
         return [x[tuple(index)]]
+
+
+@register
+class SliceScatter15(Op):
+    """SliceScatter-15: inputs data, updates, start, stop, step, optional axes. A copy of ``data``
+    with ``data[start:stop:step]`` (on the listed axes) replaced by ``updates``, which must have
+    the shape Slice-8 of the same inputs gives (checked by Slice-8's own shape rule)."""
+    category = "movement"
+
+    type, version = "SliceScatter", "opset15"
+    spec = spec_url("movement/slice-scatter-15")
+    num_inputs = (5, 6)
+
+    def infer(self, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+        data, updates, *idx = inputs
+        if not (data.etype.is_dynamic or updates.etype.is_dynamic or data.etype == updates.etype):
+            raise OpError("SliceScatter `updates` input must have the same type as `data`.", port="input 1")
+        sliced = Slice8().infer([data, *idx])[0].shape
+        if not sliced.compatible(updates.shape):
+            raise OpError(f"SliceScatter updates at index 1 are not compatible with expected slice shape "
+                          f"{sliced}", port="input 1")
+        shape = data.shape
+        if shape.rank is None and updates.shape.rank is not None:      # the rank is the updates'
+            shape = PartialShape([DYN] * updates.shape.rank)
+        return [TensorInfo(data.etype if not data.etype.is_dynamic else updates.etype, shape)]
+
+    def run(self, x: np.ndarray, updates: np.ndarray, *idx: np.ndarray) -> list[np.ndarray]:
+        values = [index_values(v) for v in idx] + [None] * (4 - len(idx))
+        plan = slice_plan(x.ndim, *values, n_default=len(values[0]), has_axes=len(idx) == 4)
+        index = [slice(None)] * x.ndim
+        for axis, (start, stop, step) in plan.items():
+            index[axis] = clamp_slice(x.shape[axis], start, stop, step)[0]
+        out = x.copy()
+        target = out[tuple(index)]
+        if target.shape != updates.shape:
+            raise OpError(f"SliceScatter updates shape {list(updates.shape)} is not the slice's "
+                          f"shape {list(target.shape)}", port="input 1")
+        out[tuple(index)] = updates
+        return [out]
