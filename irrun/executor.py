@@ -300,6 +300,8 @@ def _run(steps: list[Step], feeds: dict, file: str | None, ctx: RunContext | Non
     """:func:`execute` without an observer: the loop of every run, kept to what each layer
     needs beyond its kernel (a bound method, prepared keyword arguments, O(1) output checks)."""
     results = {}
+    counted: dict[tuple, int] = {}          # port -> bytes its array owns (the live account)
+    ndarray = np.ndarray
     for s in steps:
         kind = s.kind
         if kind == "op":
@@ -329,13 +331,31 @@ def _run(steps: list[Step], feeds: dict, file: str | None, ctx: RunContext | Non
         else:
             results[s.node] = env[s.reads[0]]
             outs = ()
-        for i in s.keep:
-            env[(s.node, i)] = outs[i]
         if live is None:
+            for i in s.keep:
+                env[(s.node, i)] = outs[i]
             for r in s.frees:
                 env.pop(r, None)
-        elif over := live.change([outs[i] for i in s.keep], [env.pop(r, None) for r in s.frees]):
-            raise budget.MemoryBudgetError(over, file=file, layer=s.ref)
+            continue
+        # The live account (budget.Live): bytes of the arrays this run holds that own their data
+        # (views, and read-only arrays such as cached constants, count nothing); its peak is a
+        # layer's outputs beside the inputs it was the last to read.
+        total = live.total
+        for i in s.keep:
+            a = env[(s.node, i)] = outs[i]
+            if type(a) is ndarray and a.base is None and a.flags.writeable:
+                n = counted[(s.node, i)] = a.nbytes if a.dtype.kind != "T" else budget.string_bytes(a)
+                total += n
+        peak = total
+        if s.inplace is not None and s.inplace in counted and outs and env.get(s.inplace) is outs[0]:
+            peak -= counted[s.inplace]      # the output took that input's buffer: counted twice
+        for r in s.frees:
+            env.pop(r, None)
+            total -= counted.pop(r, 0)
+        live.total = total
+        if peak > limit:
+            raise budget.MemoryBudgetError(budget.over_message("the run's live tensors", peak, limit),
+                                           file=file, layer=s.ref)
     return results
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..budget import check_alloc
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
@@ -29,6 +30,7 @@ class NonZero3(Op):
     empty (OpenVINO has no string kernel)."""
     category = "shape"
 
+    allocation = "checked"         # check_alloc of [rank, count] before np.nonzero
     type, version = "NonZero", "opset3"
     spec = spec_url("condition/nonzero-3")
     attrs = {"output_type": Attr("etype", TYPES["i64"])}
@@ -50,5 +52,6 @@ class NonZero3(Op):
         mask = x != "" if x.dtype.kind == "T" else x != 0
         if x.ndim == 0:
             mask = mask.reshape(1)
+        check_alloc((mask.ndim, int(np.count_nonzero(mask))), self.output_type.dtype)
         idx = np.nonzero(mask)
         return [np.array(idx, dtype=self.output_type.dtype).reshape(len(idx), -1)]

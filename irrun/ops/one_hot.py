@@ -41,6 +41,7 @@ class OneHot1(Op):
     """The output type is ``on_value``'s; any element type works (strings too)."""
     category = "movement"
 
+    allocation = "checked"         # check_alloc before the one-hot tensor
     type, version = "OneHot", "opset1"
     spec = spec_url("sequence/one-hot-1")
     attrs = {"axis": Attr("int", required=True)}

@@ -169,6 +169,7 @@ class ScatterUpdate3(Op):
     inference."""
     category = "movement"
 
+    allocation = "inputs"          # the output is the data input's shape
     type, version = "ScatterUpdate", "opset3"
     spec = spec_url("movement/scatter-update-3")
     num_inputs = (4, 4)
@@ -253,6 +254,7 @@ class ScatterNDUpdate4(Op):
     the CPU plugin leaves the data unchanged)."""
     category = "movement"
 
+    allocation = "inputs"          # the output is the data input's shape
     type, version = "ScatterNDUpdate", "opset4"
     spec = spec_url("movement/scatter-nd-update-3")
     num_inputs = (3, 3)
@@ -350,6 +352,7 @@ class ScatterElementsUpdate3(Op):
     (OpenVINO accepts any 1-D axis, measured). Duplicates: the last update wins."""
     category = "movement"
 
+    allocation = "inputs"          # the output is the data input's shape
     type, version = "ScatterElementsUpdate", "opset3"
     spec = spec_url("movement/scatter-elements-update-3")
     num_inputs = (4, 4)

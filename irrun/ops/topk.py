@@ -76,6 +76,7 @@ class TopK1(Op):
     """TopK-1: ``k`` must be i8, i32 or i64."""
     category = "detection"
 
+    allocation = "inputs"          # k <= the axis length (check_k)
     type, version = "TopK", "opset1"
     spec = spec_url("sort/top-k-1")
     attrs = {"axis": Attr("int", required=True),
