@@ -10,8 +10,16 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from .errors import (ExecutionError, GraphError, InputError, InternalError, IrrunError, ModelFileError,
-                     ShapeError, UnsupportedError)
+from .errors import (
+    ExecutionError,
+    GraphError,
+    InputError,
+    InternalError,
+    IrrunError,
+    ModelFileError,
+    ShapeError,
+    UnsupportedError,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -9,12 +9,14 @@ Concat -> Reshape gives ``[?,?,32]``, and Broadcast(0, Concat(2, Gather(ShapeOf(
   of its static shape, :data:`UNBOUNDED` where no upper bound is known, :data:`NEG_UNBOUNDED`
   where no lower one is; only for integer element types and at most :data:`MAX_ELEMENTS` elements;
 * ShapeOf of a static-rank shape makes them from the dims' intervals (:func:`of_shape`);
-* :func:`propagate` carries them through a layer: ops that only move, copy or select elements
-  (``Op.moves_values``: Gather, Concat, Reshape, Squeeze, Slice, Broadcast, Select...) run their
-  own kernel on the lower and on the upper bounds; Convert checks the target range (a range that
-  wraps as a whole stays exact, as OpenVINO's ``300..400`` -> u8 ``44..144``); Add, Subtract,
-  Multiply, Divide, Maximum and Minimum use interval arithmetic (:data:`ARITHMETIC`), ReduceProd
-  multiplies the bounds;
+* :func:`propagate` carries them through a layer by asking the op (``Op.bounds``, as OpenVINO
+  asks ``evaluate_lower``/``evaluate_upper``); this module holds only the machinery the ops'
+  rules share: ops that only move, copy or select elements (``Op.moves_values``: Gather, Concat,
+  Reshape, Squeeze, Slice, Broadcast, Select...) run their own kernel on the lower and on the
+  upper bounds (:func:`move`, the default); Convert checks the target range (:func:`cast`: a range
+  that wraps as a whole stays exact, as OpenVINO's ``300..400`` -> u8 ``44..144``); Add, Subtract,
+  Multiply, Divide, Maximum and Minimum declare an interval rule (:func:`elementwise`), ReduceProd
+  multiplies the bounds (:func:`reduce`);
 * bounds that meet (lower == upper everywhere) become a known value that folds further on, as
   OpenVINO's ``get_constant_from_source`` does: ShapeOf([?,3])[1] is the constant 3;
 * consumers read them with :func:`pairs` or :func:`dims`: Reshape, Broadcast, Tile, Pad,
@@ -32,12 +34,16 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .errors import IrrunError, OpError
-from .ops.base import Op, TensorInfo
 from .shapes import Dim, PartialShape
+from .tensorinfo import TensorInfo
+
+if TYPE_CHECKING:
+    from .ops.base import Op
 
 UNBOUNDED = int(np.iinfo(np.int64).max)
 NEG_UNBOUNDED = int(np.iinfo(np.int64).min)
@@ -46,6 +52,8 @@ MAX_ELEMENTS = 1 << 10
 INTEGER = frozenset({"i64", "i32", "i16", "i8", "u64", "u32", "u16", "u8"})
 
 Bounds = tuple[np.ndarray, np.ndarray]
+#: An element's (lower, upper) as Python numbers, unbounded ends +-inf.
+Interval = tuple[float, float]
 
 
 def of_shape(shape: PartialShape, etype) -> Bounds | None:
@@ -79,7 +87,7 @@ def of(info: TensorInfo) -> Bounds | None:
             return None
         v = v.astype(np.int64)
         return v, v
-    if info.lower is not None:
+    if info.lower is not None and info.upper is not None:
         return info.lower, info.upper
     return None
 
@@ -114,23 +122,13 @@ def propagate(op: Op, ins: Sequence[TensorInfo], outs: list[TensorInfo]) -> list
         return outs
     if any((n := o.shape.max_numel()) is None or n > MAX_ELEMENTS for o in outs):
         return outs                 # not a shape computation; do not run kernels on it
-    rule = ARITHMETIC.get(op.type)
-    if rule is not None:
-        got = _elementwise(op, ins, outs, rule)
-    elif op.type == "ReduceProd":
-        got = _reduce_prod(op, ins, outs[0])
-    elif op.type == "Convert":
-        got = _convert(ins[0], outs[0])
-    elif op.moves_values:
-        got = _move(op, ins)
-    else:
-        return outs
+    got = op.bounds(ins, outs)
     if got is None:
         return outs
     return [o if o.value is not None or b is None else with_bounds(o, *b) for o, b in zip(outs, got)]
 
 
-def _move(op: Op, ins: Sequence[TensorInfo]) -> list[Bounds] | None:
+def move(op: Op, ins: Sequence[TensorInfo]) -> list[Bounds] | None:
     """The op's kernel on the lower and on the upper bounds of the inputs it moves (a known value
     counts as both); its other inputs (indices, axes, conditions) must be known."""
     moved = range(len(ins)) if op.moves_values == "all" else op.moves_values
@@ -154,7 +152,7 @@ def _move(op: Op, ins: Sequence[TensorInfo]) -> list[Bounds] | None:
     return [(np.asarray(a, np.int64), np.asarray(b, np.int64)) for a, b in zip(lo, hi)]
 
 
-def _convert(x: TensorInfo, out: TensorInfo) -> list[Bounds] | None:
+def cast(x: TensorInfo, out: TensorInfo) -> list[Bounds] | None:
     """Integer -> integer, per element: a range that fits the target stays, one that wraps as a
     whole wraps (``300..400`` -> u8 ``44..144``, as OpenVINO); unbounded ends stay unbounded for
     32- and 64-bit targets. Anything else can be any value of the target type: ``0..max`` for an
@@ -182,23 +180,25 @@ def _convert(x: TensorInfo, out: TensorInfo) -> list[Bounds] | None:
     return [(np.array(new_lo, np.int64).reshape(shape), np.array(new_hi, np.int64).reshape(shape))]
 
 
-def _reduce_prod(op: Op, ins: Sequence[TensorInfo], out: TensorInfo) -> list[Bounds] | None:
-    """The interval product of each reduced group (OpenVINO: ``[?,3..4,5]`` -> ``15..20`` for the
-    last two dims, ``[?,0]`` -> ``0``)."""
-    from .ops.reduce import reduce_axes
-    b, axes = of(ins[0]), ins[1].value
-    if b is None or axes is None or out.etype.name not in INTEGER or not out.shape.is_static:
+def reduce(ins: Sequence[TensorInfo], out: TensorInfo, axes: Callable[[np.ndarray, int], tuple[int, ...]],
+           step: Callable[[Interval, Interval], Interval], start: Interval) -> list[Bounds] | None:
+    """A reduction's bounds: ``step`` folds each reduced group's intervals from ``start``
+    (ReduceProd: the interval product, OpenVINO's ``[?,3..4,5]`` -> ``15..20`` for the last two
+    dims, ``[?,0]`` -> ``0``); ``axes(value, rank)`` resolves input 1. None when a result may
+    wrap at run time."""
+    b, ax_value = of(ins[0]), ins[1].value
+    if b is None or ax_value is None or out.etype.name not in INTEGER or not out.shape.is_static:
         return None
-    ax = reduce_axes(axes, b[0].ndim)
+    ax = axes(ax_value, b[0].ndim)
     kept = [a for a in range(b[0].ndim) if a not in ax]
     k = int(np.prod([b[0].shape[a] for a in ax]))
     rows = [np.transpose(v, kept + list(ax)).reshape(-1, k).tolist() for v in b]
     info = np.iinfo(out.etype.dtype)
     lo, hi = [], []
     for row_lo, row_hi in zip(*rows):
-        r: Interval = (1, 1)
+        r = start
         for x, y in zip(row_lo, row_hi):
-            r = _corners(_mul, r, (_num(x), _num(y)))
+            r = step(r, (_num(x), _num(y)))
         if any(not math.isinf(v) and not info.min <= v <= info.max for v in r):
             return None                # wraps at run time
         lo.append(NEG_UNBOUNDED if r[0] == -math.inf else int(r[0]))
@@ -208,16 +208,14 @@ def _reduce_prod(op: Op, ins: Sequence[TensorInfo], out: TensorInfo) -> list[Bou
 
 
 # ---------------------------------------------------------------------------------------------
-# Interval arithmetic for element-wise ops. Bounds become Python numbers, unbounded ends +-inf.
-
-Interval = tuple[float, float]
+# Interval arithmetic for the ops' rules. Bounds become Python numbers, unbounded ends +-inf.
 
 
-def _mul(x: float, y: float) -> float:
+def mul(x: float, y: float) -> float:
     return 0 if x == 0 or y == 0 else x * y     # 0 * unbounded: the run-time value is finite
 
 
-def _div(floor: bool) -> Callable[[float, float], float]:
+def div(floor: bool) -> Callable[[float, float], float]:
     def q(x, y):
         if math.isinf(x):
             return x if y > 0 else -x
@@ -225,27 +223,16 @@ def _div(floor: bool) -> Callable[[float, float], float]:
     return q
 
 
-def _corners(f: Callable[[float, float], float], a: Interval, b: Interval) -> Interval:
+def corners(f: Callable[[float, float], float], a: Interval, b: Interval) -> Interval:
     c = [f(x, y) for x in a for y in b]
     return min(c), max(c)
 
 
-#: Interval rules of the element-wise ops OpenVINO bounds with its interval_bound_evaluator (the
-#: extremes over the four corners; an element with an unbounded input is ``0..max`` there).
-ARITHMETIC: dict[str, Callable[[Op, Interval, Interval], Interval | None]] = {
-    "Add": lambda op, a, b: (a[0] + b[0], a[1] + b[1]),
-    "Subtract": lambda op, a, b: (a[0] - b[1], a[1] - b[0]),
-    "Multiply": lambda op, a, b: _corners(_mul, a, b),
-    # monotone in each argument while the divisor keeps its sign; a finite divisor only
-    "Divide": lambda op, a, b: None if b[0] <= 0 <= b[1] or math.isinf(b[0]) or math.isinf(b[1])
-    else _corners(_div(getattr(op, "m_pythondiv", True)), a, b),
-    "Maximum": lambda op, a, b: (max(a[0], b[0]), max(a[1], b[1])),
-    "Minimum": lambda op, a, b: (min(a[0], b[0]), min(a[1], b[1])),
-}
-
-
-def _elementwise(op: Op, ins: Sequence[TensorInfo], outs: list[TensorInfo], rule) -> list[Bounds] | None:
-    """Per element (NumPy broadcasting), the rule on the two intervals."""
+def elementwise(op: Op, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo],
+                rule: Callable[[Op, Interval, Interval], Interval | None]) -> list[Bounds] | None:
+    """Per element (NumPy broadcasting), ``rule(op, a, b)`` on the two inputs' intervals (the
+    extremes over the four corners for OpenVINO's interval_bound_evaluator ops; an element with
+    an unbounded input is ``0..max`` there); None where the rule cannot bound the result."""
     ba, bb = of(ins[0]), of(ins[1])
     out = outs[0]
     if ba is None or bb is None or getattr(op, "auto_broadcast", "numpy") not in ("numpy", "none") \

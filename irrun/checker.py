@@ -34,23 +34,22 @@ warning is given for them.
 """
 from __future__ import annotations
 
-import json
 import math
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from . import elements
-from .errors import GraphError, IrrunError, ModelFileError, UnsupportedError, printable
+from .errors import GraphError, IrrunError, ModelFileError, UnsupportedError
 from .graph import Graph, build_graph, descendants, inputs_of, live_nodes
 from .infer import infer_types
 from .irsave import as_pshape
 from .model import Model
-from .ops.base import TensorInfo
+from .ops.registry import role_of
 from .reader import IRModel, Layer, PortDecl, read_ir
 from .shapes import PartialShape
+from .tensorinfo import Role, TensorInfo
 
 SEVERITIES = ("error", "unchecked", "warning")
-SUBGRAPH_OPS = ("tensoriterator", "loop", "if")
 
 #: The prefix of a finding for a layer OpenVINO reads but cannot run (``openvino_loads`` errors;
 #: data-movement-ops.md §0).
@@ -214,7 +213,7 @@ class _Check:
             layer = sc.g.nodes[n]["layer"]
             if isinstance(err, UnsupportedError):
                 msg = err.message
-                if layer.type.lower() in SUBGRAPH_OPS:
+                if role_of(layer.type) is Role.SUBGRAPH:
                     msg += "; its body is not checked"
                 if err.layer is not None and err.layer != layer.ref:
                     self.findings.append(Finding.from_error(err, "unsupported", "unchecked"))
@@ -244,7 +243,7 @@ class _Check:
             if n in sc.live:
                 continue
             L = d["layer"]
-            if L.type.lower() == "parameter":
+            if role_of(L.type) is Role.PARAMETER:
                 if not sc.path:          # a body Parameter is part of its layer's interface
                     self.add("warning", "unused-input", L, None, None, None,
                              "the model input feeds no Result (OpenVINO keeps it as an input)")
@@ -398,48 +397,3 @@ def check_model(path, shapes=None) -> list[Finding]:
     return _Check(read_ir(path, strict=False), shapes).run()
 
 
-# ---------------------------------------------------------------------------------------------
-# Reports
-
-_COLUMNS = ("severity", "id", "name", "type", "port", "declared", "inferred")
-
-
-def summary(findings: list[Finding]) -> str:
-    counts = {s: sum(f.severity == s for f in findings) for s in SEVERITIES}
-    words = {"error": "error", "warning": "warning", "unchecked": "unchecked layer"}
-    return ", ".join(f"{v} {words[k]}{'s' if v > 1 else ''}" for k, v in counts.items() if v)
-
-
-def format_text(path: str, findings: list[Finding]) -> str:
-    """A summary line, then one aligned row per finding (columns nobody uses are left out;
-    the problem text comes last, unpadded)."""
-    path = printable(path)
-    if not findings:
-        return f"{path}: OK, no problems found"
-    rows = [_COLUMNS]
-    for f in findings:
-        rows.append(tuple(printable(c) for c in (
-            f.severity, f.layer_id or "-", _short(f.layer_name or "-"), f.layer_type or "-",
-            f.port or "-", f.declared or "-", f.inferred or "-")))
-    keep = [i for i in range(len(_COLUMNS)) if i < 2 or any(r[i] != "-" for r in rows[1:])]
-    widths = {i: max(len(r[i]) for r in rows) for i in keep}
-    lines = ["  ".join(r[i].ljust(widths[i]) for i in keep) + "  " + (m or "problem")
-             for r, m in zip(rows, [None] + [printable(f.message) for f in findings])]
-    out = [f"{path}: {summary(findings)}"] + [ln.rstrip() for ln in lines]
-    unchecked = sorted({printable(f.layer_type or "?") for f in findings if f.severity == "unchecked"})
-    if unchecked:
-        out.append(f"irrun could not check the {', '.join(unchecked)} layers above nor the layers "
-                   "they feed: this is not a clean bill of health")
-    return "\n".join(out)
-
-
-def _short(name: str, width: int = 40) -> str:
-    """Long (hierarchical) names keep their start and their distinctive end."""
-    if len(name) <= width:
-        return name
-    head = width // 3
-    return name[:head] + "…" + name[len(name) - (width - head - 1):]
-
-
-def format_json(findings: list[Finding]) -> str:
-    return json.dumps([asdict(f) for f in findings], indent=1)

@@ -21,8 +21,9 @@ import numpy as np
 from . import widen
 from .budget import MemoryBudgetError, OverBudget
 from .errors import ExecutionError, InternalError, IrrunError, LayerRef, OpError, UnsupportedError
-from .ops.base import Op, TensorInfo
+from .ops.base import Op
 from .shapes import PartialShape
+from .tensorinfo import TensorInfo
 
 
 def _bug(e: Exception, file: str | None, ref: LayerRef) -> InternalError:

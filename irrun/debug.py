@@ -20,7 +20,7 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,8 +28,9 @@ import numpy as np
 
 from .dumpfile import MANIFEST, TENSORS, dtype_name, load_tensors, save_tensors, stats, storable  # noqa: F401
 from .errors import InputError, printable
+from .ops.registry import role_of
+from .tensorinfo import Role
 from .writers import model_files
-
 
 # ---------------------------------------------------------------------------------------------
 # Naming layers and ports
@@ -159,7 +160,7 @@ class Trace:
 
     def __call__(self, step, args: list, outs: list, seconds: float) -> None:
         layer = self.model.dag.nodes[step.node]["layer"]
-        if step.kind == "result" or layer.type.lower() in ("const", "constant"):
+        if role_of(layer.type) in (Role.RESULT, Role.CONSTANT):
             return
         kind = "folded" if step.kind == "const" else step.kind
         keep = self.arrays and (self.select is None or self.select(layer))
@@ -209,7 +210,7 @@ def _shapes(shapes: Iterable[tuple[int, ...]]) -> str:
     return " ".join("[" + ",".join(map(str, s)) + "]" for s in shapes)
 
 
-def table(rows: list[tuple[str, ...]], right: set[int]) -> list[str]:
+def table(rows: Sequence[tuple[str, ...]], right: set[int]) -> list[str]:
     w = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return ["  ".join(c.rjust(w[i]) if i in right else c.ljust(w[i]) for i, c in enumerate(r)).rstrip()
             for r in rows]

@@ -4,11 +4,14 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from .debug import table, find_layer, type_version
+from .debug import find_layer, table, type_version
 from .errors import IrrunError, printable
 from .graph import inputs_of
+from .ops.registry import classes_of, role_of
+from .tensorinfo import Role
 
-SPECIAL = ("parameter", "const", "constant", "result")
+#: layers ``info`` counts by type rather than listing them as ops
+SPECIAL = (Role.PARAMETER, Role.CONSTANT, Role.RESULT)
 
 
 def _all_layers(irg):
@@ -22,7 +25,7 @@ def info_json(model) -> dict:
     """What :func:`info_text` says, as one JSON-ready object (``irrun info --json``)."""
     g, ir = model.dag, model.ir
     all_layers = list(_all_layers(ir.graph))
-    ops = Counter(type_version(model, n) for n, d in g.nodes(data=True) if d["layer"].type.lower() not in SPECIAL)
+    ops = Counter(type_version(model, n) for n, d in g.nodes(data=True) if role_of(d["layer"].type) not in SPECIAL)
     missing = {type_version(model, n) for n in model.op_errors}
     consts = [L for L in all_layers if L.const is not None]
     port = lambda p: {"name": p.name, "names": list(p.names), "element_type": str(p.etype),   # noqa: E731
@@ -42,8 +45,8 @@ def info_text(model) -> str:
     """Inputs and outputs, layer counts, op types with versions, opsets, weights."""
     g, ir = model.dag, model.ir
     layers = [d["layer"] for _, d in g.nodes(data=True)]
-    kinds = Counter(L.type for L in layers if L.type.lower() in SPECIAL)
-    ops = Counter(type_version(model, n) for n, d in g.nodes(data=True) if d["layer"].type.lower() not in SPECIAL)
+    kinds = Counter(L.type for L in layers if role_of(L.type) in SPECIAL)
+    ops = Counter(type_version(model, n) for n, d in g.nodes(data=True) if role_of(d["layer"].type) not in SPECIAL)
     missing = {type_version(model, n) for n in model.op_errors}
     out = [printable(f'{model.path}: IR v{ir.ir_version}, "{ir.name}", {len(layers)} layers (')
            + ", ".join([printable(f"{v} {k}") for k, v in sorted(kinds.items())] + [f"{sum(ops.values())} ops"]) + ")"]
@@ -104,33 +107,13 @@ CATEGORIES = {
     "text": ("#c9e4de", "strings and tokenizers"),
     "io": ("#c6e6f5", "inputs and outputs"),
 }
-_MODULE_CATEGORY = {
-    "linear": "convolution matmul einsum attention rnn binary_convolution deformable_convolution inverse",
-    "elementwise": "elementwise activations select fake_quantize fake_convert convert convert_like bucketize cumsum convert_promote_types color_convert",
-    "normalize": "normalization lrn softmax reduce grn segment_max embedding_bag",
-    "spatial": "pooling interpolate grid_sample roi_align adaptive_max_pool roi_pooling "
-               "deformable_psroi_pooling extract_image_patches col2im",
-    "movement": "broadcast concat depth_to_space gather gather_elements gather_nd pad reshape reverse "
-                "reverse_sequence roll scatter shuffle_channels slice space_to_batch split squeeze "
-                "strided_slice tile transpose unsqueeze variadic_split one_hot slice_scatter "
-                "sparse_fill_empty_rows gather_tree",
-    "shape": "shape_of range eye non_zero random_uniform multinomial search_sorted",
-    "detection": "nms detection_output prior_box region_yolo topk unique dft stft ctc proposal "
-                 "generate_proposals experimental_detectron detectron_detection_output matrix_nms "
-                 "multiclass_nms rotated",
-    "control": "subgraph variables",
-}
-_MODULES = {m: cat for cat, mods in _MODULE_CATEGORY.items() for m in mods.split()}
 MAX_ATTRS, MAX_VALUE = 6, 24
 
 
 def category(layer_type: str) -> str | None:
-    """The colour category of an op type (None: irrun has no such op)."""
-    from .ops.registry import _index, canonical_type
-    mods = _index().get(canonical_type(layer_type), ())
-    if any(".tokenizers." in f".{m}." for m in mods):      # the openvino-tokenizers package
-        return "text"
-    return next((_MODULES[m.rsplit(".", 1)[-1]] for m in mods if m.rsplit(".", 1)[-1] in _MODULES), None)
+    """The colour category of an op type, as its class declares it (``Op.category``; None: irrun
+    has no such op)."""
+    return next((cls.category for cls in classes_of(layer_type) if cls.category in CATEGORIES), None)
 
 
 def _attr_lines(data: dict) -> list[str]:
@@ -152,23 +135,23 @@ def _const_text(v) -> str:
     return "[" + ",".join(map(str, v.shape)) + "]"
 
 
-def _node_label(model, n, types=None) -> tuple[str, str]:
-    """(text lines, kind) where kind is param | result | const | op: id and name, type-version,
-    the key attributes (Parameter/Result: the tensor's type and shape)."""
+def _node_label(model, n, types=None) -> tuple[str, Role]:
+    """(text lines, role) where role is PARAMETER, RESULT, CONSTANT or COMPUTE (any other op):
+    id and name, type-version, the key attributes (Parameter/Result: the tensor's type and shape)."""
     L = model.dag.nodes[n]["layer"]
-    t = L.type.lower()
-    if t in ("const", "constant"):
+    t = role_of(L.type)
+    if t is Role.CONSTANT:
         v = L.const_value
         et = L.data.get("element_type", "")
-        return f"{L.id} {printable(L.name)}\nConst {printable(et)} {_const_text(v)}".rstrip(), "const"
-    if t == "result":
+        return f"{L.id} {printable(L.name)}\nConst {printable(et)} {_const_text(v)}".rstrip(), t
+    if t is Role.RESULT:
         src = inputs_of(model.dag, n)
         tensor = _edge_label(model, types or {}, *src[0]).split(": ", 1)[-1] if len(src) == 1 else ""
-        return f"{L.id} {printable(model._output_key(n))}\nResult {tensor}".rstrip(), "result"
-    if t == "parameter":
+        return f"{L.id} {printable(model._output_key(n))}\nResult {tensor}".rstrip(), t
+    if t is Role.PARAMETER:
         return (f"{L.id} {printable(L.name)}\nParameter "
-                f"{printable(L.data.get('element_type', ''))}[{printable(L.data.get('shape', ''))}]"), "param"
-    return "\n".join([f"{L.id} {printable(L.name)}", type_version(model, n)] + _attr_lines(L.data)), "op"
+                f"{printable(L.data.get('element_type', ''))}[{printable(L.data.get('shape', ''))}]"), t
+    return "\n".join([f"{L.id} {printable(L.name)}", type_version(model, n)] + _attr_lines(L.data)), Role.COMPUTE
 
 
 def _edge_label(model, types, u, sp) -> str:
@@ -198,7 +181,8 @@ def to_dot(model, nodes: set | None = None, focus: int | None = None) -> str:
     types = _types(model)
     q = lambda s: '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'  # noqa: E731
     io = f'shape=ellipse, style=filled, fillcolor="{CATEGORIES["io"][0]}"'
-    style = {"param": io, "result": io, "const": 'style="dashed,rounded", fontsize=8, color=gray40', "op": ""}
+    style = {Role.PARAMETER: io, Role.RESULT: io, Role.CONSTANT: 'style="dashed,rounded", fontsize=8, color=gray40',
+             Role.COMPUTE: ""}
     out = [f"digraph {q(printable(model.ir.name or 'model'))} {{",
            '  node [shape=box, style="rounded,filled", fillcolor=white, fontname="Helvetica", fontsize=10];',
            '  edge [fontname="Helvetica", fontsize=9, color=gray30];']
@@ -206,7 +190,7 @@ def to_dot(model, nodes: set | None = None, focus: int | None = None) -> str:
     for n in keep:
         text, kind = _node_label(model, n, types)
         fill = ""
-        if kind == "op":
+        if kind is Role.COMPUTE:
             cat = category(model.dag.nodes[n]["layer"].type)
             if cat:
                 seen[cat] = None
@@ -224,15 +208,15 @@ def to_dot(model, nodes: set | None = None, focus: int | None = None) -> str:
 def to_mermaid(model, nodes: set | None = None, focus: int | None = None) -> str:
     keep, edges = _parts(model, nodes)
     q = lambda s: '"' + s.replace('"', "#quot;").replace("\n", "<br/>") + '"'  # noqa: E731
-    shape = {"param": "([{}])", "result": "([{}])", "const": "[{}]", "op": "[{}]"}
+    shape = {Role.PARAMETER: "([{}])", Role.RESULT: "([{}])", Role.CONSTANT: "[{}]", Role.COMPUTE: "[{}]"}
     out = ["flowchart TD", "  classDef const stroke-dasharray: 3 3, font-size: 10px",
            "  classDef focus stroke-width: 3px"]
     out += [f"  classDef {c} fill:{colour}" for c, (colour, _) in CATEGORIES.items()]
     types = _types(model)
     for n in keep:
         text, kind = _node_label(model, n, types)
-        cat = "io" if kind in ("param", "result") else \
-            category(model.dag.nodes[n]["layer"].type) if kind == "op" else "const"
+        cat = "io" if kind in (Role.PARAMETER, Role.RESULT) else \
+            category(model.dag.nodes[n]["layer"].type) if kind is Role.COMPUTE else "const"
         out.append(f"  n{n}{shape[kind].format(q(text))}" + (f":::{cat}" if cat else ""))
     out += [f"  n{u} -->|{q(lab)}| n{v}" for u, v, lab in edges]
     return "\n".join(out + ([f"  class n{focus} focus"] if focus is not None else []))

@@ -18,6 +18,8 @@ import numpy as np
 from .debug import LayerRun, Trace, port_key
 from .errors import InputError, printable
 from .graph import inputs_of
+from .ops.registry import role_of
+from .tensorinfo import Role
 
 
 @dataclass
@@ -138,9 +140,9 @@ def compare(model, trace: Trace, reference: Mapping[str, np.ndarray], rtol: floa
             for u, sp in inputs_of(g, r.id):
                 key, t = port_key(model, u, sp), g.nodes[u]["layer"].type
                 cmp.culprit_inputs.append(
-                    f"{key} Const" if t.lower() in ("const", "constant") else
+                    f"{key} Const" if role_of(t) is Role.CONSTANT else
                     f"{key} {'agrees' if ports[key].equal else 'differs'}" if key in ports else
-                    f"{key} model input" if t.lower() == "parameter" else f"{key} not in the reference")
+                    f"{key} model input" if role_of(t) is Role.PARAMETER else f"{key} not in the reference")
     return cmp
 
 

@@ -16,13 +16,14 @@ from pathlib import Path
 
 import numpy as np
 
-from . import elements
-from . import writers
-from .debug import storable, find_layer, port_name, type_version
+from . import elements, writers
+from .debug import find_layer, port_name, storable, type_version
 from .errors import InputError
 from .graph import inputs_of
 from .irwriter import IRWriter
+from .ops.registry import role_of
 from .shapes import PartialShape
+from .tensorinfo import Role
 
 
 @dataclass
@@ -74,7 +75,7 @@ def extract_layer(model, layer: int | str, directory: str | os.PathLike, inputs=
     g = model.dag
     n = find_layer(model, layer)
     L = g.nodes[n]["layer"]
-    if L.type.lower() in ("parameter", "const", "constant", "result"):
+    if role_of(L.type) in (Role.PARAMETER, Role.CONSTANT, Role.RESULT):
         raise InputError(f"{L.ref} is a {L.type}; extract a layer that computes something", file=model.path)
     if L.bodies:
         raise InputError(f"{L.ref} has a sub-graph; irrun cannot extract TensorIterator/Loop/If "
@@ -93,7 +94,7 @@ def extract_layer(model, layer: int | str, directory: str | os.PathLike, inputs=
     for k, (u, sp) in enumerate(inputs_of(g, n)):
         U = g.nodes[u]["layer"]
         known = static.get((u, sp))
-        if U.type.lower() in ("const", "constant"):
+        if role_of(U.type) is Role.CONSTANT:
             raw, et, shape = _raw_const(model, U)
             srcs.append(b.const(None, etype=et, raw=raw, shape=shape))
         elif known is not None and known.value is not None:

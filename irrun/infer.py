@@ -18,9 +18,9 @@ from .budget import MemoryBudgetError
 from .contract import run_checked
 from .errors import InternalError, IrrunError, OpError, ShapeError, UnsupportedError
 from .graph import Graph, inputs_of
-from .ops.base import Op, TensorInfo
-from .ops.parameter import Parameter
+from .ops.base import Op
 from .shapes import PartialShape
+from .tensorinfo import Role, TensorInfo
 
 #: Largest output (elements) computed during inference; bigger constants stay symbolic.
 FOLD_LIMIT = 1 << 16
@@ -43,13 +43,14 @@ def infer_layer(op: Op, ins: list[TensorInfo], layer, file: str | None) -> list[
     except Exception as e:     # a shape rule that crashes instead of raising OpError: a bug
         raise InternalError(f"shape rule failed: {type(e).__name__}: {e}", file=file,
                             layer=layer.ref) from e
-    if layer.type.lower() != "result" and len(outs) != len(layer.outputs):
+    if op.role is not Role.RESULT and len(outs) != len(layer.outputs):
         raise OpError(f"the layer declares {len(layer.outputs)} output ports but {layer.type} "
                       f"produces {len(outs)}")
     if ins and all(t.value is not None for t in ins) and not op.uses_context:
         sizes = [o.shape.max_numel() for o in outs]
         if all(s is not None and s <= FOLD_LIMIT for s in sizes):
-            values = run_checked(op, [t.value for t in ins], outs, layer.ref, file, folding=True)
+            values = run_checked(op, [t.value for t in ins if t.value is not None], outs, layer.ref, file,
+                                 folding=True)
             outs = [TensorInfo(o.etype, PartialShape(v.shape), v) for o, v in zip(outs, values)]
     elif any(t.lower is not None for t in ins):      # value bounds (irrun/bounds.py)
         try:
@@ -79,10 +80,10 @@ def infer_types(g: Graph, order: list, ops: dict, file: str | None = None,
         outs: list[TensorInfo] | None = None
         if op is not None and all(t is not None for t in ins):
             try:
-                if isinstance(op, Parameter) and n in overrides:
+                if op.role is Role.PARAMETER and n in overrides:
                     outs = [overrides[n]]
                 else:
-                    outs = infer_layer(op, ins, layer, file)
+                    outs = infer_layer(op, [t for t in ins if t is not None], layer, file)
             except OpError as e:
                 err = (UnsupportedError if e.unsupported else ShapeError)(
                     e.message, file=file, layer=layer.ref, port=e.port, openvino_loads=e.openvino_loads)

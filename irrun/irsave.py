@@ -25,8 +25,10 @@ from lxml import etree
 from . import writers
 from .errors import ExecutionError, IrrunError, OutputError, ShapeError
 from .graph import inputs_of
+from .ops.registry import role_of
 from .reader import parse_xml
 from .shapes import PartialShape
+from .tensorinfo import Role
 
 
 def pshape_attr(shape: PartialShape) -> str:
@@ -117,7 +119,7 @@ def save(model, xml_path: str | os.PathLike, protect=()) -> Path:
                          "before saving", file=ir.xml_path)
     for layer in ir.graph.layers:
         le = elems[layer.position]
-        if layer.type.lower() == "parameter" and "shape" in layer.data:
+        if role_of(layer.type) is Role.PARAMETER and "shape" in layer.data:
             data = le.find("data")
             if data is not None and data.get("shape") != layer.data["shape"]:
                 data.set("shape", layer.data["shape"])

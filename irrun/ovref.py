@@ -34,10 +34,11 @@ import numpy as np
 from lxml import etree
 
 from .errors import IrrunError
+from .ops.registry import role_of
+from .tensorinfo import Role
 
 PREFIX = "__irrun_"
 MODES = {"cpu": "OpenVINO CPU (f32)", "reference": "OpenVINO reference evaluator"}
-SKIP = ("Parameter", "Constant", "Result")
 
 
 #: The only environment variables a child process inherits (PYTHONPATH, PYTHONSTARTUP, LD_PRELOAD,
@@ -97,7 +98,7 @@ def all_ports(model, inputs: Mapping[str, np.ndarray] | np.ndarray, mode: str = 
         le.set("name", f"{PREFIX}{le.get('id')}")
     g = model.dag
     ports = {str(n): [p.id for p in g.nodes[n]["layer"].outputs] for n in model.order
-             if g.nodes[n]["layer"].type.lower() not in ("parameter", "const", "constant", "result")}
+             if role_of(g.nodes[n]["layer"].type) not in (Role.PARAMETER, Role.CONSTANT, Role.RESULT)}
     with tempfile.TemporaryDirectory(prefix="irrun-ov-") as tmp:
         t = Path(tmp)
         (t / "model.xml").write_bytes(etree.tostring(root, xml_declaration=True, encoding="utf-8"))
@@ -155,7 +156,8 @@ def _child(tmp: str, bin_path: str, mode: str) -> int:
     core = ov.Core()
     model = core.read_model(str(t / "model.xml"), bin_path) if bin_path else core.read_model(str(t / "model.xml"))
     wanted = [(f"{n.get_friendly_name()[len(PREFIX):]}:{ports[n.get_friendly_name()][o.get_index()]}", o)
-              for n in model.get_ordered_ops() if n.get_friendly_name() in ports and n.get_type_name() not in SKIP
+              for n in model.get_ordered_ops() if n.get_friendly_name() in ports
+              and role_of(n.get_type_name()) not in (Role.PARAMETER, Role.CONSTANT, Role.RESULT)
               for o in n.outputs()]
     params = list(model.get_parameters())
     out = []
@@ -184,7 +186,7 @@ def _child(tmp: str, bin_path: str, mode: str) -> int:
         m.run_passes(model)
         for key, r in results:
             src = r.input_value(0).get_node()
-            if src.get_type_name() != "Constant":
+            if role_of(src.get_type_name()) is not Role.CONSTANT:
                 raise RuntimeError(f"the reference evaluator did not compute {src.get_type_name()} "
                                    f"layer {key.split(':')[0]} (no kernel for its element types)")
             out.append((dict(key=key), _array(src.get_element_type(), src.get_data,

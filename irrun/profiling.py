@@ -26,7 +26,6 @@ import numpy as np
 
 from .errors import InputError
 
-
 # ---------------------------------------------------------------------------------------------
 # Random inputs
 

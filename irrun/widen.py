@@ -14,7 +14,8 @@ constant-derived arrays), :func:`run_constant` runs its kernel on f32 versions o
 float inputs — their unrounded values when an earlier constant layer left one — and returns the
 outputs in their declared types; it remembers the unrounded f32 result of every narrow output
 alongside the declared array (:func:`unrounded`), for the next constant layer to use. A Convert
-to a narrow type rounds (it is the graph's own rounding), so it leaves nothing to remember.
+to a narrow type rounds (it is the graph's own rounding: ``Op.rounds_to_declared_type``), so it
+leaves nothing to remember.
 """
 from __future__ import annotations
 
@@ -24,12 +25,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from .elements import TYPES
-from .ops.base import Op, TensorInfo
+from .ops.base import Op
+from .tensorinfo import TensorInfo
 
 F32 = np.dtype(np.float32)
 NARROW = frozenset({np.dtype(np.float16), TYPES["bf16"].dtype})
-#: ops whose narrow output is the graph's own rounding: nothing unrounded to remember
-_ROUNDING = frozenset({"Convert", "ConvertLike"})
 
 #: id(declared array) -> (weak reference to it, its unrounded f32 value)
 _UNROUNDED: dict[int, tuple[weakref.ref, np.ndarray]] = {}
@@ -43,7 +43,10 @@ def unrounded(arr: np.ndarray) -> np.ndarray | None:
 
 def _remember(arr: np.ndarray, wide: np.ndarray) -> None:
     key = id(arr)
-    _UNROUNDED[key] = (weakref.ref(arr, lambda _, k=key: _UNROUNDED.pop(k, None)), wide)
+
+    def forget(_: weakref.ref) -> None:
+        _UNROUNDED.pop(key, None)
+    _UNROUNDED[key] = (weakref.ref(arr, forget), wide)
 
 
 def applies(args: Sequence[np.ndarray]) -> bool:
@@ -82,7 +85,7 @@ def run_constant(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo 
             continue
         with np.errstate(over="ignore"):      # f32 beyond f16's range rounds to inf, as in OpenVINO
             outs[i] = arr.astype(dtype)
-        if dtype in NARROW and arr.dtype == F32 and op.type not in _ROUNDING:
+        if dtype in NARROW and arr.dtype == F32 and not op.rounds_to_declared_type:
             _remember(outs[i], arr)
     return outs
 

@@ -12,7 +12,8 @@ import pytest
 from lxml import etree
 
 import irrun
-from irrun.checker import LOADS_BUT_FAILS, check_model, format_json
+from irrun.check_report import format_json
+from irrun.checker import LOADS_BUT_FAILS, check_model
 from irrun.cli import main
 from irrun.errors import ModelFileError
 from irrun.irwriter import IRWriter

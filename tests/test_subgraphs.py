@@ -3,7 +3,7 @@
 Expected values come from OpenVINO's CPU plugin (tools/make_subgraph_fixtures.py, replayed by
 subgraph_cases.py); expected partial shapes from its ``read_model`` — irrun's must lie inside
 them, and where irrun knows more (a constant trip count, an interval) the literal shape follows
-from the rules in irrun/ops/subgraph.py. The graphs OpenVINO loads but runs differently from the
+from the rules in irrun/ops/_subgraph_op.py. The graphs OpenVINO loads but runs differently from the
 spec are made by editing those fixtures; what OpenVINO does on them is in the generator's
 docstring (``--probe``).
 """

@@ -24,7 +24,7 @@ tests replay exactly that layer through irrun. Two kinds of case:
   unbounded; null = dynamic rank) — or, for both kinds, OpenVINO's error message when building
   the node fails (``status: "error"``).
 
-The other generators of this format (tools/make_{index,rnn,select,misc,more,detection}_expectations.py)
+The other generators of this format (tools/make_{index,rnn,select,attention_quantize_movement,trig_bitwise_dft_sampling,detection}_expectations.py)
 hold only their cases and call :func:`main` (``cases_of``, ``out``, ``doc`` and, where they adjust
 the measurement, ``measure_case``); the helpers they share live here: ``Case``/``Dyn``, ``Cases``
 (a generator's case list: ``add``, ``built_by``), ``Rnd`` (seeded input values, one stream per
@@ -175,7 +175,7 @@ def conv_attrs(strides, pb, pe, dil, auto_pad="explicit", **extra) -> dict:
 
 
 #: transposed-convolution geometries of 2-D data, tag -> (the output_shape input if any, attributes);
-#: ConvolutionBackpropData runs them all, GroupConvolutionBackpropData (make_misc) most
+#: ConvolutionBackpropData runs them all, GroupConvolutionBackpropData (make_attention_quantize_movement) most
 BACKPROP = {
     "basic": ((), conv_attrs((1, 1), (0, 0), (0, 0), (1, 1))),
     "stride2": ((), conv_attrs((2, 2), (0, 0), (0, 0), (1, 1))),

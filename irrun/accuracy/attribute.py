@@ -14,8 +14,9 @@ For each candidate layer whose output matches a reference port (:mod:`irrun.accu
 Under a simulated precision the reference's inputs are first stored at that precision (as the
 candidate's producers store them) and the added error is the rounding of the layer's own output
 (an overflow included) — a Reshape of a rounded tensor adds nothing, a Multiply that leaves f16's
-range adds inf — while what the layer makes of its inputs' rounding is inherited. Stateful layers (ReadValue) add nothing by definition: what
-they read is what earlier steps inherited. Everything accumulates over the steps of a sequence.
+range adds inf — while what the layer makes of its inputs' rounding is inherited. Stateful layers
+(ReadValue) add nothing by definition: what they read is what earlier steps inherited. Everything
+accumulates over the steps of a sequence.
 """
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..tensorinfo import Role
 from .nonfinite import Watch
 from .precision import Policy
 
@@ -50,7 +51,7 @@ class Recorder:
         self.policy, self.watch, self.step_index = policy, watch, step_index
 
     def __call__(self, step, args: list, outs: list, seconds: float) -> list | None:
-        if step.kind == "result":
+        if step.op is not None and step.op.role is Role.RESULT:
             return None
         self.rec.note(step)
         live = step.node in self.rec.live

@@ -90,10 +90,11 @@ def run_compare(args) -> int:
 
 def run_model(model, feeds: dict, precision: str | None, find_nonfinite: bool):
     """``irrun MODEL --precision P`` / ``--find-nonfinite``: the outputs, and the finding."""
+    import numpy as np
+
     from .capture import record
     from .nonfinite import Watch
     from .precision import Policy
-    import numpy as np
     watch = Watch() if find_nonfinite else None
     with np.errstate(all="ignore"):          # overflow and log(0) are reported, not warned about
             rec = record(model, feeds, Policy(model, precision) if precision else None, watch)

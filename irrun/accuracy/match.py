@@ -27,9 +27,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..graph import inputs_of
+from ..ops.registry import precision_of
+from ..tensorinfo import Precision
 from .capture import Recording
 
-TRANSPARENT = frozenset({"fakequantize", "convert"})
+
+def _inserted(rec, node) -> bool:
+    """A layer conversion or quantization tools insert (Convert, FakeQuantize: ``Op.precision``),
+    looked through when matching a candidate IR to its reference."""
+    return bool(precision_of(_layer(rec, node).type) & Precision.INSERTED)
 
 
 @dataclass
@@ -111,7 +117,7 @@ def _structural(cand, ref, cports, rports, m: Matching, taken: set, pair) -> Non
     def resolve_cand(r, depth: int = 0):
         if r in m.pairs:
             return m.pairs[r]
-        if depth < 8 and _layer(cand, r[0]).type.lower() in TRANSPARENT:
+        if depth < 8 and _inserted(cand, r[0]):
             acts = [x for x in inputs_of(cand.model.dag, r[0]) if cand.is_activation(x)]
             if len(acts) == 1:
                 return resolve_cand(acts[0], depth + 1)
@@ -124,7 +130,7 @@ def _structural(cand, ref, cports, rports, m: Matching, taken: set, pair) -> Non
             if sig is not None:
                 index.setdefault(sig, []).append(p)
     for c in cports:
-        if c in m.pairs or _layer(cand, c[0]).type.lower() in TRANSPARENT:
+        if c in m.pairs or _inserted(cand, c[0]):
             continue
         sig = signature(cand, c, resolve_cand)
         hits = [r for r in index.get(sig, ()) if r not in taken] if sig is not None else []

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..debug import type_version
+from ..ops.registry import role_of
+from ..tensorinfo import Role
 
 MAX_POSITIONS = 5
 
@@ -89,7 +91,7 @@ class Watch:
         inputs = []
         g = model.dag
         for i, ((u, _), x) in enumerate(zip(step.reads, args, strict=True)):
-            kind = "Const" if g.nodes[u]["layer"].type.lower() in ("const", "constant") else ""
+            kind = "Const" if role_of(g.nodes[u]["layer"].type) is Role.CONSTANT else ""
             lo = hi = None
             if _floating(x) or (isinstance(x, np.ndarray) and x.dtype.kind in "iub"):
                 if x.size:

@@ -30,37 +30,36 @@ round once where irrun rounds after each original layer, and its KV cache has it
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable
 
 import ml_dtypes
 import numpy as np
 
 from ..graph import Graph, inputs_of
+from ..ops.registry import precision_of, role_of
+from ..tensorinfo import Precision, Role
 
 PRECISIONS = {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16)}
 
-SIGNIFICANT = frozenset({
-    "matmul", "convolution", "groupconvolution", "convolutionbackpropdata",
-    "groupconvolutionbackpropdata", "rnncell", "lstmcell", "grucell", "rnnsequence",
-    "lstmsequence", "grusequence", "roipooling", "interpolate"})
-KEEP_TYPES = frozenset({"result", "const", "constant", "readvalue", "assign"})
-_REDUCE = frozenset({"reducesum", "reducemean"})
-_EPS_CHAIN = frozenset({"add", "maximum", "sqrt", "power"})
-_SQUARE = frozenset({"power", "multiply", "squareddifference"})
-_F16_KEEP_TYPES = frozenset({"mvn", "normalizel2"})
+KEEP_ROLES = frozenset({Role.RESULT, Role.CONSTANT, Role.VARIABLE_READ, Role.VARIABLE_WRITE})
 
 
-def _type(g: Graph, n) -> str:
-    return g.nodes[n]["layer"].type.lower()
+def _is(g: Graph, n, flags: Precision) -> bool:
+    """Does the layer's op declare one of ``flags`` (``Op.precision``)?"""
+    return bool(precision_of(g.nodes[n]["layer"].type) & flags)
+
+
+def _role(g: Graph, n) -> Role:
+    return role_of(g.nodes[n]["layer"].type)
 
 
 def graph_tail(g: Graph) -> set:
     """Layers reached from a Result going up without passing a significant layer (excluded)."""
     tail: set = set()
-    todo = [n for n in g if _type(g, n) == "result"]
+    todo = [n for n in g if _role(g, n) is Role.RESULT]
     while todo:
         for u, _ in inputs_of(g, todo.pop()):
-            if _type(g, u) not in SIGNIFICANT and u not in tail:
+            if not _is(g, u, Precision.SIGNIFICANT) and u not in tail:
                 tail.add(u)
                 todo.append(u)
     return tail
@@ -70,33 +69,32 @@ def sensitive_f16(g: Graph) -> set:
     """OpenVINO's f16 islands kept in f32 (see the module docstring); bounded walks."""
     keep: set = set()
     for n in g:
-        t = _type(g, n)
-        if t in _F16_KEEP_TYPES:
+        if _is(g, n, Precision.NORMALIZATION):
             keep.add(n)
-        elif t == "exp":                             # Exp -> ... -> ReduceSum: softmax by hand
-            path = _path_down(g, n, lambda m: _type(g, m) in _REDUCE, 3)
+        elif _is(g, n, Precision.EXP):               # Exp -> ... -> ReduceSum: softmax by hand
+            path = _path_down(g, n, lambda m: _is(g, m, Precision.SUM_REDUCTION), 3)
             if path:
                 keep.update(path)
-                keep.update(m for m in g.successors(path[-1]) if _type(g, m) == "divide")
-        elif t in _REDUCE:                           # x^2 -> Reduce -> (+eps, sqrt) -> Divide
-            path = _path_down(g, n, lambda m: _type(g, m) in ("divide", "power"), 4,
-                              through=_EPS_CHAIN)
+                keep.update(m for m in g.successors(path[-1]) if _is(g, m, Precision.DIVIDE))
+        elif _is(g, n, Precision.SUM_REDUCTION):     # x^2 -> Reduce -> (+eps, sqrt) -> Divide
+            path = _path_down(g, n, lambda m: _is(g, m, Precision.DIVIDE | Precision.POWER), 4,
+                              through=lambda m: _is(g, m, Precision.EPSILON))
             if path:
                 keep.update(path)
-                keep.update(u for u, _ in inputs_of(g, n)[:1] if _type(g, u) in _SQUARE)
+                keep.update(u for u, _ in inputs_of(g, n)[:1] if _is(g, u, Precision.SQUARE))
     return keep
 
 
-def _path_down(g, start, goal, depth: int, through: Iterable[str] | None = None) -> list | None:
+def _path_down(g, start, goal, depth: int, through: Callable[[object], bool] | None = None) -> list | None:
     """The first path start -> ... -> a node satisfying ``goal`` within ``depth`` edges, whose
-    inner nodes have types in ``through`` (any type when None)."""
+    inner nodes satisfy ``through`` (any node when None)."""
     todo = [[start]]
     while todo:
         path = todo.pop()
         for m in set(g.successors(path[-1])):
             if goal(m) and (through is None or len(path) > 1):     # an epsilon layer between
                 return path + [m]
-            if len(path) < depth and (through is None or _type(g, m) in through) and m not in path:
+            if len(path) < depth and (through is None or through(m)) and m not in path:
                 todo.append(path + [m])
     return None
 
@@ -116,11 +114,10 @@ class Policy:
             self.kept.update((n, "precision-sensitive (kept in f32 under f16)") for n in sensitive_f16(g)
                              if n not in self.kept)
         for n in g:
-            t = _type(g, n)
-            if t in KEEP_TYPES:
+            if _role(g, n) in KEEP_ROLES:
                 self.kept.setdefault(n, "keeps its type")
-            elif t == "convert" and (any(_type(g, u) == "parameter" for u, _ in inputs_of(g, n))
-                                     or (g.out_degree(n) and all(_type(g, m) == "result" for m in g.successors(n)))):
+            elif _is(g, n, Precision.CONVERT) and (any(_role(g, u) is Role.PARAMETER for u, _ in inputs_of(g, n))
+                                     or (g.out_degree(n) and all(_role(g, m) is Role.RESULT for m in g.successors(n)))):
                 self.kept.setdefault(n, "Convert at an input or output")
 
     def apply(self, step, outs: list, live: bool) -> list | None:

@@ -20,7 +20,8 @@ NAME_WIDTH = 56
 def write_file(path: str | os.PathLike, data: bytes, protect: tuple = ()) -> None:
     """Write ``data`` to ``path`` through irrun's one writer (:mod:`irrun.writers`: atomic, no
     symlinks, never over the models or inputs in ``protect``)."""
-    from ..writers import data as content, write_files
+    from ..writers import data as content
+    from ..writers import write_files
     write_files([(path, content(data))], protect=protect)
 
 
@@ -57,8 +58,8 @@ def text(res: Result, top: int = 10) -> str:
                      f"cosine {s.cosine:.6f}, max abs {s.max_error:.4g}")
     ranked = res.ranking()[:top]
     if ranked:
-        lines.append(f"\nlayers adding the most error (added: the layer run on the reference's inputs; "
-                     f"inherited: its inputs' error)")
+        lines.append("\nlayers adding the most error (added: the layer run on the reference's inputs; "
+                     "inherited: its inputs' error)")
         rows = [("#", "id", "layer", "op", "added", "SNR dB", "inherited", "total", "cosine", "max abs")]
         for k, le in enumerate(ranked, 1):
             a, t = le.added_worst, le.total_worst

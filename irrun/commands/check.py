@@ -41,7 +41,8 @@ def exit_code(findings, strict: bool = False) -> int:
 
 
 def main(args) -> int:
-    from ..checker import check_model, format_json, format_text
+    from ..check_report import format_json, format_text
+    from ..checker import check_model
 
     shapes = parse_shapes(args.shape)
     try:

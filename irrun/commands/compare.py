@@ -3,8 +3,8 @@ with ``--reference OTHER.xml`` or ``--precision``, which layers lose the accurac
 (:mod:`irrun.accuracy`)."""
 from __future__ import annotations
 
-from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
 from ..accuracy.cli import add_compare_arguments, run_compare
+from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
 from . import load_inputs
 
 OPENVINO = {"openvino": "cpu", "openvino-reference": "reference"}

@@ -63,7 +63,8 @@ def render(dot_text: str, fmt: str) -> bytes:
 def main(args) -> int:
     from .. import read_model
     from ..describe import neighbourhood, to_dot, to_mermaid
-    from ..writers import data as content, destination, model_files, write_files
+    from ..writers import data as content
+    from ..writers import destination, model_files, write_files
 
     fmt = pick_format(args.format, args.output)
     if fmt in PICTURES and shutil.which("dot") is None:      # said before anything is read

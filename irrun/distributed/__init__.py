@@ -37,8 +37,8 @@ from ..errors import EXIT_INTERNAL, InputError, IrrunError, printable
 from .cluster import INSTALL_HINT, connect, local_cluster
 from .worker import Job, Outcome, file_digest, run_batch, warm_up, worker_model
 
-__all__ = ["run_many", "prepare", "run_prepared", "Prepared", "BatchResult", "Failure", "local_cluster", "worker_model", "run_batch",
-           "Job", "Outcome", "INSTALL_HINT"]
+__all__ = ["run_many", "prepare", "run_prepared", "Prepared", "BatchResult", "Failure", "local_cluster",
+           "worker_model", "run_batch", "Job", "Outcome", "INSTALL_HINT"]
 
 
 @dataclass
@@ -128,9 +128,10 @@ def run_many(model_path: str | os.PathLike, inputs: Sequence[str | os.PathLike |
     all checked before the run; without it the outputs are returned. The cluster: ``client`` (an
     existing ``distributed.Client``), else ``cluster`` (a scheduler address), else a new local
     cluster of ``workers`` processes. ``max_memory`` is each worker's budget (default: half its
-    memory limit); ``max_iterations`` each run's Loop budget; ``threads`` its BLAS threads; ``batch_size`` the inputs per task (default:
-    adaptive, growing until a task runs about 0.25 s). ``on_result(name, failure_or_None)`` is called as
-    each input finishes. A bad input is recorded in ``failed`` and skipped."""
+    memory limit); ``max_iterations`` each run's Loop budget; ``threads`` its BLAS threads;
+    ``batch_size`` the inputs per task (default: adaptive, growing until a task runs about 0.25 s).
+    ``on_result(name, failure_or_None)`` is called as each input finishes. A bad input is recorded in
+    ``failed`` and skipped."""
     started = time.perf_counter()
     batch = prepare(model_path, inputs, output_dir, protect)
     with contextlib.ExitStack() as stack:
@@ -242,7 +243,7 @@ def _finish(name: str, outcome: Outcome, target: Path | None, protect: list[str]
     if outcome.outputs is None:
         failure = Failure(name, outcome.kind, outcome.message, outcome.exit_code)
     elif target is not None:
-        from ..commands.run import write_outputs       # the same files as the single-process run
+        from ..commands.run import write_outputs  # the same files as the single-process run
         try:
             result.written.append(write_outputs(target, outcome.outputs, protect))
         except IrrunError as e:

@@ -13,7 +13,6 @@ import threading
 import time
 from typing import Any, NamedTuple
 
-
 from ..errors import EXIT_INTERNAL, InputError, IrrunError, printable
 
 

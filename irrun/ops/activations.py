@@ -22,9 +22,19 @@ import numpy as np
 from ..elements import ElementType
 from ..errors import OpError
 from ..shapes import PartialShape
-from .base import Attr, Op, TensorInfo
-from .elementwise import (DIRECT, NUMERIC, RESTRICTION, SPECS, erf, fits, float_math, put_zero_signs,
-                          ties_keep_second, unsupported, zero_signs)
+from ._numerics import (
+    DIRECT,
+    NUMERIC,
+    RESTRICTION,
+    check_float,
+    fits,
+    float_math,
+    put_zero_signs,
+    ties_keep_second,
+    unsupported,
+    zero_signs,
+)
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 
@@ -37,23 +47,16 @@ def _check_numeric(op: str, et: ElementType, boolean_msg: str | None = None) -> 
         raise unsupported(op, et)
 
 
-def _check_float(op: str, et: ElementType, message: str) -> None:
-    if not et.is_dynamic and not et.is_float:
-        raise OpError(message.format(et), port="input 0")
-    if not et.is_dynamic and et.name not in NUMERIC:
-        raise unsupported(op, et)
-
-
 @register
 class Clamp1(Op):
     """Clamp-1: ``x < min ? min : x > max ? max : x`` (NaN passes). Integer data clamps to
     ``ceil(min)`` and ``floor(max)`` limited to the type's range (min 0.2, max 0.8 on i32 gives
-    1 below and 0 above: the lower bound is applied first).
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/clamp-1.html"""
+    1 below and 0 above: the lower bound is applied first)."""
+    category = "elementwise"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Clamp", "opset1"
-    spec = SPECS + "activation/clamp-1.html"
+    spec = spec_url("activation/clamp-1")
     attrs = {"min": Attr("float", required=True), "max": Attr("float", required=True)}
     restrictions = RESTRICTION
     inplace = (0,)
@@ -88,12 +91,12 @@ class Clamp1(Op):
 class Elu1(Op):
     """Elu-1: ``x > 0 ? x : alpha * (exp(x) - 1)``. OpenVINO's reference evaluator has no Elu
     kernel; the CPU plugin is the oracle: integers compute in f64 and round to nearest even,
-    booleans pass unchanged.
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/elu-1.html"""
+    booleans pass unchanged."""
+    category = "elementwise"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Elu", "opset1"
-    spec = SPECS + "activation/elu-1.html"
+    spec = spec_url("activation/elu-1")
     attrs = {"alpha": Attr("float", required=True)}
     restrictions = RESTRICTION
 
@@ -116,18 +119,18 @@ class Elu1(Op):
 @register
 class Swish4(Op):
     """Swish-4: ``x / (1 + exp(-x * beta))``, ``beta`` an optional scalar input (default 1.0)
-    of the data's floating-point type.
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/swish-4.html"""
+    of the data's floating-point type."""
+    category = "elementwise"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Swish", "opset4"
-    spec = SPECS + "activation/swish-4.html"
+    spec = spec_url("activation/swish-4")
     num_inputs = (1, 2)
     restrictions = RESTRICTION
 
     def infer(self, inputs):
         x = inputs[0]
-        _check_float(self.type, x.etype, "Swish input tensor must be floating point type({}).")
+        check_float(self.type, x.etype, "Swish input tensor must be floating point type({}).")
         if len(inputs) == 2:
             beta = inputs[1]
             if beta.shape.rank not in (None, 0):
@@ -141,93 +144,6 @@ class Swish4(Op):
     def run(self, x, beta=None):
         b = np.float64(1.0) if beta is None else beta
         return [float_math(lambda v, bb: v / (1 + np.exp(-v * bb)), x, np.asarray(b, dtype=x.dtype))]
-
-
-def gelu_erf(v: np.ndarray) -> np.ndarray:
-    """In f64, like the tanh form: OpenVINO keeps the tiny negative tail (-8e-11 at x = -6)."""
-    x = v.astype(np.float64)
-    return (0.5 * x * (1.0 + erf(x * (1 / math.sqrt(2))))).astype(v.dtype)
-
-
-#: erfc(z) = t * exp(-z*z + P(t)), t = 1 / (1 + z/2), z >= 0: the Chebyshev fit of Numerical
-#: Recipes' ``erfcc`` (Press et al., 2nd ed., §6.2), relative error below 1.2e-7 for every z.
-#: The constant term carries ln(1/2), so that the exp gives erfc(z) / 2 directly.
-_ERFC = (-1.26551223 - math.log(2), 1.00002368, 0.37409196, 0.09678418, -0.18628806, 0.27886807,
-         -1.13520398, 1.48851587, -0.82215223, 0.17087277)
-
-
-def gelu_erf_fast(v: np.ndarray) -> np.ndarray:
-    """Gelu(erf) of an f32 block in 30 in-place f32 passes (Cody's erf in f64 takes ~6x longer):
-    with ``q = erfc(|x|/sqrt(2)) / 2`` (the normal tail beyond |x|), Gelu is ``x*q`` for x < 0
-    and ``x - x*q`` for x >= 0, both ``max(x, 0) - |x|*q`` (no select: ``np.where`` is slow on
-    mixed signs). The negative tail stays relatively accurate (erfc, not 1 + erf): relative
-    error below 1e-5 for |x| < 7, absolute below 1e-6 everywhere — OpenVINO's CPU plugin itself
-    flushes Gelu(-7) to -0.0. +-inf give NaN, as on the CPU plugin."""
-    if v.ndim == 0:                # NumPy ufuncs turn 0-d arrays into scalars: no out= on those
-        return gelu_erf_fast(v.reshape(1)).reshape(())
-    ab = np.abs(v)
-    z = ab * (1 / math.sqrt(2))
-    t = z * 0.5
-    t += 1
-    np.reciprocal(t, out=t)
-    p = t * _ERFC[9]
-    for c in _ERFC[8:0:-1]:
-        p += c
-        p *= t
-    p += _ERFC[0]
-    z *= z
-    p -= z
-    np.exp(p, out=p)
-    p *= t                         # q
-    ab *= p
-    res = np.maximum(v, 0, out=p)
-    res -= ab
-    return res
-
-
-def gelu_tanh(v: np.ndarray) -> np.ndarray:
-    x = v.astype(np.float64)
-    return (0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))).astype(v.dtype)
-
-
-_GELU_TYPES = "Argument element type must be f16, bf16, f32, f64 or dynamic (got {})."
-
-
-@register
-class Gelu2(Op):
-    """Gelu-2: ``0.5 * x * (1 + erf(x / sqrt(2)))``: f64 with Cody's erf, f32/f16/bf16 with the
-    erfc fit of :func:`gelu_erf_fast` (relative error < 1e-5). No reference kernel in OpenVINO
-    (the CPU plugin is the oracle).
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/gelu-2.html"""
-    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
-
-    type, version = "Gelu", "opset2"
-    spec = SPECS + "activation/gelu-2.html"
-    restrictions = RESTRICTION
-    approximation_mode = "erf"
-    inplace = (0,)
-    fresh_outputs = True
-
-    def infer(self, inputs):
-        (x,) = inputs
-        _check_float(self.type, x.etype, _GELU_TYPES)
-        return [TensorInfo(x.etype, x.shape)]
-
-    def run(self, x, out=None):
-        if self.approximation_mode == "erf":     # f64 keeps Cody's erf; f32/f16/bf16: gelu_erf_fast
-            return [float_math(gelu_erf if x.dtype == np.float64 else gelu_erf_fast, x, out=out)]
-        return [float_math(gelu_tanh, x, out=out)]
-
-
-@register
-class Gelu7(Gelu2):
-    """Gelu-7: ``approximation_mode`` ``erf`` (default) or ``tanh``:
-    ``0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x**3)))``.
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/gelu-7.html"""
-
-    version = "opset7"
-    spec = SPECS + "activation/gelu-7.html"
-    attrs = {"approximation_mode": Attr("enum", "erf", choices=("erf", "tanh"))}
 
 
 def prelu_slope_shape(data: PartialShape, slope: PartialShape) -> tuple[int, ...] | None:
@@ -254,11 +170,11 @@ def prelu_slope_shape(data: PartialShape, slope: PartialShape) -> tuple[int, ...
 @register
 class PRelu1(Op):
     """PRelu-1 (written ``PReLU``): ``x < 0 ? x * slope : x``; see :func:`prelu_slope_shape`.
-    Integers (no reference kernel; the CPU plugin) multiply exactly.
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/prelu-1.html"""
+    Integers (no reference kernel; the CPU plugin) multiply exactly."""
+    category = "elementwise"
 
     type, version = "PRelu", "opset1"
-    spec = SPECS + "activation/prelu-1.html"
+    spec = spec_url("activation/prelu-1")
     num_inputs = (2, 2)
     restrictions = RESTRICTION
 
@@ -293,12 +209,12 @@ def _scalar_input(info: TensorInfo, name: str, port: str, one_element: bool = Fa
 @register
 class HardSigmoid1(Op):
     """HardSigmoid-1: ``max(0, min(1, alpha * x + beta))`` with scalar inputs ``alpha`` and
-    ``beta`` of the data's type (NaN gives 1: ``std::min(1, NaN)`` is 1).
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/hard-sigmoid-1.html"""
+    ``beta`` of the data's type (NaN gives 1: ``std::min(1, NaN)`` is 1)."""
+    category = "elementwise"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "HardSigmoid", "opset1"
-    spec = SPECS + "activation/hard-sigmoid-1.html"
+    spec = spec_url("activation/hard-sigmoid-1")
     num_inputs = (3, 3)
     restrictions = "floating-point data only (OpenVINO's CPU plugin also takes integers)"
 
@@ -324,12 +240,12 @@ class HardSigmoid1(Op):
 @register
 class Selu1(Op):
     """Selu-1: ``lambda * (x > 0 ? x : alpha * (exp(x) - 1))``, alpha and lambda one-element inputs
-    of the data's floating-point type.
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/selu-1.html"""
+    of the data's floating-point type."""
+    category = "elementwise"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Selu", "opset1"
-    spec = SPECS + "activation/selu-1.html"
+    spec = spec_url("activation/selu-1")
     num_inputs = (3, 3)
     restrictions = RESTRICTION
 
@@ -340,14 +256,14 @@ class Selu1(Op):
             raise OpError("Input element types do not match : " + " and ".join(str(t.etype) for t in inputs))
         if known and not known[0].is_float:
             raise OpError(f"Input element types must be floating-point. Got: {known[0]}")
-        _check_float(self.type, x.etype, "Input element types must be floating-point. Got: {}")
+        check_float(self.type, x.etype, "Input element types must be floating-point. Got: {}")
         _scalar_input(alpha, "alpha", "input 1", one_element=True)
         _scalar_input(lam, "lambda", "input 2", one_element=True)
         return [TensorInfo(known[0] if known else x.etype, x.shape)]
 
     def run(self, x, alpha, lam):
-        def selu(v, a, l):
-            return np.where(v > 0, l * v, a * l * np.expm1(np.minimum(v, 0)))
+        def selu(v, a, lam):
+            return np.where(v > 0, lam * v, a * lam * np.expm1(np.minimum(v, 0)))
         return [float_math(selu, x, alpha.reshape(()), lam.reshape(()))]
 
 
@@ -355,17 +271,17 @@ class Selu1(Op):
 class SoftPlus4(Op):
     """SoftPlus-4: ``log(exp(x) + 1)`` below ``log(max of the type)`` (88.7 for f32, 11.1 for
     f16), ``x`` from there on, as the reference kernel computes it (in f32 for f16/bf16, so
-    ``softplus(-20)`` is 0).
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/softplus-4.html"""
+    ``softplus(-20)`` is 0)."""
+    category = "elementwise"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "SoftPlus", "opset4"
-    spec = SPECS + "activation/softplus-4.html"
+    spec = spec_url("activation/softplus-4")
     restrictions = RESTRICTION
 
     def infer(self, inputs):
         (x,) = inputs
-        _check_float(self.type, x.etype, "Input element type must be float. Got: {}")
+        check_float(self.type, x.etype, "Input element type must be float. Got: {}")
         return [TensorInfo(x.etype, x.shape)]
 
     def run(self, x):
@@ -375,17 +291,17 @@ class SoftPlus4(Op):
 
 @register
 class SoftSign9(Op):
-    """SoftSign-9: ``x / (1 + |x|)``.
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/softsign-9.html"""
+    """SoftSign-9: ``x / (1 + |x|)``."""
+    category = "elementwise"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "SoftSign", "opset9"
-    spec = SPECS + "activation/softsign-9.html"
+    spec = spec_url("activation/softsign-9")
     restrictions = RESTRICTION
 
     def infer(self, inputs):
         (x,) = inputs
-        _check_float(self.type, x.etype, "Input element type must be float, instead got: {}")
+        check_float(self.type, x.etype, "Input element type must be float, instead got: {}")
         return [TensorInfo(x.etype, x.shape)]
 
     def run(self, x):
@@ -394,12 +310,12 @@ class SoftSign9(Op):
 
 @register
 class Identity16(Op):
-    """Identity-16: the input itself, any element type (irrun returns the same array, no copy).
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/identity-16.html"""
+    """Identity-16: the input itself, any element type (irrun returns the same array, no copy)."""
+    category = "elementwise"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Identity", "opset16"
-    spec = SPECS + "activation/identity-16.html"
+    spec = spec_url("activation/identity-16")
 
     def infer(self, inputs):
         (x,) = inputs

@@ -1,6 +1,5 @@
 """ScaledDotProductAttention-13: ``softmax(Q @ K^T * scale + bias) @ V`` over batch dims that broadcast.
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/scaled-dot-product-attention.html
 
 OpenVINO 2026.4.1 has no reference kernel for this op (ConstantFolding and ``Node.evaluate`` do
 not compute it); its reference plugin runs ``ScaledDotProductAttentionDecomposition``, which
@@ -12,7 +11,7 @@ scalar mask too — a constant shift, which the softmax cancels; a scalar ``fals
 everything); a row masked entirely is NaN. f16/bf16 compute in f32 and round once. The CPU plugin
 (the fixture's oracle) agrees within 3e-7 at f32.
 
-Shape rule, measured (tests/fixtures/misc_expectations): query, key and value have rank >= 3;
+Shape rule, measured (tests/fixtures/attention_quantize_movement_expectations): query, key and value have rank >= 3;
 their batch dims (all but the last two) broadcast NumPy-style; E (query/key) and S (key/value)
 must merge exactly; the mask (rank 0, or >= 2) broadcasts into L, S and the batch dims — so a
 mask may *grow* the output's L and batch dims; the scale has one element. The spec's example 3
@@ -34,8 +33,9 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape, broadcast_merge
-from .base import Attr, Op, TensorInfo
-from .elementwise import SPECS, broadcast_shapes, work_dtype
+from ._broadcast import broadcast_shapes
+from ._numerics import work_dtype
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 _WHO = ("Query", "Key", "Value")
@@ -175,14 +175,15 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | No
 
 
 @register
-class ScaledDotProductAttention(Op):
+class ScaledDotProductAttention13(Op):
     """ScaledDotProductAttention-13: inputs query, key, value, optional attention_mask (float
     added, boolean selecting; ignored when ``causal``), optional scale, optional sink; see the
     module docstring."""
+    category = "linear"
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "ScaledDotProductAttention", "opset13"
-    spec = SPECS + "sequence/scaled-dot-product-attention.html"
+    spec = spec_url("sequence/scaled-dot-product-attention")
     attrs = {"causal": Attr("bool", False, required=True)}
     num_inputs = (3, 6)
     restrictions = "f64/f32/f16/bf16 only"

@@ -18,38 +18,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 import numpy as np
 
-from ..elements import ElementType, from_attr
+from ..elements import from_attr
 from ..errors import OpError
 from ..shapes import PartialShape
+from ..tensorinfo import Precision, Role, TensorInfo
+
+__all__ = ["Attr", "Op", "Precision", "Role", "TensorInfo", "as_int64", "broadcast_rows", "check_index_input",
+           "normalize_axis", "rank_of", "spec_url"]
 
 _MISSING = object()
-
-
-@dataclass(frozen=True)
-class TensorInfo:
-    """What shape inference knows about one port: element type, partial shape, maybe the value.
-
-    A small integer tensor whose value is unknown may carry per-element bounds instead (what
-    OpenVINO's ``evaluate_lower``/``evaluate_upper`` compute, see :mod:`irrun.bounds`):
-    ``lower``/``upper`` are int64 arrays of its static shape, ``bounds.UNBOUNDED`` (int64 max)
-    where nothing bounds an element from above, ``bounds.NEG_UNBOUNDED`` (int64 min) from below."""
-
-    etype: ElementType
-    shape: PartialShape
-    value: np.ndarray | None = None
-    lower: np.ndarray | None = None
-    upper: np.ndarray | None = None
-
-    @staticmethod
-    def of(value: np.ndarray, etype: ElementType) -> "TensorInfo":
-        return TensorInfo(etype, PartialShape(value.shape), value)
-
-    def __str__(self) -> str:
-        return f"{self.etype}{self.shape}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -164,6 +145,22 @@ class Op:
     #: True when every output element depends only on the input elements at the same index
     #: (after broadcasting): the op can compute any subset of its output's rows (:meth:`rows_of`).
     elementwise: ClassVar[bool] = False
+    #: What the layer is to the framework (model input/output, constant, state, sub-graph or an
+    #: ordinary op): the core asks this instead of comparing type names.
+    role: ClassVar[Role] = Role.COMPUTE
+    #: True when a narrow-float output is the graph's own rounding (Convert, ConvertLike): a
+    #: constant sub-graph computed in f32 (:mod:`irrun.widen`) then keeps no unrounded value.
+    rounds_to_declared_type: ClassVar[bool] = False
+    #: How OpenVINO's CPU plugin treats the op under a low precision hint (irrun/accuracy).
+    precision: ClassVar[Precision] = Precision.NONE
+    #: The group ``irrun graph`` colours the layer by: a key of :data:`irrun.describe.CATEGORIES`
+    #: (linear, elementwise, normalize, spatial, movement, shape, detection, control, text).
+    category: ClassVar[str] = ""
+
+    if TYPE_CHECKING:
+        # the attributes declared in ``attrs`` (and what ``infer`` keeps for ``run``) are set
+        # per instance: any attribute of an op is Any to a type checker
+        def __getattr__(self, name: str) -> Any: ...
 
     def __init__(self, **attrs: Any):
         self.warnings: list[str] = []
@@ -203,6 +200,18 @@ class Op:
 
     def run(self, *inputs: np.ndarray) -> Sequence[np.ndarray]:
         raise NotImplementedError
+
+    def bounds(self, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+               ) -> Sequence[tuple[np.ndarray, np.ndarray] | None] | None:
+        """Value bounds of the outputs (what OpenVINO's ``evaluate_lower``/``evaluate_upper``
+        give): per output a (lower, upper) pair of int64 arrays, or None where nothing is known;
+        None for all. The default moves the inputs' bounds through the kernel for ops that
+        declare ``moves_values`` (:func:`irrun.bounds.move`); ops with an interval rule
+        override it (the helpers are in :mod:`irrun.bounds`)."""
+        if not self.moves_values:
+            return None
+        from ..bounds import move
+        return move(self, inputs)
 
     def rows_of(self, inputs: Sequence[TensorInfo | None],
                 outputs: Sequence[TensorInfo | None]) -> tuple[bool, ...] | None:
@@ -261,6 +270,16 @@ class Op:
 
 # ---------------------------------------------------------------------------------------------
 # Helpers shared by many ops
+
+#: Where OpenVINO publishes its op specifications (the 2026 documentation).
+SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/"
+
+
+def spec_url(page: str) -> str:
+    """The URL of an op's specification from its page, ``"movement/strided-slice-1"`` (category,
+    then the page name OpenVINO gives it: usually the kebab-case type and the opset)."""
+    return f"{SPECS}{page}.html"
+
 
 def normalize_axis(axis: int, rank: int, what: str = "Axis", port: str | None = None) -> int:
     """Map ``axis`` in ``[-rank, rank-1]`` to ``[0, rank-1]`` or raise OpenVINO's message

@@ -1,8 +1,6 @@
 """BinaryConvolution-1: a 2-D convolution of binary data with a binary (u1) kernel, by
 XNOR and popcount.
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/binary-convolution-1.html
-
 ``Output = 2 * popcount(XNOR(patch, kernel)) - bits``: with data bit ``x > 0`` (the spec's inputs
 are 0/1; for other values this is the CPU plugin's rule, measured) and the kernel's u1 bits as
 OpenVINO's u1 element type defines them (element 0 in a byte's most significant bit — what the
@@ -19,18 +17,19 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import Dim
-from .base import Attr, TensorInfo
-from .convolution import _CONV_ATTRS, Convolution, conv_kernel, pad_spatial
+from ._conv import _CONV_ATTRS, DenseConvolution, conv_kernel
+from ._window import pad_spatial
+from .base import Attr, Precision, TensorInfo, spec_url
 from .registry import register
 
 
 @register
-class BinaryConvolution(Convolution):
+class BinaryConvolution1(DenseConvolution):
     """BinaryConvolution-1; see the module docstring."""
+    precision = Precision.NONE        # not among the CPU plugin's precision-significant ops
 
     type, version = "BinaryConvolution", "opset1"
-    spec = ("https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/"
-            "convolution/binary-convolution-1.html")
+    spec = spec_url("convolution/binary-convolution-1")
     attrs = {**_CONV_ATTRS, "mode": Attr("enum", required=True, default="xnor-popcount", choices=("xnor-popcount",)),
              "pad_value": Attr("float", required=True, default=0.0)}
 

@@ -1,5 +1,4 @@
 """Broadcast-1/3: replicate a tensor to a target shape (read-only ``np.broadcast_to`` views).
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/broadcast-1.html, https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/broadcast-3.html
 
 Rules as measured against OpenVINO 2026.4.1 (data-movement-ops.md §13):
 
@@ -18,11 +17,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..budget import check_alloc
 from .. import bounds
+from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape, broadcast_merge
-from .base import Attr, Op, TensorInfo, as_int64, check_index_input
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input, spec_url
 from .registry import register
 
 ONE = Dim(1, 1)
@@ -126,10 +125,11 @@ class Broadcast1(Op):
     length is unknown too); bidirectional then keeps the data dims that cannot be 1. With two
     inputs Broadcast-1 treats ``explicit`` as ``numpy`` (measured); a third input with ``numpy``
     is ignored; ``pdpd`` with two inputs fails in OpenVINO ("index '2' out of range")."""
+    category = "movement"
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Broadcast", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/broadcast-1.html"
+    spec = spec_url("movement/broadcast-1")
     attrs = {"mode": Attr("enum", "numpy", choices=("numpy", "explicit", "none", "pdpd"))}
     num_inputs = (2, 3)
     moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
@@ -201,7 +201,7 @@ class Broadcast3(Broadcast1):
     """Adds ``bidirectional``; ``explicit`` needs exactly three inputs, the other modes two."""
 
     version = "opset3"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/broadcast-3.html"
+    spec = spec_url("movement/broadcast-3")
     attrs = {"mode": Attr("enum", "numpy", choices=("numpy", "explicit", "none", "pdpd", "bidirectional"))}
 
     def _mode(self, n_inputs: int) -> str:

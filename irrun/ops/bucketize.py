@@ -1,6 +1,5 @@
 """Bucketize-3: the index of the bucket each element falls into (a binary search over sorted boundaries).
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/condition/bucketize-3.html
 
 With ``with_right_bound`` (default) bucket ``i`` is ``(b[i-1], b[i]]`` (``np.searchsorted``
 side left), else ``[b[i-1], b[i])`` (side right); empty ``buckets`` put everything in bucket 0.
@@ -16,7 +15,7 @@ import numpy as np
 
 from ..elements import TYPES
 from ..errors import OpError
-from .base import Attr, Op, TensorInfo
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 
@@ -43,11 +42,12 @@ def check_sorted(buckets: np.ndarray) -> None:
 
 
 @register
-class Bucketize(Op):
+class Bucketize3(Op):
     """Bucketize-3; see the module docstring."""
+    category = "elementwise"
 
     type, version = "Bucketize", "opset3"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/condition/bucketize-3.html"
+    spec = spec_url("condition/bucketize-3")
     attrs = {"output_type": Attr("etype", TYPES["i64"]), "with_right_bound": Attr("bool", True)}
     num_inputs = (2, 2)
 

@@ -1,8 +1,6 @@
 """Col2Im-15: the sliding blocks of an image, as Im2Col/``torch.nn.Fold`` lays them out, summed
 back into the image.
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/col2im-15.html
-
 ``data`` is ``[N, C*kh*kw, L]`` (or unbatched ``[C*kh*kw, L]``), ``output_size`` ``[H, W]`` and
 ``kernel_size`` ``[kh, kw]`` are 1-D inputs of two integers. ``L`` must be the number of blocks
 ``prod((size + pb + pe - dil*(k-1) - 1) // stride + 1)``. Overlapping blocks add up; positions in
@@ -15,7 +13,7 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64
+from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from .registry import register
 
 
@@ -28,11 +26,12 @@ def _pair(info: TensorInfo, what: str, port: int) -> list[int] | None:
 
 
 @register
-class Col2Im(Op):
+class Col2Im15(Op):
     """Col2Im-15; see the module docstring."""
+    category = "spatial"
 
     type, version = "Col2Im", "opset15"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/col2im-15.html"
+    spec = spec_url("movement/col2im-15")
     attrs = {"strides": Attr("ints", [1, 1]), "dilations": Attr("ints", [1, 1]),
              "pads_begin": Attr("ints", [0, 0]), "pads_end": Attr("ints", [0, 0])}
     num_inputs = (3, 3)

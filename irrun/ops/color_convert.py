@@ -1,8 +1,5 @@
 """NV12toRGB-8, NV12toBGR-8, I420toRGB-8, I420toBGR-8: YUV 4:2:0 images to RGB/BGR, NHWC.
 
-Specs (image/): nv12-to-rgb-8, nv12-to-bgr-8, i420-to-rgb-8, i420-to-bgr-8 under
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/
-
 NV12 is a Y plane and an interleaved UV plane at half resolution; I420 a Y, a U and a V plane.
 Each comes as one input (planes stacked: ``[N, H*3/2, W, 1]``) or one input per plane (Y
 ``[N, H, W, 1]``; NV12 UV ``[N, H/2, W/2, 2]``; I420 U and V ``[N, H/2, W/2, 1]``). Per pixel, in
@@ -17,10 +14,8 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Op, TensorInfo
-from .registry import register
-
-_SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/image/"
+from .base import Op, TensorInfo, spec_url
+from .registry import define
 
 
 def _half(d: Dim) -> Dim:
@@ -28,6 +23,7 @@ def _half(d: Dim) -> Dim:
 
 
 class _ColorConvert(Op):
+    category = "elementwise"
     planes: str          # "nv12" or "i420"
     bgr: bool
 
@@ -109,15 +105,13 @@ class _ColorConvert(Op):
         return [out.astype(planes[0].dtype)]
 
 
-def _define(name: str, planes: str, bgr: bool, spec: str) -> type[Op]:
-    cls = type(name, (_ColorConvert,), {
-        "type": name, "version": "opset8", "spec": _SPECS + spec, "planes": planes, "bgr": bgr,
-        "num_inputs": (1, 2 if planes == "nv12" else 3), "__module__": __name__,
-        "__doc__": f"{name}-8: {planes.upper()} to {'BGR' if bgr else 'RGB'}; see the module docstring."})
-    return register(cls)
+def _define(name: str, planes: str, bgr: bool, page: str) -> type[Op]:
+    return define(_ColorConvert, name, "opset8", spec_url(page),
+                  f"{planes.upper()} to {'BGR' if bgr else 'RGB'}; see the module docstring.",
+                  planes=planes, bgr=bgr, num_inputs=(1, 2 if planes == "nv12" else 3))
 
 
-NV12toRGB = _define("NV12toRGB", "nv12", False, "nv12-to-rgb-8.html")
-NV12toBGR = _define("NV12toBGR", "nv12", True, "nv12-to-bgr-8.html")
-I420toRGB = _define("I420toRGB", "i420", False, "i420-to-rgb-8.html")
-I420toBGR = _define("I420toBGR", "i420", True, "i420-to-bgr-8.html")
+NV12toRGB8 = _define("NV12toRGB", "nv12", False, "image/nv12-to-rgb-8")
+NV12toBGR8 = _define("NV12toBGR", "nv12", True, "image/nv12-to-bgr-8")
+I420toRGB8 = _define("I420toRGB", "i420", False, "image/i420-to-rgb-8")
+I420toBGR8 = _define("I420toBGR", "i420", True, "image/i420-to-bgr-8")

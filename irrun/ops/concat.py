@@ -1,6 +1,5 @@
-"""Concat-1: join tensors along an axis. Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/concat-1.html"""
+"""Concat-1: join tensors along an axis."""
 from __future__ import annotations
-
 
 import numpy as np
 
@@ -8,20 +7,21 @@ from ..budget import check_alloc
 from ..elements import DYNAMIC
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, normalize_axis
+from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from .registry import register
 
 
 @register
-class Concat(Op):
+class Concat1(Op):
     """``np.concatenate`` (a copy; one input is returned as a view). Shape inference follows
     OpenVINO: dims off the axis are merged (intervals intersected: ``[?,3]+[2,?]`` on axis 1 ->
     ``[2,3..]``), the axis dim is the sum, and a dynamic-rank input adds ``?`` to it.
     A missing ``axis`` reads as 0, as in OpenVINO."""
+    category = "movement"
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Concat", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/concat-1.html"
+    spec = spec_url("movement/concat-1")
     attrs = {"axis": Attr("int", 0, required=True)}
     num_inputs = (1, None)
     moves_values = "all"          # value bounds pass through (irrun/bounds.py)

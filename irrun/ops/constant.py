@@ -1,24 +1,24 @@
-"""Constant-1 (written ``Const`` in IR): a tensor stored in the .bin.
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/infrastructure/constant-1.html"""
+"""Constant-1 (written ``Const`` in IR): a tensor stored in the .bin."""
 from __future__ import annotations
 
 import numpy as np
 
 from ..budget import check_alloc
 from ..shapes import PartialShape
-from .base import Attr, Op, TensorInfo
+from .base import Attr, Op, Role, TensorInfo, spec_url
 from .registry import register
 
 
 @register
-class Constant(Op):
+class Constant1(Op):
     """The reader's bytes (:class:`irrun.reader.ConstBytes`), decoded on first use (a view of the
     memory-mapped .bin where possible). A large packed Const has no value at inference: it is unpacked
     when it runs, like any layer, so that only what is computed from it is kept
     (irrun/program.py caches the decompressed weights, not the unpacked codes)."""
+    role = Role.CONSTANT
 
     type, version = "Constant", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/infrastructure/constant-1.html"
+    spec = spec_url("infrastructure/constant-1")
     attrs = {"element_type": Attr("etype", required=True), "shape": Attr("shape", required=True),
              "offset": Attr("int", 0), "size": Attr("int", 0)}
     num_inputs = (0, 0)

@@ -1,9 +1,6 @@
 """The CTC ops: greedy decoding (CTCGreedyDecoder-1, CTCGreedyDecoderSeqLen-6) and the CTC loss
 (CTCLoss-4).
 
-Specs (sequence/): ctc-greedy-decoder-1, ctc-greedy-decoder-seq-len-6, ctc-loss-4 under
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/
-
 Greedy decoding takes the arg-max class of every frame (the first on ties) within the sequence's
 length, drops a class equal to the previous frame's when merging repeats, drops blanks, and pads
 the rest of the row with -1. CTCLoss is ``-log p(labels | logits)`` over every alignment, the
@@ -21,10 +18,8 @@ import numpy as np
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import DYN, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64
+from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from .registry import register
-
-_SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/"
 
 
 def _dim(shapes: list[tuple[PartialShape, int]], what: str):
@@ -67,13 +62,14 @@ def greedy(scores: np.ndarray, blank: int, merge: bool) -> list[int]:
 
 
 @register
-class CTCGreedyDecoder(Op):
+class CTCGreedyDecoder1(Op):
     """CTCGreedyDecoder-1: data ``[T, N, C]`` and sequence_mask ``[T, N]`` (a frame counts while
     its mask is non-zero; decoding stops at the first zero) -> ``[N, T, 1, 1]`` classes in the
     data's type; the blank is class C-1."""
+    category = "detection"
 
     type, version = "CTCGreedyDecoder", "opset1"
-    spec = _SPECS + "ctc-greedy-decoder-1.html"
+    spec = spec_url("sequence/ctc-greedy-decoder-1")
     attrs = {"ctc_merge_repeated": Attr("bool", True)}
     num_inputs = (2, 2)
 
@@ -98,12 +94,13 @@ class CTCGreedyDecoder(Op):
 
 
 @register
-class CTCGreedyDecoderSeqLen(Op):
+class CTCGreedyDecoderSeqLen6(Op):
     """CTCGreedyDecoderSeqLen-6: data ``[N, T, C]``, sequence_length ``[N]``, optional blank_index
     (default C-1) -> decoded classes ``[N, T]`` (-1 padded) and their counts ``[N]``."""
+    category = "detection"
 
     type, version = "CTCGreedyDecoderSeqLen", "opset6"
-    spec = _SPECS + "ctc-greedy-decoder-seq-len-6.html"
+    spec = spec_url("sequence/ctc-greedy-decoder-seq-len-6")
     attrs = {"merge_repeated": Attr("bool", True), "classes_index_type": Attr("etype", TYPES["i32"]),
              "sequence_length_type": Attr("etype", TYPES["i32"])}
     num_inputs = (2, 3)
@@ -174,12 +171,13 @@ def ctc_loss(logp: np.ndarray, labels: list[int], blank: int, merge: bool) -> fl
 
 
 @register
-class CTCLoss(Op):
+class CTCLoss4(Op):
     """CTCLoss-4: logits ``[N, T, C]``, logit_length ``[N]``, labels ``[N, T]``, label_length
     ``[N]``, optional blank_index (default C-1) -> loss ``[N]``; see the module docstring."""
+    category = "detection"
 
     type, version = "CTCLoss", "opset4"
-    spec = _SPECS + "ctc-loss-4.html"
+    spec = spec_url("sequence/ctc-loss-4")
     attrs = {"preprocess_collapse_repeated": Attr("bool", False), "ctc_merge_repeated": Attr("bool", True),
              "unique": Attr("bool", False)}
     num_inputs = (4, 5)

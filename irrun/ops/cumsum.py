@@ -1,5 +1,4 @@
 """CumSum-3: cumulative sum along ``axis`` (input 1), optionally ``exclusive`` and ``reverse``.
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/cumsum-3.html
 
 The spec makes ``axis`` optional, but OpenVINO 2026.4.1 cannot read a CumSum layer without it
 ("index '1' out of range"), so irrun refuses one too. ``axis`` is an i32/i64 scalar (a 1-element
@@ -13,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import OpError
-from .base import Attr, Op, TensorInfo, as_int64, normalize_axis
-from .elementwise import NUMERIC, RESTRICTION, SPECS, unsupported, work_dtype
+from ._numerics import NUMERIC, RESTRICTION, unsupported, work_dtype
+from .base import Attr, Op, TensorInfo, as_int64, normalize_axis, spec_url
 from .registry import register
 
 
@@ -28,8 +27,9 @@ def cumsum_axis(value: np.ndarray, rank: int) -> int:
 
 @register
 class CumSum3(Op):
+    category = "elementwise"
     type, version = "CumSum", "opset3"
-    spec = SPECS + "arithmetic/cumsum-3.html"
+    spec = spec_url("arithmetic/cumsum-3")
     attrs = {"exclusive": Attr("bool", False), "reverse": Attr("bool", False)}
     num_inputs = (1, 2)
     restrictions = "the axis input is required (as in OpenVINO's IR reader); " + RESTRICTION

@@ -1,9 +1,6 @@
 """DeformableConvolution-1 and -8: a 2-D convolution whose every kernel tap samples the input at
 a learned offset (bilinearly), scaled by an optional mask (v8).
 
-Specs (convolution/): deformable-convolution-1, deformable-convolution-8 under
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/
-
 Inputs: data ``[N, C, H, W]``, offsets ``[N, 2*DG*kh*kw, Ho, Wo]`` ((dy, dx) pairs per
 deformable group DG and tap), filters ``[O, C/group, kh, kw]``, v8 optionally mask
 ``[N, DG*kh*kw, Ho, Wo]``. Tap ``(i, j)`` of output ``(y, x)`` samples
@@ -18,12 +15,10 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, TensorInfo
-from .convolution import _CONV_ATTRS, _Convolution
-from .matmul import compute_dtype
+from ._conv import _CONV_ATTRS, ConvolutionOp
+from ._numerics import compute_dtype
+from .base import Attr, Precision, TensorInfo, spec_url
 from .registry import register
-
-_SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/"
 
 
 def sample(x: np.ndarray, ys: np.ndarray, xs: np.ndarray, pad: bool) -> np.ndarray:
@@ -47,7 +42,8 @@ def sample(x: np.ndarray, ys: np.ndarray, xs: np.ndarray, pad: bool) -> np.ndarr
     return out
 
 
-class _Deformable(_Convolution):
+class _Deformable(ConvolutionOp):
+    precision = Precision.NONE        # not among the CPU plugin's precision-significant ops
     lead = 2
 
     def out_channels(self, data, filters):
@@ -81,9 +77,9 @@ class _Deformable(_Convolution):
 
     def run(self, x, offsets, w, mask=None):
         N, C, H, W = x.shape
-        O, Cg, kh, kw = w.shape
+        Co, Cg, kh, kw = w.shape
         G, DG, K = self.group, self.deformable_group, kh * kw
-        if C != Cg * G or O % G or C % DG or offsets.shape[1] != 2 * DG * K:
+        if C != Cg * G or Co % G or C % DG or offsets.shape[1] != 2 * DG * K:
             raise OpError("the channels of data, offsets and filters do not fit group and deformable_group",
                           port="input 2")
         pb, _, sp = self.geometry([Dim(H, H), Dim(W, W)], [Dim(kh, kh), Dim(kw, kw)])
@@ -107,8 +103,8 @@ class _Deformable(_Convolution):
                     v = v * mask.astype(acc).reshape(N, DG, K, Ho * Wo)[:, g, t][:, None, :]
                 cols[:, g * cpg:(g + 1) * cpg, t] = v
         cols = cols.reshape(N, G, Cg * K, Ho * Wo)
-        wg = w.astype(acc).reshape(G, O // G, Cg * K)
-        out = np.einsum("gok,ngkp->ngop", wg, cols).reshape(N, O, Ho, Wo)
+        wg = w.astype(acc).reshape(G, Co // G, Cg * K)
+        out = np.einsum("gok,ngkp->ngop", wg, cols).reshape(N, Co, Ho, Wo)
         return [out.astype(x.dtype)]
 
 
@@ -117,7 +113,7 @@ class DeformableConvolution1(_Deformable):
     """DeformableConvolution-1: data, offsets, filters."""
 
     type, version = "DeformableConvolution", "opset1"
-    spec = _SPECS + "deformable-convolution-1.html"
+    spec = spec_url("convolution/deformable-convolution-1")
     attrs = {**_CONV_ATTRS, "group": Attr("int", 1), "deformable_group": Attr("int", 1)}
     num_inputs = (3, 3)
     pad_mode = False
@@ -128,7 +124,7 @@ class DeformableConvolution8(_Deformable):
     """DeformableConvolution-8: data, offsets, filters, optional mask; ``bilinear_interpolation_pad``."""
 
     type, version = "DeformableConvolution", "opset8"
-    spec = _SPECS + "deformable-convolution-8.html"
+    spec = spec_url("convolution/deformable-convolution-8")
     attrs = {**_CONV_ATTRS, "group": Attr("int", 1), "deformable_group": Attr("int", 1),
              "bilinear_interpolation_pad": Attr("bool", False)}
     num_inputs = (3, 4)

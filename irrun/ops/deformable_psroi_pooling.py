@@ -1,8 +1,6 @@
 """DeformablePSROIPooling-1: position-sensitive ROI pooling whose bins move by learned offsets
 (Deformable ConvNets' R-FCN head).
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/deformable-psroi-pooling-1.html
-
 As OpenVINO's reference kernel (f32 coordinates). Inputs: data ``[N, output_dim*G*G, H, W]``,
 rois ``[R, 5]`` (batch, x1, y1, x2, y2), optional offsets ``[R, 2*K, part, part]``. A box's
 corners are rounded, the far one +1, scaled by ``spatial_scale`` and shifted by -0.5; its extent
@@ -22,7 +20,7 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 F = np.float32
@@ -33,12 +31,12 @@ def _round(v: float) -> float:
 
 
 @register
-class DeformablePSROIPooling(Op):
+class DeformablePSROIPooling1(Op):
     """DeformablePSROIPooling-1; see the module docstring."""
+    category = "spatial"
 
     type, version = "DeformablePSROIPooling", "opset1"
-    spec = ("https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/"
-            "detection/deformable-psroi-pooling-1.html")
+    spec = spec_url("detection/deformable-psroi-pooling-1")
     attrs = {"output_dim": Attr("int", required=True, default=0), "spatial_scale": Attr("float", required=True, default=1.0),
              "group_size": Attr("int", 1), "mode": Attr("enum", "bilinear_deformable", choices=("bilinear_deformable",)),
              "spatial_bins_x": Attr("int", 1), "spatial_bins_y": Attr("int", 1), "trans_std": Attr("float", 1.0),

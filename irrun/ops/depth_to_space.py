@@ -1,26 +1,14 @@
 """DepthToSpace-1 and SpaceToDepth-1: move blocks between the channel axis and the K = rank-2
-spatial axes of ``[N, C, D1..DK]``, each the inverse of the other for the same mode.
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/depth-to-space-1.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/space-to-depth-1.html"""
+spatial axes of ``[N, C, D1..DK]``, each the inverse of the other for the same mode."""
 from __future__ import annotations
 
 from typing import ClassVar
 
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo
+from ._indices import exact_div
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
-
-
-def exact_div(dim: Dim, divisor: int) -> Dim:
-    """``dim / divisor`` as OpenVINO divides dimensions: the sizes in the interval that are
-    multiples of ``divisor``, divided (``4..16 / 4 -> 1..4``, ``5..9 / 4 -> 2``); none -> error."""
-    lo = -(-dim.lo // divisor)
-    hi = None if dim.hi is None else dim.hi // divisor
-    if hi is not None and hi < lo:
-        raise OpError(f"Dimension value: [ {dim.lo}, {dim.hi}] must be a multiple of divisor: {divisor}",
-                      port="input 0")
-    return Dim(lo, hi)
 
 
 class _BlockOp(Op):
@@ -29,6 +17,7 @@ class _BlockOp(Op):
     Both attributes read as OpenVINO reads a missing one: ``mode`` -> blocks_first and
     ``block_size`` -> **0**, which is rejected (measured with 2026.4.1; the spec says default 1).
     """
+    category = "movement"
 
     attrs = {"mode": Attr("enum", "blocks_first", required=True, choices=("blocks_first", "depth_first")),
              "block_size": Attr("int", 0)}
@@ -60,11 +49,11 @@ class _BlockOp(Op):
 
 
 @register
-class DepthToSpace(_BlockOp):
+class DepthToSpace1(_BlockOp):
     """``[N, C, D..] -> [N, C/bs^K, D*bs..]``: the spec's reshape-transpose-reshape (a copy)."""
 
     type, version = "DepthToSpace", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/depth-to-space-1.html"
+    spec = spec_url("movement/depth-to-space-1")
     _zero_block_size = "DepthToSpace: The divisor must not be 0"
 
     @staticmethod
@@ -82,11 +71,11 @@ class DepthToSpace(_BlockOp):
 
 
 @register
-class SpaceToDepth(_BlockOp):
+class SpaceToDepth1(_BlockOp):
     """``[N, C, D..] -> [N, C*bs^K, D/bs..]``: the spec's reshape-transpose-reshape (a copy)."""
 
     type, version = "SpaceToDepth", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/space-to-depth-1.html"
+    spec = spec_url("movement/space-to-depth-1")
     _zero_block_size = "The block size must be greater than 0 0"
 
     @staticmethod

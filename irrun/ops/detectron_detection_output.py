@@ -1,8 +1,6 @@
 """ExperimentalDetectronDetectionOutput-6: Mask R-CNN's final boxes — each ROI refined per class
 by the predicted deltas, class-wise NMS, the best ``max_detections_per_image`` kept.
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/experimental-detectron-detection-output-6.html
-
 As OpenVINO's reference kernel (f32). Inputs: rois ``[R, 4]``, deltas ``[R, C*4]``, scores
 ``[R, C]``, im_info ``[1, 3]``. For every class but 0 (the background) each ROI of positive size
 is decoded like a Detectron box (sizes +1, deltas divided by ``deltas_weights``, log-sizes capped
@@ -21,7 +19,7 @@ from ..budget import check_alloc
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 F = np.float32
@@ -52,12 +50,12 @@ def _nms(boxes: np.ndarray, area: np.ndarray, scores: np.ndarray, score_thr: F, 
 
 
 @register
-class ExperimentalDetectronDetectionOutput(Op):
+class ExperimentalDetectronDetectionOutput6(Op):
     """ExperimentalDetectronDetectionOutput-6; see the module docstring."""
+    category = "detection"
 
     type, version = "ExperimentalDetectronDetectionOutput", "opset6"
-    spec = ("https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/"
-            "detection/experimental-detectron-detection-output-6.html")
+    spec = spec_url("detection/experimental-detectron-detection-output-6")
     attrs = {"score_threshold": Attr("float", required=True, default=0.0),
              "nms_threshold": Attr("float", required=True, default=0.0),
              "max_delta_log_wh": Attr("float", required=True, default=0.0),

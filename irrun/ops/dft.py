@@ -1,8 +1,4 @@
 """DFT-7, IDFT-7, RDFT-9, IRDFT-9: discrete Fourier transforms over chosen axes (np.fft).
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/signals/dft-7.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/signals/idft-7.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/signals/rdft-9.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/signals/irdft-9.html
 
 Complex tensors are real ones with a last dimension of 2 (real, imaginary). DFT/IDFT are
 complex-to-complex (``fftn`` / ``ifftn``, the inverse scaled by 1/N), RDFT real-to-complex
@@ -18,7 +14,8 @@ in f64 here, rounded once to the data type; shape inference follows fft_base_sha
 rdft / irdft (non-Const axes make every dim dynamic where the output depends on them; a
 non-Const ``signal_size`` makes every transformed axis dynamic — OpenVINO does so for DFT/IDFT
 but only for the last axis of RDFT/IRDFT, although the signal sizes change the others too: irrun
-makes them dynamic as well, or a run would break OpenVINO's promise). The CPU plugin fails RDFT with a ``signal_size`` larger than the input or with a -1 in it
+makes them dynamic as well, or a run would break OpenVINO's promise). The CPU plugin fails RDFT
+with a ``signal_size`` larger than the input or with a -1 in it
 and returns garbage for IRDFT padding; irrun computes those by the spec. A ``signal_size`` below
 -1 is refused (OpenVINO infers an empty axis from it).
 """
@@ -32,10 +29,9 @@ from .. import elements
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Op, TensorInfo, as_int64, normalize_axis
+from .base import Op, TensorInfo, as_int64, normalize_axis, spec_url
 from .registry import register
 
-SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/signals/"
 _DATA = frozenset({"f32", "f16", "bf16"})
 
 
@@ -133,6 +129,7 @@ def fft_layout(kind: str, inputs: Sequence[TensorInfo]) -> tuple[PartialShape, l
 
 class _FFT(Op):
     """Inputs: data, axes (i32/i64 1-D), optional signal_size (i32/i64 1-D)."""
+    category = "detection"
 
     kind = ""
     attrs = {}
@@ -174,7 +171,7 @@ class DFT7(_FFT):
     """DFT-7: complex-to-complex forward transform."""
 
     type, version, kind = "DFT", "opset7", "dft"
-    spec = SPECS + "dft-7.html"
+    spec = spec_url("signals/dft-7")
 
 
 @register
@@ -182,7 +179,7 @@ class IDFT7(_FFT):
     """IDFT-7: complex-to-complex inverse transform (scaled by 1/N)."""
 
     type, version, kind = "IDFT", "opset7", "idft"
-    spec = SPECS + "idft-7.html"
+    spec = spec_url("signals/idft-7")
 
 
 @register
@@ -190,7 +187,7 @@ class RDFT9(_FFT):
     """RDFT-9: real-to-complex forward transform."""
 
     type, version, kind = "RDFT", "opset9", "rdft"
-    spec = SPECS + "rdft-9.html"
+    spec = spec_url("signals/rdft-9")
 
 
 @register
@@ -198,4 +195,4 @@ class IRDFT9(_FFT):
     """IRDFT-9: complex (Hermitian half) to real inverse transform."""
 
     type, version, kind = "IRDFT", "opset9", "irdft"
-    spec = SPECS + "irdft-9.html"
+    spec = spec_url("signals/irdft-9")

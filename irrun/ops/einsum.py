@@ -1,12 +1,12 @@
 """Einsum-7: Einstein summation over the inputs as ``equation`` says (``np.einsum``).
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/matrix/einsum-7.html
 
 The equation is parsed as OpenVINO parses it (einsum.cpp, measured on 2026.4.1): subscripts split
 at ``->`` and ``,``; letters and at most one ``...`` per subscript; **no blanks** (the spec allows
 them, but only OpenVINO's C++ constructor strips them, not its IR reader: a blank is refused);
 implicit mode outputs the labels that no *other* subscript has, sorted by character code,
 ``...`` first — so a label repeated inside one subscript stays twice: the spec's ``dbbc,ca`` (which
-it equates with ``dbbc,ca->ad``) becomes ``abbd``, which OpenVINO cannot evaluate; irrun refuses it. Shapes follow OpenVINO's rule: a label repeated inside one input takes the diagonal
+it equates with ``dbbc,ca->ad``) becomes ``abbd``, which OpenVINO cannot evaluate; irrun refuses it.
+Shapes follow OpenVINO's rule: a label repeated inside one input takes the diagonal
 (dims merge), the same label in different inputs and the ellipsis dims broadcast (NumPy rules).
 An output ellipsis that covers nothing is dropped; ellipsis dims missing from an explicit output
 are summed (what the CPU plugin does). A label repeated in the output is refused (OpenVINO infers
@@ -26,8 +26,8 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, PartialShape
-from .base import Attr, Op, TensorInfo
-from .elementwise import broadcast_shapes
+from ._broadcast import broadcast_shapes
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 ELLIPSIS = "..."
@@ -167,11 +167,12 @@ def einsum(eq: Equation, *xs: np.ndarray) -> np.ndarray:
 
 
 @register
-class Einsum(Op):
+class Einsum7(Op):
     """Any number of inputs of one numeric type."""
+    category = "linear"
 
     type, version = "Einsum", "opset7"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/matrix/einsum-7.html"
+    spec = spec_url("matrix/einsum-7")
     attrs = {"equation": Attr("str", required=True)}
     num_inputs = (1, None)
     restrictions = "at most 52 labels in all (NumPy's letters)"

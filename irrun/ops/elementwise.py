@@ -1,202 +1,47 @@
-"""Element-wise math, comparison and logic: two declarative tables and one broadcasting rule.
+"""Element-wise math and logic: one declarative table, one class per row.
 
-``UNARY`` maps an op type to its float kernel and its rule for integers; ``BINARY`` maps an op to
-its kernel and its element-type family (arithmetic, comparison, logical). One class per table row
-is generated and registered (``Add`` -> ``Add-opset1`` ...), each with a docstring that links its
-spec. Every binary op shares :func:`broadcast_shapes` (``auto_broadcast`` numpy / none / pdpd),
-which follows OpenVINO's ``broadcast_merge`` on intervals exactly, and is called by ``infer`` on
-partial shapes and by ``run`` on the concrete ones, so a run-time mismatch fails with the same text.
+``UNARY`` maps an op type to its float kernel and its rule for integers. One class per table row
+is generated and registered (``Exp`` -> ``Exp-opset1`` ...), each with a docstring that links its
+spec; Round-5 and IsInf-10, which have attributes, are written out. The two-input ops are in
+:mod:`irrun.ops.binary`.
 
 Numerics, as measured on OpenVINO 2026.4.1's reference evaluator (tests/fixtures/math_expectations):
 
 * floats compute in the input's type; f16/bf16 compute in f32 and round once (OpenVINO's
   ``float16``/``bfloat16`` convert to float for every math function);
-* integers wrap on overflow (the CPU plugin saturates instead); integer Divide floors when
-  ``m_pythondiv`` (the default) and truncates otherwise; FloorMod takes the divisor's sign, Mod
-  the dividend's; an integer division or modulo by zero is refused (OpenVINO: "integer division
-  by zero" for Divide, an undefined INT_MIN for FloorMod);
-* Maximum/Minimum return the first input when a comparison with NaN is false
-  (``a < b ? b : a``): Maximum(NaN, 1) = NaN but Maximum(1, NaN) = 1;
 * transcendental functions of integers compute in f64 and then truncate (Exp, Log, Sin, Asin) or
   round half away from zero (Cos, Erf, Sqrt, Tanh, Acos, Atan, Cosh, Sinh, Tan, Acosh, Asinh)
   like the reference kernels; a result with no integer value (Log(0), Sqrt(-1), Acos(2)) is
   refused (OpenVINO returns INT_MIN garbage); Atanh's spec defines its integers (min, 0, max);
-* the bitwise ops (BitwiseAnd/Or/Xor/Not-13, BitwiseLeftShift/RightShift-15) compute on the
-  integers' full width; the CPU plugin computes 64-bit integers in 32 bits (measured: BitwiseOr
-  of i64 INT64_MAX gives -1; u32 right shifts are arithmetic there), the reference kernels do not.
+* BitwiseNot-13 computes on the integers' full width (see :mod:`irrun.ops.binary`).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from typing import ClassVar
 
 import numpy as np
 
-from ..budget import check_alloc
 from ..elements import TYPES, ElementType
 from ..errors import OpError
-from ..shapes import Dim, PartialShape, broadcast_merge
-from .base import Attr, Op, TensorInfo
-from .registry import register
+from ._numerics import (
+    DIRECT,
+    NUMERIC,
+    RESTRICTION,
+    erf,
+    fits,
+    float_math,
+    put_zero_signs,
+    round_half_away,
+    ties_keep_second,
+    unsupported,
+    work_dtype,
+    zero_signs,
+)
+from .base import Attr, Op, Precision, TensorInfo, spec_url
+from .registry import define, register
 
-SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/"
 BOOL = TYPES["boolean"]
-ONE = Dim(1, 1)
-#: Element types irrun computes math on (the others are refused with "irrun does not support").
-NUMERIC = frozenset({"f64", "f32", "f16", "bf16", "i64", "i32", "i16", "i8", "u64", "u32", "u16", "u8"})
-COMPUTES = "f64/f32/f16/bf16, i64..i8, u64..u8 and boolean"
-#: The ``restrictions`` of every math op in irrun's support matrix.
-RESTRICTION = "no f8, 4-bit or string inputs"
-
-
-def unsupported(op: str, et: ElementType, port: str | None = "input 0") -> OpError:
-    """The refusal of an element type OpenVINO may accept but irrun does not compute on."""
-    return OpError(f"irrun does not support {op} on {et} (it computes on {COMPUTES})", port=port,
-                   unsupported=True)
-
-
-#: ``auto_broadcast`` (OpenVINO's AutoBroadcastType names; "explicit" is a synonym of "none").
-AUTO_BROADCAST = Attr("enum", "numpy", choices=("numpy", "none", "explicit", "pdpd"))
-
-
-# ---------------------------------------------------------------------------------------------
-# The one broadcasting rule
-
-def broadcast_shapes(a: PartialShape, b: PartialShape, mode: str,
-                     message: str = "Argument shapes are inconsistent.") -> PartialShape:
-    """The output shape of an element-wise op on shapes ``a`` and ``b`` (OpenVINO's
-    ``broadcast_merge_into(a, b)``), raising ``message`` when they do not broadcast.
-
-    * numpy: right-aligned, per dim :func:`~irrun.shapes.broadcast_merge`; a dynamic rank gives a dynamic rank.
-    * none (explicit): same rank, dims intersect.
-    * pdpd: ``b`` aligned at axis 0 of ``a`` (what OpenVINO's IR reader builds: the attribute has
-      no axis), missing trailing dims are 1; ``b`` must not be bigger than ``a``; the output is
-      ``a`` refined by ``b``.
-    """
-    if mode in ("none", "explicit"):
-        if a.rank is None or b.rank is None:
-            return b if a.rank is None else a
-        dims = [x.intersect(y) for x, y in zip(a, b)] if a.rank == b.rank else [None]
-    elif mode == "numpy":
-        if a.rank is None or b.rank is None:
-            return PartialShape(None)
-        n = max(a.rank, b.rank)
-        ad = [ONE] * (n - a.rank) + list(a)
-        bd = [ONE] * (n - b.rank) + list(b)
-        dims = [broadcast_merge(x, y) for x, y in zip(ad, bd)]
-    else:
-        if a.rank is None or b.rank is None:
-            return PartialShape(None)
-        if b.rank > a.rank:
-            raise OpError(message)
-        dims = list(a)
-        for i, y in enumerate(b):
-            x = a[i]
-            dims[i] = None if x.is_static and y.is_static and y.lo > x.lo else broadcast_merge(x, y)
-    if any(d is None for d in dims):
-        raise OpError(message)
-    return PartialShape(dims)
-
-
-def align_pdpd(b: np.ndarray, rank: int) -> np.ndarray:
-    """View ``b`` with trailing 1s up to ``rank`` dims, for pdpd broadcasting against axis 0."""
-    return b.reshape(b.shape + (1,) * (rank - b.ndim))
-
-
-# ---------------------------------------------------------------------------------------------
-# Numerics shared by the tables (and by activations.py, reduce.py, softmax.py)
-
-def work_dtype(dtype: np.dtype) -> np.dtype:
-    """The dtype float math runs in: f32 for f16/bf16, else the input's own."""
-    return np.dtype(np.float32) if dtype.kind == "V" or dtype == np.float16 or dtype.name == "bfloat16" \
-        else dtype
-
-
-#: Elements per block of :func:`float_math`: blocks stay in the CPU cache across the many NumPy
-#: passes of a composite function (erf, Gelu: ~40 passes), 3-6x faster than whole-array passes.
-BLOCK = 1 << 15
-
-
-def float_math(fn: Callable[..., np.ndarray], x: np.ndarray, *others: np.ndarray,
-               blocks: bool = True, out: np.ndarray | None = None) -> np.ndarray:
-    """``fn(x, *others)`` computed in :func:`work_dtype`, the result in ``x``'s dtype (one
-    rounding for f16/bf16). With ``blocks`` (``fn`` is element-wise) and scalar ``others``, it
-    runs block by block over a flat ``x``, writing into ``out`` when that is given (a C-contiguous
-    array of ``x``'s shape and dtype, possibly ``x`` itself: each block is read before it is
-    written). Floating-point warnings are OpenVINO's silent IEEE results (inf, NaN), as in
-    OpenVINO."""
-    dt, wd = x.dtype, work_dtype(x.dtype)
-    extra = [np.asarray(a).astype(wd, copy=False) for a in others]
-
-    def apply(v: np.ndarray) -> np.ndarray:
-        return np.asarray(fn(v.astype(wd, copy=False), *extra)).astype(dt, copy=False)
-
-    with np.errstate(all="ignore"):
-        if not blocks or x.size <= BLOCK or any(a.ndim for a in extra):
-            return apply(x)
-        flat = np.ascontiguousarray(x).reshape(-1)
-        if out is None or not fits(out, x) or not out.flags.c_contiguous:
-            out = np.empty(x.shape, dt)
-        res = out.reshape(-1)
-        for s in range(0, flat.size, BLOCK):
-            res[s:s + BLOCK] = apply(flat[s:s + BLOCK])
-        return out
-
-
-def fits(out: np.ndarray | None, like: np.ndarray) -> bool:
-    """Can a kernel write its result for ``like`` into ``out`` (the buffer the planner offers for
-    in-place execution, :attr:`irrun.ops.base.Op.inplace`)?"""
-    return out is not None and out.shape == like.shape and out.dtype == like.dtype and out.flags.writeable
-
-
-#: Float types the fast kernels compute in directly (others go through :func:`float_math`).
-DIRECT = (np.dtype(np.float32), np.dtype(np.float64))
-
-
-@cache
-def ties_keep_second(dtype: np.dtype) -> bool:
-    """Do np.maximum and np.minimum return their second operand for a tie of 0.0 and -0.0 on
-    this NumPy build (checked once per dtype over SIMD widths, loop tails, strides and in-place
-    use)? Then ``np.maximum(lo, x)`` is exactly OpenVINO's ``x < lo ? lo : x``, -0.0 kept, with
-    no extra pass (:func:`zero_signs` otherwise)."""
-    ok = True
-    for zero in (0.0, -0.0):
-        s = np.asarray(zero, dtype)
-        for n in (1, 3, 7, 8, 15, 16, 17, 31, 33, 64, 100, 1000):
-            x = np.full(2 * n, -zero, dtype)
-            for v in (x[:n], x[::2]):
-                for f in (np.maximum, np.minimum):
-                    ok &= bool((np.signbit(f(s, v)) == np.signbit(v)).all())
-                    w = v.copy()
-                    ok &= bool((np.signbit(f(s, w, out=w)) == np.signbit(v)).all())
-    return ok
-
-
-def zero_signs(x: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """(where ``x`` is -0.0, where it is +0.0), or None when ``x`` holds no zero. NumPy's
-    maximum/minimum may return either zero for a tie of 0.0 and -0.0, where OpenVINO's
-    ``x < lo ? lo : x`` keeps ``x``'s; kernels built on them put these back with
-    :func:`put_zero_signs`. (Masked copies are only cheap for sparse masks, so this costs one
-    comparison pass when ``x`` has no zeros.)"""
-    m = x == 0
-    if not m.any():
-        return None
-    neg = np.signbit(x) & m
-    return neg, m ^ neg
-
-
-def put_zero_signs(y: np.ndarray, signs: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
-    if signs is not None:
-        np.copyto(y, y.dtype.type(-0.0), where=signs[0])
-        np.copyto(y, y.dtype.type(0.0), where=signs[1])
-    return y
-
-
-def round_half_away(x: np.ndarray) -> np.ndarray:
-    """C's ``std::round``: halves away from zero (``np.round`` rounds them to even)."""
-    t = np.trunc(x)
-    return t + np.where(np.abs(x - t) >= 0.5, np.sign(x), 0).astype(x.dtype)
 
 
 def _via_f64(fn: Callable, to_int: Callable, name: str, wrap: bool = False) -> Callable[[np.ndarray], np.ndarray]:
@@ -216,47 +61,6 @@ def _via_f64(fn: Callable, to_int: Callable, name: str, wrap: bool = False) -> C
             return np.clip(y, -2.0**63, 2.0**63 - 1024).astype(np.int64).astype(x.dtype)
         return np.clip(y, info.min, info.max).astype(x.dtype)
     return kernel
-
-
-_ERF_A = (3.16112374387056560e00, 1.13864154151050156e02, 3.77485237685302021e02,
-          3.20937758913846947e03, 1.85777706184603153e-01)
-_ERF_B = (2.36012909523441209e01, 2.44024637934444173e02, 1.28261652607737228e03,
-          2.84423683343917062e03)
-_ERF_C = (5.64188496988670089e-01, 8.88314979438837594e00, 6.61191906371416295e01,
-          2.98635138197400131e02, 8.81952221241769090e02, 1.71204761263407058e03,
-          2.05107837782607147e03, 1.23033935479799725e03, 2.15311535474403846e-08)
-_ERF_D = (1.57449261107098347e01, 1.17693950891312499e02, 5.37181101862009858e02,
-          1.62138957456669019e03, 3.29079923573345963e03, 4.36261909014324716e03,
-          3.43936767414372164e03, 1.23033935480374942e03)
-_ERF_P = (3.05326634961232344e-01, 3.60344899949804439e-01, 1.25781726111229246e-01,
-          1.60837851487422766e-02, 6.58749161529837803e-04, 1.63153871373020978e-02)
-_ERF_Q = (2.56852019228982242e00, 1.87295284992346047e00, 5.27905102951428412e-01,
-          6.05183413124413191e-02, 2.33520497626869185e-03)
-
-
-def erf(x: np.ndarray) -> np.ndarray:
-    """The error function, vectorised: W. J. Cody's rational Chebyshev approximations (Math.
-    Comp. 23, 1969; netlib specfun ``calerf``) in f64, about 1e-16 relative; returns f64."""
-    x = np.asarray(x, dtype=np.float64)
-    y = np.abs(x)
-    with np.errstate(all="ignore"):
-        z = y * y                                        # |x| <= 0.46875: erf = x * A(z)/B(z)
-        num, den = _ERF_A[4] * z, z
-        for i in range(3):
-            num, den = (num + _ERF_A[i]) * z, (den + _ERF_B[i]) * z
-        small = x * (num + _ERF_A[3]) / (den + _ERF_B[3])
-        num, den = _ERF_C[8] * y, y                      # 0.46875 < |x| <= 4: erfc*exp(x^2) = C/D
-        for i in range(7):
-            num, den = (num + _ERF_C[i]) * y, (den + _ERF_D[i]) * y
-        mid = (num + _ERF_C[7]) / (den + _ERF_D[7])
-        r = 1.0 / z                                      # |x| > 4: asymptotic P/Q in 1/x^2
-        num, den = _ERF_P[5] * r, r
-        for i in range(4):
-            num, den = (num + _ERF_P[i]) * r, (den + _ERF_Q[i]) * r
-        big = (0.5641895835477563 - r * (num + _ERF_P[4]) / (den + _ERF_Q[4])) / y
-        erfc = np.where(y <= 4.0, mid, big) * np.exp(-z)
-        out = np.where(y <= 0.46875, small, np.copysign(1.0 - erfc, x))
-    return np.where(np.isnan(x), x, out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -312,20 +116,6 @@ def _atanh_int(x: np.ndarray) -> np.ndarray:
     return np.where(x <= -1, info.min, np.where(x >= 1, info.max, 0)).astype(x.dtype)
 
 
-def _shift(left: bool) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    """BitwiseLeftShift/RightShift as the reference kernel's C++ ``a << b`` / ``a >> b`` on x86:
-    types narrower than 32 bits are promoted to int32 first, the count is taken modulo the
-    (promoted) width, the result is cut back to the type (wrapping); right shifts are arithmetic
-    for signed and logical for unsigned types."""
-    def kernel(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        wide = np.dtype(np.int32) if a.dtype.itemsize < 4 else a.dtype
-        count = (b.astype(np.int64) & (wide.itemsize * 8 - 1)).astype(wide)
-        with np.errstate(all="ignore"):
-            y = np.left_shift(a.astype(wide), count) if left else np.right_shift(a.astype(wide), count)
-        return y.astype(a.dtype)
-    return kernel
-
-
 class Unary:
     """One row of ``UNARY``: how an op computes, and which element types it takes.
 
@@ -337,7 +127,7 @@ class Unary:
                  ints: Callable | None, refuse: str = "This operation does not support input with "
                  "element type: {}", boolean: bool = False, out_bool: bool = False,
                  direct: Callable | None = None):
-        self.version, self.spec, self.doc = version, SPECS + spec + ".html", doc
+        self.version, self.spec, self.doc = version, spec_url(spec), doc
         self.floats, self.ints, self.refuse = floats, ints, refuse
         self.boolean, self.out_bool = boolean, out_bool
         #: ``direct(x, out)``: the f32/f64 kernel run on the whole array as it is, into ``out``
@@ -410,6 +200,7 @@ UNARY: dict[str, Unary] = {
 class UnaryOp(Op):
     """Base of the ``UNARY`` ops: same shape out, same element type (boolean for IsNaN...).
     Float results may be written into the input's buffer (``inplace``)."""
+    category = "elementwise"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
     elementwise = True
 
@@ -445,211 +236,16 @@ class UnaryOp(Op):
 
 
 # ---------------------------------------------------------------------------------------------
-# Binary ops
-
-def _int_divide(a: np.ndarray, b: np.ndarray, floor: bool) -> np.ndarray:
-    if not np.all(b):
-        raise OpError("integer division by zero")
-    q = np.floor_divide(a, b)
-    if not floor and a.dtype.kind == "i":      # C truncation: round toward zero instead
-        q = q + ((q * b != a) & ((a < 0) != (b < 0))).astype(q.dtype)
-    return q
-
-
-def _int_modulo(name: str, fn: Callable) -> Callable:
-    def kernel(a, b):
-        if not np.all(b):
-            raise OpError(f"integer {name} by zero (OpenVINO's result is undefined)")
-        return fn(a, b)
-    return kernel
-
-
-def _int_power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Exact integer powers (wrapping like C++); a negative exponent gives ``trunc(a ** b)``:
-    1 for a == 1, +-1 for a == -1, 0 otherwise (measured); 0 ** negative is refused."""
-    neg = b < 0
-    with np.errstate(all="ignore"):
-        out = np.power(a, np.where(neg, 0, b).astype(b.dtype))
-    if neg.any():
-        a, b, neg, out = np.broadcast_arrays(a, b, neg, out)
-        if np.any(neg & (a == 0)):
-            raise OpError("integer 0 raised to a negative power (OpenVINO's result is undefined)")
-        odd = (b % 2) != 0
-        repl = np.where(a == 1, 1, np.where(a == -1, np.where(odd, -1, 1), 0)).astype(out.dtype)
-        out = np.where(neg, repl, out)
-    return out
-
-
-def _maximum(a, b):
-    return np.where(a < b, b, a)
-
-
-def _minimum(a, b):
-    return np.where(b < a, b, a)
-
-
-def _squared_difference(a, b):
-    d = a - b
-    return d * d
-
-
-class Binary:
-    """One row of ``BINARY``: ``kind`` is arithmetic / comparison / logical (OpenVINO's three
-    base classes and their element-type checks), ``floats``/``ints`` the kernels (``ints`` also
-    gets booleans for comparisons)."""
-
-    def __init__(self, kind: str, spec: str, doc: str, floats: Callable, ints: Callable | None = None,
-                 version: str = "opset1"):
-        self.kind, self.spec, self.doc = kind, SPECS + spec + ".html", doc
-        self.floats, self.ints = floats, ints or floats
-        self.version = version
-
-
-BINARY: dict[str, Binary] = {
-    "Add": Binary("arithmetic", "arithmetic/add-1", "a + b (integers wrap).", np.add),
-    "Subtract": Binary("arithmetic", "arithmetic/subtract-1", "a - b (integers wrap).", np.subtract),
-    "Multiply": Binary("arithmetic", "arithmetic/multiply-1", "a * b (integers wrap).", np.multiply),
-    "Divide": Binary("arithmetic", "arithmetic/divide-1", "a / b; integers floor when "
-                     "``m_pythondiv`` (default true), else truncate; integer division by zero is "
-                     "refused, as by OpenVINO's reference evaluator.", np.divide),
-    "Power": Binary("arithmetic", "arithmetic/power-1", "a ** b; integers exact, negative "
-                    "exponents truncate (2 ** -1 = 0).", np.power, _int_power),
-    "Maximum": Binary("arithmetic", "arithmetic/maximum-1", "``a < b ? b : a`` (NaN: see module).",
-                      _maximum),
-    "Minimum": Binary("arithmetic", "arithmetic/minimum-1", "``b < a ? b : a`` (NaN: see module).",
-                      _minimum),
-    "FloorMod": Binary("arithmetic", "arithmetic/floormod-1", "Remainder with the divisor's sign "
-                       "(Python's %).", np.mod, _int_modulo("FloorMod", np.mod)),
-    "Mod": Binary("arithmetic", "arithmetic/mod-1", "Remainder with the dividend's sign (C's "
-                  "fmod / %).", np.fmod, _int_modulo("Mod", np.fmod)),
-    "SquaredDifference": Binary("arithmetic", "arithmetic/squared-difference-1", "(a - b) ** 2.",
-                                _squared_difference),
-    "Equal": Binary("comparison", "comparison/equal-1", "a == b.", np.equal),
-    "NotEqual": Binary("comparison", "comparison/notequal-1", "a != b.", np.not_equal),
-    "Less": Binary("comparison", "comparison/less-1", "a < b.", np.less),
-    "LessEqual": Binary("comparison", "comparison/lessequal-1", "a <= b.", np.less_equal),
-    "Greater": Binary("comparison", "comparison/greater-1", "a > b.", np.greater),
-    "GreaterEqual": Binary("comparison", "comparison/greater-equal-1", "a >= b.", np.greater_equal),
-    "LogicalAnd": Binary("logical", "logical/logical-and-1", "a and b.", np.logical_and),
-    "LogicalOr": Binary("logical", "logical/logical-or-1", "a or b.", np.logical_or),
-    "LogicalXor": Binary("logical", "logical/logical-xor-1", "a xor b (written version=\"opset2\", "
-                         "in every opset table from opset1).", np.logical_xor),
-    "Xor": Binary("logical", "logical/logical-xor-1", "a xor b: opset1's older name of LogicalXor "
-                  "(ov::op::v0::Xor), the same rule.", np.logical_xor),
-    "BitwiseAnd": Binary("bitwise", "bitwise/bitwise-and-13", "a & b on integers or booleans.", np.bitwise_and,
-                         version="opset13"),
-    "BitwiseOr": Binary("bitwise", "bitwise/bitwise-or-13", "a | b on integers or booleans.", np.bitwise_or,
-                        version="opset13"),
-    "BitwiseXor": Binary("bitwise", "bitwise/bitwise-xor-13", "a ^ b on integers or booleans.", np.bitwise_xor,
-                         version="opset13"),
-    "BitwiseLeftShift": Binary("shift", "bitwise/bitwise-left-shift-15", "a << b on integers, as the "
-                               "reference kernel's C++ on x86 (counts modulo the width, see _shift).",
-                               _shift(True), version="opset15"),
-    "BitwiseRightShift": Binary("shift", "bitwise/bitwise-right-shift-15", "a >> b on integers, as the "
-                                "reference kernel's C++ on x86 (arithmetic for signed types, logical "
-                                "for unsigned).", _shift(False), version="opset15"),
-}
-
-
-def same_type(a: ElementType, b: ElementType) -> ElementType:
-    """The common element type of two inputs that must match (a dynamic one takes the other)."""
-    if a.is_dynamic:
-        return b
-    if not b.is_dynamic and a != b:
-        raise OpError(f"Arguments do not have the same element type (arg0 element type: {a}, "
-                      f"arg1 element type: {b}).")
-    return a
-
-
-class BinaryOp(Op):
-    """Base of the ``BINARY`` ops; ``auto_broadcast`` numpy (default), none/explicit, pdpd.
-    f32/f64 arithmetic calls the ufunc directly, into the buffer of an input of the result's
-    shape when the planner offers one (``inplace``)."""
-    allocation = "checked"        # irrun/ops/base.py: Op.allocation
-    elementwise = True
-
-    row: ClassVar[Binary]
-    attrs = {"auto_broadcast": AUTO_BROADCAST}
-    num_inputs = (2, 2)
-    restrictions = RESTRICTION
-    inplace = (0, 1)
-    fresh_outputs = True
-
-    def out_type(self, a: ElementType, b: ElementType) -> ElementType:
-        kind = self.row.kind
-        if kind == "logical":
-            for et in (a, b):
-                if not (et.is_dynamic or et.name == "boolean"):
-                    raise OpError("Operands for logical operators must have boolean element type "
-                                  f"but have element type {et}.")
-            return BOOL
-        et = same_type(a, b)
-        if kind == "arithmetic" and et.name == "boolean":
-            raise OpError("This operation does not support inputs with element type: boolean")
-        if kind == "bitwise" and not (et.is_dynamic or et.is_integer or et.name == "boolean"):
-            raise OpError("The element type of the input tensor must be integer or boolean.", port="input 0")
-        if kind == "shift" and not (et.is_dynamic or et.is_integer):
-            raise OpError("The element type of the input tensor must be integer number.", port="input 0")
-        if not (et.is_dynamic or et.name in NUMERIC or et.name == "boolean"):
-            raise unsupported(self.type, et, port=None)
-        return BOOL if kind == "comparison" else et
-
-    def infer(self, inputs):
-        a, b = inputs
-        et = self.out_type(a.etype, b.etype)
-        return [TensorInfo(et, broadcast_shapes(a.shape, b.shape, self.auto_broadcast))]
-
-    def rows_of(self, inputs, outputs):
-        return super().rows_of(inputs, outputs) if self.auto_broadcast != "pdpd" else None
-
-    def run(self, a, b, out=None):
-        shape = a.shape if a.shape == b.shape else None
-        if shape is None and self.auto_broadcast == "numpy":
-            try:
-                shape = np.broadcast_shapes(a.shape, b.shape)     # the same rule, for static shapes
-            except ValueError:
-                pass
-        if shape is None:             # pdpd/none, or a mismatch: OpenVINO's rule and message
-            shape = broadcast_shapes(PartialShape(a.shape), PartialShape(b.shape), self.auto_broadcast).to_tuple()
-        check_alloc(shape, a.dtype)
-        if self.auto_broadcast == "pdpd":
-            b = align_pdpd(b, a.ndim)
-        with np.errstate(all="ignore"):
-            if a.dtype in DIRECT and self.row.kind == "arithmetic" and isinstance(self.row.floats, np.ufunc) \
-                    and b.dtype == a.dtype:
-                return [self.row.floats(a, b, out=out if out is not None and out.shape == shape
-                                        and out.dtype == a.dtype and out.flags.writeable else None)]
-            return [np.asarray(self.compute(a, b))]
-
-    def compute(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        if a.dtype.kind in "iub":
-            return self.row.ints(a, b)
-        if self.row.kind == "comparison":
-            wd = work_dtype(a.dtype)
-            return self.row.floats(a.astype(wd, copy=False), b.astype(wd, copy=False))
-        return float_math(self.row.floats, a, b)
-
-
-class _Divide(BinaryOp):
-    attrs = {"auto_broadcast": AUTO_BROADCAST, "m_pythondiv": Attr("bool", True)}
-
-    def compute(self, a, b):
-        if a.dtype.kind in "iu":
-            return _int_divide(a, b, self.m_pythondiv)
-        return super().compute(a, b)
-
-
-# ---------------------------------------------------------------------------------------------
 # Unary ops with attributes
 
 @register
 class Round5(Op):
     """Round-5: to the nearest integer, ties per ``mode``: ``half_to_even`` (default) or
-    ``half_away_from_zero`` (C's ``std::round``); integers and booleans pass unchanged.
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/round-5.html"""
+    ``half_away_from_zero`` (C's ``std::round``); integers and booleans pass unchanged."""
+    category = "elementwise"
 
     type, version = "Round", "opset5"
-    spec = SPECS + "arithmetic/round-5.html"
+    spec = spec_url("arithmetic/round-5")
     attrs = {"mode": Attr("enum", "half_to_even", required=True,
                           choices=("half_to_even", "half_away_from_zero"))}
     restrictions = RESTRICTION
@@ -669,11 +265,11 @@ class Round5(Op):
 @register
 class IsInf10(Op):
     """IsInf-10: x is +inf (``detect_positive``, default true) or -inf (``detect_negative``,
-    default true); floating-point inputs only, boolean output.
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/comparison/isinf-10.html"""
+    default true); floating-point inputs only, boolean output."""
+    category = "elementwise"
 
     type, version = "IsInf", "opset10"
-    spec = SPECS + "comparison/isinf-10.html"
+    spec = spec_url("comparison/isinf-10")
     attrs = {"detect_negative": Attr("bool", True), "detect_positive": Attr("bool", True)}
     restrictions = RESTRICTION
 
@@ -695,22 +291,13 @@ class IsInf10(Op):
 # ---------------------------------------------------------------------------------------------
 # Class generation
 
-def define(base: type[Op], type_: str, version: str, spec: str, doc: str, **cls_vars) -> type[Op]:
-    """Create and register the class ``<type_><n>`` of ``base`` for one table row."""
-    cls = type(f"{type_}{version[5:]}", (base,), {
-        "type": type_, "version": version, "spec": spec, "__module__": base.__module__,
-        "__qualname__": f"{type_}{version[5:]}", "__doc__": f"{type_}-{version[5:]}: {doc}\nSpec: {spec}",
-        **cls_vars})
-    return register(cls)
 
+#: how OpenVINO's precision passes see these ops (irrun/accuracy/precision.py)
+_PRECISION = {"Exp": Precision.EXP, "Sqrt": Precision.EPSILON}
 
 for _name, _row in UNARY.items():
     globals()[f"{_name}{_row.version[5:]}"] = define(UnaryOp, _name, _row.version, _row.spec, _row.doc, row=_row,
-                                                     fresh_outputs=_row.ints is not _identity)
+                                                     fresh_outputs=_row.ints is not _identity,
+                                                     precision=_PRECISION.get(_name, Precision.NONE))
 
-for _name, _row in BINARY.items():
-    _ver = "opset2" if _name == "LogicalXor" else _row.version
-    globals()[f"{_name}{_ver[5:]}"] = define(_Divide if _name == "Divide" else BinaryOp, _name, _ver,
-                                             _row.spec, _row.doc, row=_row,
-                                             restrictions="" if _row.kind == "logical" else RESTRICTION)
-del _name, _row, _ver
+del _name, _row

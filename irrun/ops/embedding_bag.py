@@ -1,9 +1,5 @@
 """The EmbeddingBag family: rows of an embedding table gathered by index and reduced per bag.
 
-Specs (sparse/): embedding-bag-offsets-sum-3, embedding-bag-offsets-15, embedding-bag-packed-sum-3,
-embedding-bag-packed-15, embedding-segments-sum-3 under
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/
-
 * Offsets: ``indices`` is 1-D, bag ``b`` is ``indices[offsets[b]:offsets[b+1]]`` (the last runs to
   the end); an empty bag gives the row ``default_index`` (or zeros when it is absent or -1).
 * Packed: ``indices`` is ``[bags, per_bag]``, every bag the same length.
@@ -22,10 +18,9 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64
+from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from .registry import register
 
-_SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sparse/"
 _INDEX = ("i32", "i64")
 
 
@@ -141,42 +136,47 @@ class _Packed(_Bag):
 
 
 @register
-class EmbeddingBagOffsetsSum(_Offsets):
+class EmbeddingBagOffsetsSum3(_Offsets):
     """EmbeddingBagOffsetsSum-3: table, indices, offsets, optional default_index and weights."""
+    category = "normalize"
     type, version = "EmbeddingBagOffsetsSum", "opset3"
-    spec = _SPECS + "embedding-bag-offsets-sum-3.html"
+    spec = spec_url("sparse/embedding-bag-offsets-sum-3")
 
 
 @register
-class EmbeddingBagOffsets(_Offsets):
+class EmbeddingBagOffsets15(_Offsets):
     """EmbeddingBagOffsets-15: EmbeddingBagOffsetsSum-3 with ``reduction`` sum or mean."""
+    category = "normalize"
     type, version = "EmbeddingBagOffsets", "opset15"
-    spec = _SPECS + "embedding-bag-offsets-15.html"
+    spec = spec_url("sparse/embedding-bag-offsets-15")
     attrs = {"reduction": Attr("enum", "sum", choices=("sum", "mean"))}
 
 
 @register
-class EmbeddingBagPackedSum(_Packed):
+class EmbeddingBagPackedSum3(_Packed):
     """EmbeddingBagPackedSum-3: table, indices [bags, per_bag], optional weights."""
+    category = "normalize"
     type, version = "EmbeddingBagPackedSum", "opset3"
-    spec = _SPECS + "embedding-bag-packed-sum-3.html"
+    spec = spec_url("sparse/embedding-bag-packed-sum-3")
 
 
 @register
-class EmbeddingBagPacked(_Packed):
+class EmbeddingBagPacked15(_Packed):
     """EmbeddingBagPacked-15: EmbeddingBagPackedSum-3 with ``reduction`` sum or mean."""
+    category = "normalize"
     type, version = "EmbeddingBagPacked", "opset15"
-    spec = _SPECS + "embedding-bag-packed-15.html"
+    spec = spec_url("sparse/embedding-bag-packed-15")
     attrs = {"reduction": Attr("enum", "sum", choices=("sum", "mean"))}
 
 
 @register
-class EmbeddingSegmentsSum(_Bag):
+class EmbeddingSegmentsSum3(_Bag):
     """EmbeddingSegmentsSum-3: table, indices, segment_ids, num_segments, optional default_index
     and weights. Segment ids must be sorted (the spec; the CPU plugin picks wrong rows for unsorted
     ones, measured) and in [0, num_segments): irrun refuses others."""
+    category = "normalize"
     type, version = "EmbeddingSegmentsSum", "opset3"
-    spec = _SPECS + "embedding-segments-sum-3.html"
+    spec = spec_url("sparse/embedding-segments-sum-3")
     num_inputs = (4, 6)
 
     def infer(self, inputs):

@@ -1,10 +1,6 @@
 """ExperimentalDetectronTopKROIs-6, ExperimentalDetectronPriorGridGenerator-6 and
 ExperimentalDetectronROIFeatureExtractor-6: the Mask R-CNN (Detectron) box and feature helpers.
 
-Specs: sort/experimental-detectron-top-krois-6, detection/experimental-detectron-prior-grid-generator-6,
-experimental-detectron-roi-feature-extractor-6 under
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/
-
 As OpenVINO's reference kernels compute them (in f32):
 
 * TopKROIs: the ``max_rois`` boxes of highest probability (descending; ties by index), zero rows
@@ -30,10 +26,9 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo
+from ._detectron import bilinear_taps
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
-
-_SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/"
 
 
 def _floats(inputs, n: int) -> None:
@@ -52,11 +47,12 @@ def _boxes(t: TensorInfo, port: int, what: str = "Input rois") -> Dim:
 
 
 @register
-class ExperimentalDetectronTopKROIs(Op):
+class ExperimentalDetectronTopKROIs6(Op):
     """ExperimentalDetectronTopKROIs-6: rois ``[N, 4]``, probabilities ``[N]`` -> ``[max_rois, 4]``."""
+    category = "detection"
 
     type, version = "ExperimentalDetectronTopKROIs", "opset6"
-    spec = _SPECS.replace("/detection/", "/sort/") + "experimental-detectron-top-krois-6.html"
+    spec = spec_url("sort/experimental-detectron-top-krois-6")
     attrs = {"max_rois": Attr("int", required=True, default=0)}
     num_inputs = (2, 2)
 
@@ -80,12 +76,13 @@ class ExperimentalDetectronTopKROIs(Op):
 
 
 @register
-class ExperimentalDetectronPriorGridGenerator(Op):
+class ExperimentalDetectronPriorGridGenerator6(Op):
     """ExperimentalDetectronPriorGridGenerator-6: priors ``[P, 4]``, feature map ``[N, C, H, W]``,
     image ``[N, 3, IH, IW]``."""
+    category = "detection"
 
     type, version = "ExperimentalDetectronPriorGridGenerator", "opset6"
-    spec = _SPECS + "experimental-detectron-prior-grid-generator-6.html"
+    spec = spec_url("detection/experimental-detectron-prior-grid-generator-6")
     attrs = {"flatten": Attr("bool", True), "h": Attr("int", 0), "w": Attr("int", 0),
              "stride_x": Attr("float", 0.0), "stride_y": Attr("float", 0.0)}
     num_inputs = (3, 3)
@@ -130,25 +127,6 @@ class ExperimentalDetectronPriorGridGenerator(Op):
         return [out.reshape(-1, 4) if self.flatten else out]
 
 
-def bilinear_taps(fmap: np.ndarray, Y: np.ndarray, X: np.ndarray) -> np.ndarray:
-    """Caffe2's bilinear sample of ``fmap`` ``[C, H, W]`` at each point of ``Y``/``X`` (f32):
-    0 outside ``[-1, size]``, coordinates clamped at 0 and to the last pixel -> ``[C, points]``."""
-    C, H, W = fmap.shape
-    f = np.float32
-    valid = (Y >= -1) & (Y <= H) & (X >= -1) & (X <= W)
-    Y, X = np.maximum(Y, 0), np.maximum(X, 0)
-    yl, xl = Y.astype(np.int64), X.astype(np.int64)
-    ytop, xtop = yl >= H - 1, xl >= W - 1
-    yl, xl = np.where(ytop, H - 1, yl), np.where(xtop, W - 1, xl)
-    Y, X = np.where(ytop, yl, Y).astype(f), np.where(xtop, xl, X).astype(f)
-    yh, xh = np.where(ytop, yl, yl + 1), np.where(xtop, xl, xl + 1)
-    ly, lx = Y - yl, X - xl
-    hy, hx = f(1) - ly, f(1) - lx
-    flat = fmap.reshape(C, -1).astype(f)
-    return sum(flat[:, (yy * W + xx).reshape(-1)] * (w * valid).reshape(-1)
-               for yy, xx, w in ((yl, xl, hy * hx), (yl, xh, hy * lx), (yh, xl, ly * hx), (yh, xh, ly * lx)))
-
-
 def roi_align(fmap: np.ndarray, box: np.ndarray, scale: float, out: int, ratio: int, aligned: bool) -> np.ndarray:
     """Caffe2's ROIAlign of one box on ``fmap`` ``[C, H, W]`` -> ``[C, out, out]`` (f32)."""
     C, H, W = fmap.shape
@@ -168,12 +146,13 @@ def roi_align(fmap: np.ndarray, box: np.ndarray, scale: float, out: int, ratio: 
 
 
 @register
-class ExperimentalDetectronROIFeatureExtractor(Op):
+class ExperimentalDetectronROIFeatureExtractor6(Op):
     """ExperimentalDetectronROIFeatureExtractor-6: rois ``[N, 4]``, then one feature map
     ``[1, C, H_i, W_i]`` per pyramid level -> features ``[N, C, out, out]`` and the rois."""
+    category = "detection"
 
     type, version = "ExperimentalDetectronROIFeatureExtractor", "opset6"
-    spec = _SPECS + "experimental-detectron-roi-feature-extractor-6.html"
+    spec = spec_url("detection/experimental-detectron-roi-feature-extractor-6")
     attrs = {"output_size": Attr("int", required=True, default=0), "sampling_ratio": Attr("int", 0),
              "pyramid_scales": Attr("ints", required=True, default=[]), "aligned": Attr("bool", False)}
     num_inputs = (2, None)

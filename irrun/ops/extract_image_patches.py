@@ -1,8 +1,6 @@
 """ExtractImagePatches-3: every ``sizes`` patch of an image (taken every ``strides``, its pixels
 ``rates`` apart) laid out along the channel axis, as TensorFlow's ``extract_image_patches``.
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/extract-image-patches-3.html
-
 Input ``[N, C, H, W]``, output ``[N, kh*kw*C, out_h, out_w]`` with the depth ordered
 ``(row, col, channel)``. ``auto_pad`` ``valid`` keeps whole patches (``out = (in - rate*(k-1) - 1)
 // stride + 1``); ``same_upper``/``same_lower`` give ``out = ceil(in / stride)`` with zero padding,
@@ -15,16 +13,17 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 
 @register
-class ExtractImagePatches(Op):
+class ExtractImagePatches3(Op):
     """ExtractImagePatches-3; see the module docstring."""
+    category = "spatial"
 
     type, version = "ExtractImagePatches", "opset3"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/extract-image-patches-3.html"
+    spec = spec_url("movement/extract-image-patches-3")
     attrs = {"sizes": Attr("ints", required=True), "strides": Attr("ints", required=True),
              "rates": Attr("ints", required=True),
              "auto_pad": Attr("enum", required=True, choices=("valid", "same_upper", "same_lower"))}

@@ -1,5 +1,4 @@
 """Eye-9: a matrix (or a batch of them) with ones on one diagonal, zeros elsewhere.
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/generation/eye-9.html
 
 ``output[..., i, i + diagonal_index] = 1``; a diagonal outside the matrix gives zeros. The shape is
 ``batch_shape + [num_rows, num_columns]``. Measured on OpenVINO 2026.4.1: the inputs are i32 or
@@ -15,7 +14,7 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64
+from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from .registry import register
 
 _NAMES = ("num_rows", "num_columns", "diagonal_index", "batch_shape")
@@ -39,9 +38,10 @@ def batch_dims(value: np.ndarray) -> list[int]:
 @register
 class Eye9(Op):
     """Inputs num_rows, num_columns, diagonal_index (i32/i64) and an optional batch_shape."""
+    category = "shape"
 
     type, version = "Eye", "opset9"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/generation/eye-9.html"
+    spec = spec_url("generation/eye-9")
     attrs = {"output_type": Attr("etype", required=True)}
     num_inputs = (3, 4)
     restrictions = "output_type numeric or boolean"

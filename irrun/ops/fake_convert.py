@@ -1,10 +1,9 @@
 """FakeConvert-13: round a tensor to the values of an 8-bit float type (f8e4m3 or f8e5m2) in its
 own type, with an affine scale/shift around the rounding.
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/quantization/fake-convert-13.html
 
 ``y = x * scale - shift``, rounded to ``destination_type`` and back, then ``(y + shift) / scale``
 — as OpenVINO's CPU plugin computes it (measured on OpenVINO 2026.4.1, every f16 value and the
-edges in tests/fixtures/more_expectations), which is also what ONNX QuantizeLinear to float8
+edges in tests/fixtures/trig_bitwise_dft_sampling_expectations), which is also what ONNX QuantizeLinear to float8
 converts to:
 
 * the arithmetic is f32; for f16/bf16 data ``x * scale - shift`` is rounded to the data type
@@ -27,8 +26,8 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import PartialShape
-from .base import Attr, Op, TensorInfo
-from .elementwise import broadcast_shapes
+from ._broadcast import broadcast_shapes
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 _TARGETS = {"f8e4m3": (448.0, ml_dtypes.float8_e4m3fn), "f8e5m2": (57344.0, ml_dtypes.float8_e5m2)}
@@ -49,9 +48,10 @@ def fake_convert_shape(data: PartialShape, scale: PartialShape, shift: PartialSh
 @register
 class FakeConvert13(Op):
     """Inputs: data, scale, optional shift (all f32, f16 or bf16)."""
+    category = "elementwise"
 
     type, version = "FakeConvert", "opset13"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/quantization/fake-convert-13.html"
+    spec = spec_url("quantization/fake-convert-13")
     attrs = {"destination_type": Attr("str", "f8e4m3", required=True)}
     num_inputs = (2, 3)
     fresh_outputs = True

@@ -1,8 +1,8 @@
 """FakeQuantize-1: element-wise quantization of floats onto ``levels`` steps, kept in floating point.
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/quantization/fake-quantize-1.html
 
-Measured on OpenVINO 2026.4.1 (tests/fixtures/misc_expectations, tools/make_misc_expectations.py):
+Measured on OpenVINO 2026.4.1 (tests/fixtures/attention_quantize_movement_expectations,
+tools/make_attention_quantize_movement_expectations.py):
 
 * The reference kernel (``Node.evaluate``; ConstantFolding never folds FakeQuantize) computes the
   spec formula literally in f32, rounding half to even (``std::nearbyint``):
@@ -29,8 +29,9 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import PartialShape
-from .base import Attr, Op, TensorInfo
-from .elementwise import AUTO_BROADCAST, NUMERIC, SPECS, broadcast_shapes, float_math, unsupported
+from ._broadcast import AUTO_BROADCAST, broadcast_shapes
+from ._numerics import NUMERIC, float_math, unsupported
+from .base import Attr, Op, Precision, TensorInfo, spec_url
 from .registry import register
 
 _LIMITS = ("input_low", "input_high", "output_low", "output_high")
@@ -68,11 +69,13 @@ def fake_quantize(x: np.ndarray, il: np.ndarray, ih: np.ndarray, ol: np.ndarray,
 
 
 @register
-class FakeQuantize(Op):
+class FakeQuantize1(Op):
     """FakeQuantize-1; see the module docstring for the rounding and what irrun refuses."""
+    category = "elementwise"
+    precision = Precision.INSERTED
 
     type, version = "FakeQuantize", "opset1"
-    spec = SPECS + "quantization/fake-quantize-1.html"
+    spec = spec_url("quantization/fake-quantize-1")
     attrs = {"levels": Attr("int", required=True), "auto_broadcast": AUTO_BROADCAST}
     num_inputs = (5, 5)
     restrictions = ("floating-point data only (no f8); auto_broadcast pdpd only with limits of one "

@@ -1,7 +1,4 @@
-"""Gather-1/7/8: pick slices of ``data`` along ``axis`` at the positions in ``indices``.
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-1.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-7.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-8.html"""
+"""Gather-1/7/8: pick slices of ``data`` along ``axis`` at the positions in ``indices``."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,7 +6,7 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
 from .registry import register
 
 
@@ -114,10 +111,11 @@ class Gather1(Op):
     reference evaluator wraps negatives and returns 0 out of range (its CPU plugin gives 0 for
     negatives too), and irrun follows the reference evaluator. An axis known only at run time
     gives the output rank with dynamic dims."""
+    category = "movement"
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Gather", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-1.html"
+    spec = spec_url("movement/gather-1")
     num_inputs = (3, 3)
     moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
     batch_dims = 0
@@ -160,7 +158,7 @@ class Gather7(Gather1):
     the first ``batch_dims`` dims of data and indices are matched element by element."""
 
     version = "opset7"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-7.html"
+    spec = spec_url("movement/gather-7")
     attrs = {"batch_dims": Attr("int", 0)}
 
 
@@ -170,4 +168,4 @@ class Gather8(Gather7):
     the spec; the kernel is the same as Gather-1/7."""
 
     version = "opset8"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-8.html"
+    spec = spec_url("movement/gather-8")

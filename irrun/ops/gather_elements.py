@@ -1,13 +1,12 @@
-"""GatherElements-6: ``out[i][j][k] = data[i][indices[i][j][k]][k]`` (axis 1) — ``take_along_axis``.
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-elements-6.html"""
+"""GatherElements-6: ``out[i][j][k] = data[i][indices[i][j][k]][k]`` (axis 1) — ``take_along_axis``."""
 from __future__ import annotations
 
 import numpy as np
 
 from ..errors import OpError
 from ..shapes import DYN, PartialShape
-from .base import Attr, Op, TensorInfo, normalize_axis
-from .gather_nd import wrap_indices
+from ._indices import wrap_indices
+from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from .registry import register
 
 _NOTE = "OpenVINO's CPU plugin refuses it: indices values of GatherElement exceed data size"
@@ -44,9 +43,10 @@ class GatherElements6(Op):
     outside ``axis`` their dims must match data's. Negative indices count from the end (OpenVINO's
     CPU plugin wraps them, measured; it has no reference kernel); indices outside
     ``[-dim, dim)`` are refused, as the CPU plugin does at inference."""
+    category = "movement"
 
     type, version = "GatherElements", "opset6"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-elements-6.html"
+    spec = spec_url("movement/gather-elements-6")
     attrs = {"axis": Attr("int", 0, required=True)}
     num_inputs = (2, 2)
 

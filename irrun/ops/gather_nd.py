@@ -1,39 +1,17 @@
 """GatherND-5/8: gather elements or slices of ``data`` addressed by the tuples in the last axis of
 ``indices``, after ``batch_dims`` leading dims shared by both.
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-nd-5.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-nd-8.html
 
 Also home of :func:`wrap_indices`, the index check shared by the gather/scatter family."""
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 import numpy as np
 
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, check_index_input
+from ._indices import wrap_indices
+from .base import Attr, Op, TensorInfo, check_index_input, spec_url
 from .registry import register
-
-
-def wrap_indices(indices: np.ndarray, dims: np.ndarray | Sequence[int] | int, negative: bool = True,
-                 port: str = "input 1", note: str = "OpenVINO loads such a model but cannot run it") -> np.ndarray:
-    """``indices`` as int64 with negatives counted from the end (``-1`` = last), each against the
-    size in ``dims`` (broadcast along the last axis: one size per tuple element, or one for all).
-    Anything outside ``[-dim, dim)`` (``[0, dim)`` without ``negative``) raises OpError: OpenVINO
-    fails at inference or reads outside the tensor there, so irrun refuses it (``openvino_loads``)."""
-    idx = as_int64(indices)
-    d = np.asarray(dims, dtype=np.int64)
-    bad = (idx < (-d if negative else 0)) | (idx >= d)
-    if bad.any():
-        pos = tuple(int(p) for p in np.argwhere(bad)[0])
-        n = int(np.broadcast_to(d, idx.shape)[pos])
-        lo = -n if negative else 0
-        where = f" at {list(pos)}" if idx.ndim else ""
-        raise OpError(f"index {int(idx[pos])}{where} is out of range [{lo}, {n - 1}] for a dimension of "
-                      f"size {n} ({note})", port=port, openvino_loads=True)
-    return np.where(idx < 0, idx + d, idx) if negative else idx
 
 
 def gather_nd_shape(data: PartialShape, indices: PartialShape, batch_dims: int,
@@ -98,9 +76,10 @@ class GatherND5(Op):
     (OpenVINO reads memory outside the tensor there). The batch dims of data and indices must
     be equal (the spec says broadcastable; OpenVINO rejects 1 vs 2). With ``batch_dims`` > 1 the
     output's batch dims are multiplied into one (the spec's note on v5)."""
+    category = "movement"
 
     type, version = "GatherND", "opset5"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-nd-5.html"
+    spec = spec_url("movement/gather-nd-5")
     attrs = {"batch_dims": Attr("int", 0)}
     num_inputs = (2, 2)
     fuse_batch = True
@@ -128,5 +107,5 @@ class GatherND8(GatherND5):
     documents negative indices (``[-dim, dim-1]``)."""
 
     version = "opset8"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-nd-8.html"
+    spec = spec_url("movement/gather-nd-8")
     fuse_batch = False

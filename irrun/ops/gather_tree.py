@@ -1,7 +1,5 @@
 """GatherTree-1: the full beams of a beam search, traced back from the last step's parents.
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-tree-1.html
-
 Inputs step_ids and parent_ids ``[T, B, W]``, max_seq_len ``[B]``, end_token (scalar); all of one
 type. For each batch and beam: steps at or past ``min(max_seq_len, T)`` are ``end_token``; the
 others are gathered walking the parents back from the last valid step; after the first
@@ -14,16 +12,17 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import PartialShape
-from .base import Op, TensorInfo
+from .base import Op, TensorInfo, spec_url
 from .registry import register
 
 
 @register
-class GatherTree(Op):
+class GatherTree1(Op):
     """GatherTree-1; see the module docstring."""
+    category = "movement"
 
     type, version = "GatherTree", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-tree-1.html"
+    spec = spec_url("movement/gather-tree-1")
     num_inputs = (4, 4)
 
     def infer(self, inputs):

@@ -1,9 +1,6 @@
 """GenerateProposals-9 and ExperimentalDetectronGenerateProposalsSingleImage-6: Detectron's RPN
 proposals — anchors refined by deltas, clipped, the best ``pre_nms_count`` through NMS.
 
-Specs (detection/): generate-proposals-9, experimental-detectron-generate-proposals-single-image-6
-under https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/
-
 As OpenVINO's reference kernels (f32). Anchors are ``[H, W, A, 4]`` (flattened for the v6 op),
 deltas ``[A*4, H, W]`` and scores ``[A, H, W]`` per image; proposals are ordered (h, w, anchor).
 Each box: centre and size from the corners with ``offset`` added to the sizes, moved by
@@ -28,10 +25,10 @@ from ..budget import check_alloc
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo
+from ._detectron import proposal_nms
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
-_SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/"
 F = np.float32
 _MAX_LOG = F(math.log(1000.0 / 16.0))
 
@@ -56,28 +53,6 @@ def refine(anchors: np.ndarray, deltas: np.ndarray, scores: np.ndarray, img_h: F
     return boxes, scores.astype(F).transpose(1, 2, 0).reshape(-1), size
 
 
-def proposal_nms(boxes: np.ndarray, dead: np.ndarray, thr: float, max_out: int, offset: F) -> list[int]:
-    """The kept indices of ``boxes`` (already in visiting order)."""
-    dead = dead.copy()
-    keep: list[int] = []
-    area = (boxes[:, 2] - boxes[:, 0] + offset) * (boxes[:, 3] - boxes[:, 1] + offset)
-    for i in range(boxes.shape[0]):
-        if dead[i]:
-            continue
-        keep.append(i)
-        if len(keep) == max_out:
-            break
-        b, o = boxes[i], boxes[i + 1:]
-        iw = np.minimum(b[2], o[:, 2]) - np.maximum(b[0], o[:, 0]) + offset
-        ih = np.minimum(b[3], o[:, 3]) - np.maximum(b[1], o[:, 1]) + offset
-        inter = np.maximum(F(0), iw) * np.maximum(F(0), ih)
-        with np.errstate(all="ignore"):
-            iou = inter / (area[i] + area[i + 1:] - inter)
-        overlap = (b[0] <= o[:, 2]) & (b[1] <= o[:, 3]) & (o[:, 0] <= b[2]) & (o[:, 1] <= b[3])
-        dead[i + 1:] |= (F(thr) < iou) & overlap
-    return keep
-
-
 def _floats(inputs) -> None:
     for i, t in enumerate(inputs):
         if not (t.etype.is_dynamic or t.etype.is_float):
@@ -89,12 +64,13 @@ _ATTRS = {"min_size": Attr("float", required=True, default=0.0), "nms_threshold"
 
 
 @register
-class ExperimentalDetectronGenerateProposalsSingleImage(Op):
+class ExperimentalDetectronGenerateProposalsSingleImage6(Op):
     """ExperimentalDetectronGenerateProposalsSingleImage-6: im_info ``[3]``, anchors ``[H*W*A, 4]``,
     deltas ``[A*4, H, W]``, scores ``[A, H, W]`` -> rois ``[post, 4]``, scores ``[post]``."""
+    category = "detection"
 
     type, version = "ExperimentalDetectronGenerateProposalsSingleImage", "opset6"
-    spec = _SPECS + "experimental-detectron-generate-proposals-single-image-6.html"
+    spec = spec_url("detection/experimental-detectron-generate-proposals-single-image-6")
     attrs = _ATTRS
     num_inputs = (4, 4)
 
@@ -126,12 +102,13 @@ class ExperimentalDetectronGenerateProposalsSingleImage(Op):
 
 
 @register
-class GenerateProposals(Op):
+class GenerateProposals9(Op):
     """GenerateProposals-9: im_info ``[N, 3|4]``, anchors ``[H, W, A, 4]``, deltas ``[N, A*4, H, W]``,
     scores ``[N, A, H, W]`` -> rois ``[R, 4]``, scores ``[R]``, roi counts ``[N]``."""
+    category = "detection"
 
     type, version = "GenerateProposals", "opset9"
-    spec = _SPECS + "generate-proposals-9.html"
+    spec = spec_url("detection/generate-proposals-9")
     attrs = {**_ATTRS, "normalized": Attr("bool", True), "nms_eta": Attr("float", 1.0),
              "roi_num_type": Attr("etype", TYPES["i64"])}
     num_inputs = (4, 4)

@@ -1,9 +1,8 @@
 """GridSample-9: sample an NCHW image at the normalised (x, y) points of a grid, by bilinear,
 bicubic or nearest interpolation, with zeros / border / reflection padding.
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/image/grid-sample-9.html
 
 The arithmetic is OpenVINO's reference kernel (grid_sample.hpp), which the CPU plugin matches
-(measured on OpenVINO 2026.4.1, tests/fixtures/more_expectations):
+(measured on OpenVINO 2026.4.1, tests/fixtures/trig_bitwise_dft_sampling_expectations):
 
 * denormalisation: ``(v + 1) * (size - 1) / 2`` with ``align_corners``, else
   ``((v + 1) * size - 1) / 2``; x (``grid[..., 0]``) indexes W, y indexes H;
@@ -29,7 +28,7 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 _FAR = -(2 ** 62)          # where non-finite / huge coordinates land (x86: LONG_MIN)
@@ -92,9 +91,10 @@ def _to_integer(v: np.ndarray, dtype: np.dtype) -> np.ndarray:
 @register
 class GridSample9(Op):
     """Data of any numeric type (boolean too), grid of a floating-point type."""
+    category = "spatial"
 
     type, version = "GridSample", "opset9"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/image/grid-sample-9.html"
+    spec = spec_url("image/grid-sample-9")
     attrs = {"align_corners": Attr("bool", False),
              "mode": Attr("enum", "bilinear", choices=("bilinear", "bicubic", "nearest")),
              "padding_mode": Attr("enum", "zeros", choices=("zeros", "border", "reflection"))}

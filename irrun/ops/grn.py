@@ -1,7 +1,5 @@
 """GRN-1: Global Response Normalization, ``x / sqrt(sum over channels of x^2 + bias)``.
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/grn-1.html
-
 The sum runs over axis 1 (channels) of a 2-D to 4-D input, in f64 for f16/bf16/f32 inputs, the
 result in the input's type.
 """
@@ -10,16 +8,17 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import OpError
-from .base import Attr, Op, TensorInfo
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 
 @register
-class GRN(Op):
+class GRN1(Op):
     """GRN-1; see the module docstring."""
+    category = "normalize"
 
     type, version = "GRN", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/grn-1.html"
+    spec = spec_url("normalization/grn-1")
     attrs = {"bias": Attr("float", required=True, default=0.0)}
     num_inputs = (1, 1)
 

@@ -1,8 +1,6 @@
 """Inverse-14: the inverse of each square matrix in the last two dims (or of its transpose with
 ``adjoint``; the inputs are real).
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/matrix/inverse-14.html
-
 Computed as OpenVINO's CPU plugin does (its reference evaluator has no Inverse): Doolittle LU with
 partial pivoting (the first row of largest magnitude), then forward and back substitution per
 column, in f32 (f64 for f64), vectorised over the batch. A singular matrix divides by its zero
@@ -13,16 +11,17 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import OpError
-from .base import Attr, Op, TensorInfo
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 
 @register
-class Inverse(Op):
+class Inverse14(Op):
     """Inverse-14; see the module docstring."""
+    category = "linear"
 
     type, version = "Inverse", "opset14"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/matrix/inverse-14.html"
+    spec = spec_url("matrix/inverse-14")
     attrs = {"adjoint": Attr("bool", False)}
     num_inputs = (1, 1)
 

@@ -1,6 +1,5 @@
 """LRN-1: local response normalization over a window along the ``axes`` (input 1).
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/lrn-1.html
 
 ``y = x / (bias + alpha / size**len(axes) * sum(x**2 over the window)) ** beta``, the window
 being ``[i - (size-1)//2, i + (size-1)//2]`` clipped to the tensor along every axis in ``axes``
@@ -15,8 +14,8 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import PartialShape
-from .base import Attr, Op, TensorInfo, as_int64
-from .elementwise import NUMERIC, SPECS, float_math
+from ._numerics import NUMERIC, float_math
+from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from .registry import register
 
 
@@ -45,11 +44,12 @@ def window_sum(sq: np.ndarray, axis: int, half: int) -> np.ndarray:
 
 
 @register
-class LRN(Op):
+class LRN1(Op):
     """LRN-1; see the module docstring."""
+    category = "normalize"
 
     type, version = "LRN", "opset1"
-    spec = SPECS + "normalization/lrn-1.html"
+    spec = spec_url("normalization/lrn-1")
     attrs = {"alpha": Attr("float", required=True), "beta": Attr("float", required=True),
              "bias": Attr("float", required=True), "size": Attr("int", required=True)}
     num_inputs = (2, 2)

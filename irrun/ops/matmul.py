@@ -1,18 +1,15 @@
 """MatMul-1: matrix product of the two innermost dims, batch dims broadcast NumPy-style.
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/matrix/matmul-1.html
 """
 from __future__ import annotations
-
-from functools import cache
 
 import ml_dtypes
 import numpy as np
 
 from ..budget import check_alloc
-
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape, broadcast_merge
-from .base import Attr, Op, TensorInfo
+from ._numerics import compute_dtype, require_numeric, same_etype
+from .base import Attr, Op, Precision, TensorInfo, spec_url
 from .registry import register
 
 _BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -22,33 +19,6 @@ _BF16 = np.dtype(ml_dtypes.bfloat16)
 COLS = 2048
 #: Bytes of a weight block decompressed at a time by :meth:`MatMul.run_blocks` (at least COLS rows).
 BLOCK_BYTES = 16 << 20
-
-
-@cache
-def compute_dtype(dtype: np.dtype) -> np.dtype:
-    """The type a kernel accumulates in: f32 for f16/bf16/f8 (as OpenVINO's CPU plugin does at f32
-    inference precision), f64 for f64, int64 for integers, the type itself otherwise (cached:
-    comparing with ml_dtypes' types is slow, and every MatMul asks)."""
-    dtype = np.dtype(dtype)
-    if dtype == np.float64:
-        return dtype
-    if dtype.kind == "f" or dtype == _BF16 or dtype.kind == "V" or "float" in dtype.name:
-        return np.dtype(np.float32)
-    if dtype.kind in "iu":
-        return np.dtype(np.int64)
-    return dtype
-
-
-def require_numeric(info: TensorInfo, op: str, port: str = "input 0") -> None:
-    """These ops compute; strings and booleans have nothing to compute with."""
-    if info.etype.name in ("string", "boolean"):
-        raise OpError(f"irrun does not run {op} on {info.etype} data", port=port, unsupported=True)
-
-
-def same_etype(a: TensorInfo, b: TensorInfo, message: str, port: str = "input 1") -> None:
-    """OpenVINO's element-type merge of two inputs (a dynamic type matches anything)."""
-    if not (a.etype.is_dynamic or b.etype.is_dynamic) and a.etype != b.etype:
-        raise OpError(message, port=port)
 
 
 def matmul_shape(a: PartialShape, b: PartialShape, ta: bool, tb: bool) -> PartialShape:
@@ -93,13 +63,15 @@ def matmul_shape(a: PartialShape, b: PartialShape, ta: bool, tb: bool) -> Partia
 
 
 @register
-class MatMul(Op):
+class MatMul1(Op):
     """``np.matmul`` after the optional transposes of the two innermost dims. f16/bf16 inputs
     are multiplied in f32 and rounded back, integers in int64 (wrapping back)."""
+    category = "linear"
+    precision = Precision.SIGNIFICANT
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "MatMul", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/matrix/matmul-1.html"
+    spec = spec_url("matrix/matmul-1")
     attrs = {"transpose_a": Attr("bool", False), "transpose_b": Attr("bool", False)}
     num_inputs = (2, 2)
     fresh_outputs = True

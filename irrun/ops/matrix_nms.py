@@ -1,8 +1,6 @@
 """MatrixNms-8: Matrix NMS (SOLOv2) — scores decayed by their overlap with higher-scored boxes
 instead of hard suppression.
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/matrix-non-max-suppression-8.html
-
 As OpenVINO's reference kernel (f32): per image and class (``background_class`` skipped),
 candidates with score > ``score_threshold``, the best ``nms_top_k``, sorted by score (ties by
 index). Candidate ``i``'s score is multiplied by ``min over j < i`` of the decay
@@ -22,8 +20,8 @@ from ..budget import check_alloc
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo
-from .multiclass_nms import _MulticlassNms
+from ._nms_rows import multiclass_rows
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 F = np.float32
@@ -45,11 +43,12 @@ def iou_matrix(b: np.ndarray, normalized: bool) -> np.ndarray:
 
 
 @register
-class MatrixNms(Op):
+class MatrixNms8(Op):
     """MatrixNms-8: boxes ``[N, M, 4]``, scores ``[N, C, M]``; see the module docstring."""
+    category = "detection"
 
     type, version = "MatrixNms", "opset8"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/matrix-non-max-suppression-8.html"
+    spec = spec_url("sort/matrix-non-max-suppression-8")
     attrs = {"sort_result_type": Attr("enum", "none", choices=("classid", "score", "none")),
              "sort_result_across_batch": Attr("bool", False), "output_type": Attr("etype", TYPES["i64"]),
              "score_threshold": Attr("float", 0.0), "nms_top_k": Attr("int", -1), "keep_top_k": Attr("int", -1),
@@ -73,7 +72,7 @@ class MatrixNms(Op):
         n = boxes.shape[0] if boxes.shape.rank == 3 else (scores.shape[0] if scores.shape.rank == 3 else Dim(0, None))
         m = boxes.shape[1] if boxes.shape.rank == 3 else (scores.shape[2] if scores.shape.rank == 3 else Dim(0, None))
         c = scores.shape[1] if scores.shape.rank == 3 else Dim(0, None)
-        rows = _MulticlassNms._max_rows(self, n, m, c, True)
+        rows = multiclass_rows(self, n, m, c, True)
         return [TensorInfo(boxes.etype, PartialShape([rows, Dim(6, 6)])),
                 TensorInfo(self.output_type, PartialShape([rows, Dim(1, 1)])),
                 TensorInfo(self.output_type, PartialShape([n]))]
@@ -96,7 +95,7 @@ class MatrixNms(Op):
                 decay = np.exp((max_iou[:i] * max_iou[:i] - iou[i, :i] * iou[i, :i]) * sigma)
             else:
                 decay = (F(1) - iou[i, :i]) / (F(1) - max_iou[:i] + F(1e-10))
-            ds = F(min(F(1), F(decay.min()))) * scores[cand[i]]
+            ds = F(min(1.0, float(decay.min()))) * scores[cand[i]]
             if ds > F(self.post_threshold):
                 out.append((int(cand[i]), F(ds)))
         return out

@@ -1,9 +1,6 @@
 """MulticlassNms-8/9: PaddlePaddle's multi-class NMS — greedy suppression per image and class,
 then the best ``keep_top_k`` per image.
 
-Specs (sort/): multiclass-non-max-suppression-8, multiclass-non-max-suppression-9 under
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/
-
 As OpenVINO's reference kernel (f32):
 
 * inputs: boxes ``[N, M, 4]`` shared by the classes, scores ``[N, C, M]``; or (v9) per-class
@@ -30,10 +27,10 @@ import numpy as np
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64
+from ._nms_rows import multiclass_rows
+from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from .registry import register
 
-_SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/"
 F = np.float32
 
 
@@ -107,20 +104,10 @@ class _MulticlassNms(Op):
             c = boxes.shape[0] if boxes.shape.rank == 3 else DYN
         if boxes.shape.rank == 3 and boxes.shape[2].intersect(Dim(4, 4)) is None:
             raise OpError(f"The third dimension of the 'boxes' must be 4. Got: {boxes.shape[2]}", port="input 0")
-        rows = self._max_rows(n, m, c, shared)
+        rows = multiclass_rows(self, n, m, c, shared)
         et = boxes.etype
         return [TensorInfo(et, PartialShape([rows, Dim(6, 6)])), TensorInfo(self.output_type, PartialShape([rows, Dim(1, 1)])),
                 TensorInfo(self.output_type, PartialShape([n]))]
-
-    def _max_rows(self, n: Dim, m: Dim, c: Dim, shared: bool) -> Dim:
-        if m.hi is None or c.hi is None or n.hi is None:
-            return DYN
-        per_class = m.hi if self.nms_top_k < 0 else min(m.hi, self.nms_top_k)
-        classes = c.hi - (1 if 0 <= self.background_class < c.hi else 0)
-        per_image = per_class * classes
-        if self.keep_top_k >= 0:
-            per_image = min(per_image, self.keep_top_k)
-        return Dim(0, per_image * n.hi if shared else min(per_image * n.hi, m.hi * classes))
 
     def run(self, boxes, scores, roisnum=None):
         boxes, scores = boxes.astype(F), scores.astype(F)
@@ -165,15 +152,17 @@ class _MulticlassNms(Op):
 @register
 class MulticlassNms8(_MulticlassNms):
     """MulticlassNms-8: shared boxes only."""
+    category = "detection"
 
     type, version = "MulticlassNms", "opset8"
-    spec = _SPECS + "multiclass-non-max-suppression-8.html"
+    spec = spec_url("sort/multiclass-non-max-suppression-8")
 
 
 @register
 class MulticlassNms9(_MulticlassNms):
     """MulticlassNms-9: shared boxes, or per-class boxes with roisnum."""
+    category = "detection"
 
     type, version = "MulticlassNms", "opset9"
-    spec = _SPECS + "multiclass-non-max-suppression-9.html"
+    spec = spec_url("sort/multiclass-non-max-suppression-9")
     num_inputs = (2, 3)

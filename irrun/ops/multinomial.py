@@ -1,8 +1,6 @@
 """Multinomial-13: class indices sampled from per-batch (log-)probabilities, with OpenVINO's random
 stream.
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/generation/multinomial-13.html
-
 As OpenVINO's reference kernel: the cumulative sums of each row (``exp`` first with
 ``log_probs``), divided by the row's total, are searched with uniform samples drawn by
 RandomUniform-8's Philox stream (same seeds, the probabilities' type, one per output element); a
@@ -23,8 +21,8 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64
-from .random_uniform import uniform
+from ._random import uniform
+from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from .registry import register
 
 
@@ -38,11 +36,12 @@ def _count(info: TensorInfo) -> int | None:
 
 
 @register
-class Multinomial(Op):
+class Multinomial13(Op):
     """Multinomial-13: probs ``[batch, classes]``, num_samples -> ``[batch, num_samples]``."""
+    category = "shape"
 
     type, version = "Multinomial", "opset13"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/generation/multinomial-13.html"
+    spec = spec_url("generation/multinomial-13")
     attrs = {"convert_type": Attr("etype", required=True), "with_replacement": Attr("bool", required=True, default=False),
              "log_probs": Attr("bool", required=True, default=False), "global_seed": Attr("int", 0),
              "op_seed": Attr("int", 0)}

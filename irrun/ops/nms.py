@@ -1,5 +1,4 @@
 """NonMaxSuppression-1/3/4/5/9: greedy (or Soft-NMS) suppression of boxes, per batch and class.
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/non-max-suppression-1.html
 (and non-max-suppression-3, -4, -9; NMS-5 is sort/no-max-suppression-5.html).
 
 OpenVINO 2026.4.1's reference evaluator has no NMS kernel, so the CPU plugin is the oracle; what
@@ -42,12 +41,12 @@ import numpy as np
 
 from ..elements import TYPES
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64
-from .matmul import require_numeric
+from ..shapes import Dim, PartialShape
+from ._nms_rows import max_boxes, selected_rows
+from ._numerics import require_numeric
+from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from .registry import register
 
-_SPEC = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/"
 _NAMES = ("boxes", "scores", "max_output_boxes_per_class", "iou_threshold", "score_threshold", "soft_nms_sigma")
 _FLOATS = ("f32", "f16", "bf16", "dynamic")
 F32 = np.float32
@@ -82,44 +81,6 @@ def _check_shapes(shapes: Sequence[PartialShape], one_d: bool) -> None:
                               f"respectively. Boxes: {boxes}, Scores: {scores}", port="input 1")
         if not boxes[2].contains(4):
             raise OpError("The last dimension of the 'boxes' input must be equal to 4", port="input 0")
-
-
-def _max_boxes(inputs: Sequence[TensorInfo], absent: int | None) -> int | None:
-    """The constant max_output_boxes_per_class (``absent`` when the input is not given), None when
-    only known at run time."""
-    if len(inputs) < 3:
-        return absent
-    if inputs[2].value is None:
-        return None
-    return int(as_int64(inputs[2].value).reshape(-1)[0])
-
-
-def _hi(d: Dim) -> Dim:
-    """A dim's upper bound as a Dim (OpenVINO's ``get_max_length``; unbounded -> dynamic)."""
-    return DYN if d.hi is None else Dim(d.hi, d.hi)
-
-
-def selected_rows(version: int, boxes: PartialShape, scores: PartialShape, max_boxes: int | None) -> Dim:
-    """The first output dim as OpenVINO infers it. Also gives v1/v3/v4's static run-time size."""
-    if version in (1, 3):
-        if boxes.rank is None:
-            return DYN
-        m = DYN if max_boxes is None or max_boxes < 0 else Dim(max_boxes, max_boxes)
-        if scores.rank is not None:
-            m = m * scores[1]
-        return Dim.of(min(boxes[1].lo, m.lo)) if boxes[1].is_static and m.is_static else DYN
-    if version == 4:
-        if boxes.rank is None or scores.rank is None or not boxes[1].is_static or max_boxes is None:
-            return DYN
-        n = min(boxes[1].lo, max_boxes)
-        return DYN if n < 0 else Dim.of(n) * _hi(scores[0]) * _hi(scores[1])
-    if boxes.rank is None or scores.rank is None:
-        return DYN
-    m = DYN
-    if max_boxes is not None:
-        n = min(-1 if boxes[1].hi is None else boxes[1].hi, max_boxes)
-        m = DYN if n < 0 else Dim(0, n)
-    return m * _hi(scores[0]) * _hi(scores[1])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -303,6 +264,7 @@ def _nms(boxes, scores, max_out, iou_thr, score_thr, sigma, center, sort_desc):
 
 class _NMS(Op):
     """Shared by every version; ``version_no`` selects the shape rule and the outputs."""
+    category = "detection"
 
     version_no = 1
     num_inputs = (2, 5)
@@ -325,7 +287,7 @@ class _NMS(Op):
         if self.out_type.name not in ("i32", "i64"):
             raise OpError("Output type must be i32 or i64")
         rows = selected_rows(self.version_no, inputs[0].shape, inputs[1].shape,
-                             _max_boxes(inputs, 0 if self.version_no < 5 else None))
+                             max_boxes(inputs, 0 if self.version_no < 5 else None))
         if self.version_no < 5:
             return [TensorInfo(self.out_type, PartialShape([rows, 3]))]
         return [TensorInfo(self.out_type, PartialShape([rows, 3])), TensorInfo(TYPES["f32"], PartialShape([rows, 3])),
@@ -355,7 +317,7 @@ class NonMaxSuppression1(_NMS):
     """NMS-1: output i64 [min(num_boxes, max * num_classes), 3], padded with -1."""
 
     type, version = "NonMaxSuppression", "opset1"
-    spec = _SPEC + "non-max-suppression-1.html"
+    spec = spec_url("sort/non-max-suppression-1")
     restrictions = ("v1/v3/v4: the output keeps OpenVINO's static size (padded with -1, or cut), where "
                     "the CPU plugin returns every selected row")
 
@@ -365,7 +327,7 @@ class NonMaxSuppression3(NonMaxSuppression1):
     """NMS-3 adds ``output_type``."""
 
     version, version_no = "opset3", 3
-    spec = _SPEC + "non-max-suppression-3.html"
+    spec = spec_url("sort/non-max-suppression-3")
     attrs = {**_NMS.attrs, "output_type": Attr("etype", TYPES["i64"])}
 
 
@@ -374,7 +336,7 @@ class NonMaxSuppression4(NonMaxSuppression3):
     """NMS-4: output [min(num_boxes, max) * num_batches * num_classes, 3], padded with -1."""
 
     version, version_no = "opset4", 4
-    spec = _SPEC + "non-max-suppression-4.html"
+    spec = spec_url("sort/non-max-suppression-4")
 
 
 @register
@@ -382,7 +344,7 @@ class NonMaxSuppression5(_NMS):
     """NMS-5: Soft-NMS sigma input; outputs selected_indices, selected_scores, valid_outputs."""
 
     type, version, version_no = "NonMaxSuppression", "opset5", 5
-    spec = _SPEC + "no-max-suppression-5.html"
+    spec = spec_url("sort/no-max-suppression-5")
     num_inputs = (2, 6)
     attrs = {**_NMS.attrs, "output_type": Attr("etype", TYPES["i64"])}
 
@@ -392,4 +354,4 @@ class NonMaxSuppression9(NonMaxSuppression5):
     """NMS-9: as NMS-5."""
 
     version, version_no = "opset9", 9
-    spec = _SPEC + "non-max-suppression-9.html"
+    spec = spec_url("sort/non-max-suppression-9")

@@ -1,5 +1,4 @@
-"""NonZero-3: the indices of the non-zero elements, one row per input dimension.
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/condition/nonzero-3.html"""
+"""NonZero-3: the indices of the non-zero elements, one row per input dimension."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,7 +7,7 @@ from ..budget import check_alloc
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 
@@ -22,17 +21,18 @@ def non_zero_count(shape: PartialShape) -> Dim:
 
 
 @register
-class NonZero(Op):
+class NonZero3(Op):
     """The output is ``[rank, count]`` with ``count`` known only at run time; shape inference gives
     ``count`` the interval ``0..numel``. A scalar (or dynamic-rank) input gives ``[?, ?]``; at run
     time a scalar behaves as a 1-element vector: non-zero -> ``[[0]]``, zero -> shape ``[1, 0]``
     (the CPU plugin; the reference evaluator gives ``[0, 0]`` for zero, which breaks its own rank
     rule). NaN and -0.0 follow IEEE (NaN is non-zero, -0.0 is zero); a string is non-zero when not
     empty (OpenVINO has no string kernel)."""
+    category = "shape"
 
     allocation = "checked"         # check_alloc of [rank, count] before np.nonzero
     type, version = "NonZero", "opset3"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/condition/nonzero-3.html"
+    spec = spec_url("condition/nonzero-3")
     attrs = {"output_type": Attr("etype", TYPES["i64"])}
 
     def __init__(self, **attrs):

@@ -1,10 +1,4 @@
 """MVN-1 (IR "opset2") and MVN-6, NormalizeL2-1, BatchNormInference-1/5, GroupNormalization-12.
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/mvn-1.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/mvn-6.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/normalize-l2-1.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/batch-norm-inference-1.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/batch-norm-inference-5.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/group-normalization-12.html
 
 All of them keep the data shape and compute in f32 for f16/bf16 data (f64 for f64), then cast
 back. irrun runs them on floating-point data only (OpenVINO's shape inference also lets integer
@@ -18,9 +12,8 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, normalize_axis
-from .elementwise import fits
-from .matmul import compute_dtype
+from ._numerics import compute_dtype, fits
+from .base import Attr, Op, Precision, TensorInfo, as_int64, normalize_axis, spec_url
 from .registry import register
 
 _FLOAT_ONLY = "floating-point data only"
@@ -66,10 +59,12 @@ class MVN1(Op):
     inside the square root. ``reduction_axes`` is read but, as in OpenVINO's CPU plugin (the
     reference evaluator has no MVN-1 kernel), does not choose the axes: measured with
     ``across_channels="true" reduction_axes="1, 3"`` on 4-D data, the CPU normalises over 1, 2, 3."""
+    category = "normalize"
+    precision = Precision.NORMALIZATION
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "MVN", "opset2"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/mvn-1.html"
+    spec = spec_url("normalization/mvn-1")
     attrs = {"across_channels": Attr("bool", False), "normalize_variance": Attr("bool", False),
              "eps": Attr("float", required=True), "reduction_axes": Attr("ints", [])}
     restrictions = _FLOAT_ONLY
@@ -93,10 +88,12 @@ class MVN6(Op):
     """MVN-6: the axes come from input 1 (i32/i64, values in ``[-rank, rank-1]``, duplicates
     allowed); ``eps_mode`` inside_sqrt: ``(x-mean)/sqrt(var+eps)``, outside_sqrt:
     ``(x-mean)/(sqrt(var)+eps)``. A missing ``eps`` reads as 0.0 as in OpenVINO."""
+    category = "normalize"
+    precision = Precision.NORMALIZATION
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "MVN", "opset6"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/mvn-6.html"
+    spec = spec_url("normalization/mvn-6")
     attrs = {"normalize_variance": Attr("bool", False, required=True),
              "eps": Attr("float", 0.0, required=True),
              "eps_mode": Attr("enum", "inside_sqrt", required=True, choices=("inside_sqrt", "outside_sqrt"))}
@@ -125,14 +122,16 @@ class MVN6(Op):
 
 
 @register
-class NormalizeL2(Op):
+class NormalizeL21(Op):
     """``x / sqrt(max(sum(x^2), eps))`` (eps_mode max) or ``x / sqrt(sum(x^2) + eps)`` (add) over
     the axes of input 1 (a scalar or 1-D integer tensor). With no axes every non-zero element
     becomes 1 (sign dropped, eps ignored) and zeros stay 0, as OpenVINO computes."""
+    category = "normalize"
+    precision = Precision.NORMALIZATION
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "NormalizeL2", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/normalize-l2-1.html"
+    spec = spec_url("normalization/normalize-l2-1")
     attrs = {"eps": Attr("float", required=True),
              "eps_mode": Attr("enum", required=True, choices=("add", "max"))}
     num_inputs = (2, 2)
@@ -164,9 +163,10 @@ class NormalizeL2(Op):
 class BatchNormInference5(Op):
     """``gamma * (x - mean) / sqrt(variance + epsilon) + beta`` per channel (axis 1); inputs
     (data, gamma, beta, mean, variance)."""
+    category = "normalize"
 
     type, version = "BatchNormInference", "opset5"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/batch-norm-inference-5.html"
+    spec = spec_url("normalization/batch-norm-inference-5")
     attrs = {"epsilon": Attr("float", required=True)}
     num_inputs = (5, 5)
     order = (0, 1, 2, 3, 4)     # input index of data, gamma, beta, mean, variance
@@ -216,18 +216,19 @@ class BatchNormInference1(BatchNormInference5):
     """BatchNormInference-1 takes the same tensors in the order (gamma, beta, data, mean, variance)."""
 
     version = "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/batch-norm-inference-1.html"
+    spec = spec_url("normalization/batch-norm-inference-1")
     order = (2, 0, 1, 3, 4)
 
 
 @register
-class GroupNormalization(Op):
+class GroupNormalization12(Op):
     """Channels split into ``num_groups`` groups; each (sample, group) is normalised over its
     channels and spatial dims, ``(x - mean) / sqrt(var + epsilon)``, then scaled and shifted
     per channel by the 1-D ``scale`` and ``bias``."""
+    category = "normalize"
 
     type, version = "GroupNormalization", "opset12"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/group-normalization-12.html"
+    spec = spec_url("normalization/group-normalization-12")
     attrs = {"num_groups": Attr("int", required=True), "epsilon": Attr("float", required=True)}
     num_inputs = (3, 3)
     restrictions = _FLOAT_ONLY

@@ -1,6 +1,4 @@
 """OneHot-1/16: a new axis of length ``depth`` holding ``on_value`` where it equals the index, else ``off_value``.
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/one-hot-1.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/one-hot-16.html
 
 Indices outside ``[0, depth)`` give a row of ``off_value`` — also negative ones in OneHot-1, whose
 spec leaves them undefined (measured on OpenVINO 2026.4.1: CPU plugin and reference evaluator
@@ -16,7 +14,7 @@ from .. import bounds
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, normalize_axis
+from .base import Attr, Op, TensorInfo, as_int64, normalize_axis, spec_url
 from .registry import register
 
 
@@ -41,10 +39,11 @@ def _scalar_or_dynamic(info: TensorInfo) -> bool:
 @register
 class OneHot1(Op):
     """The output type is ``on_value``'s; any element type works (strings too)."""
+    category = "movement"
 
     allocation = "checked"         # check_alloc before the one-hot tensor
     type, version = "OneHot", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/one-hot-1.html"
+    spec = spec_url("sequence/one-hot-1")
     attrs = {"axis": Attr("int", required=True)}
     num_inputs = (4, 4)
     restrictions = "indices of type i32 or i64 only (OpenVINO loads others but cannot run them)"
@@ -95,7 +94,7 @@ class OneHot16(OneHot1):
     by OpenVINO's reader (measured), and so by irrun."""
 
     version = "opset16"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/one-hot-16.html"
+    spec = spec_url("sequence/one-hot-16")
     attrs = {**OneHot1.attrs,
              "negative_indices_mode": Attr("enum", "ignore_negative", choices=("ignore_negative", "normalize"))}
 

@@ -1,5 +1,4 @@
 """Pad-1/12: grow (or crop, with negative pads) a tensor at both ends of every axis (a copy).
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/pad-1.html, https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/pad-12.html
 
 Measured against OpenVINO 2026.4.1 (data-movement-ops.md §14): both versions accept negative
 pads and strings (constant mode only; the default pad value is ``""``). Output element j of an
@@ -20,7 +19,7 @@ from .. import bounds
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, check_index_input
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input, spec_url
 from .registry import register
 
 _MODES = ("constant", "edge", "reflect", "symmetric")
@@ -119,10 +118,11 @@ class Pad1(Op):
     data rank is unknown and the pads' length too); pads with value bounds give intervals
     (:func:`pad_bounds_shape`). ``pad_value`` (scalar, the data's type) is
     used in constant mode only; with other modes it is accepted and ignored, as in OpenVINO."""
+    category = "movement"
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Pad", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/pad-1.html"
+    spec = spec_url("movement/pad-1")
     attrs = {"pad_mode": Attr("enum", "constant", required=True, choices=_MODES)}
     num_inputs = (3, 4)
     moves_values = (0, 3)          # value bounds pass through (irrun/bounds.py)
@@ -169,4 +169,4 @@ class Pad12(Pad1):
     """Pad-12 documents negative pads and string data; OpenVINO runs both versions alike."""
 
     version = "opset12"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/pad-12.html"
+    spec = spec_url("movement/pad-12")

@@ -1,11 +1,4 @@
-"""MaxPool-1/8/14, AvgPool-1/14/16, AdaptiveAvgPool-8.
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-1.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-8.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-14.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-1.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-14.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-16.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/adaptive-avg-pool-8.html
+"""MaxPool-1/8/14, AvgPool-1/14/16 (the adaptive pools are in adaptive_pool.py).
 
 Vectorised as one pass per kernel offset: the element at that offset of every window is a strided
 slice of the padded input, combined element-wise (running maximum and its offset, running sum).
@@ -38,9 +31,9 @@ import numpy as np
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis
-from .convolution import AUTO_PAD, check_kernel_fits, pad_spatial, resolve_pads, window_dim
-from .matmul import compute_dtype, require_numeric
+from ._numerics import compute_dtype, require_numeric
+from ._window import AUTO_PAD, check_kernel_fits, pad_spatial, resolve_pads, window_dim
+from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from .registry import register
 
 _ROUNDING = ("floor", "ceil")
@@ -49,6 +42,7 @@ _ROUNDING_14 = ("floor", "ceil", "ceil_torch")
 
 class _Pool(Op):
     """Shape rule and window geometry shared by MaxPool and AvgPool."""
+    category = "spatial"
 
     num_inputs = (1, 1)
     exclude_pad = False
@@ -163,7 +157,7 @@ class MaxPool1(_Pool):
     """The window maximum; one output. Padding never contributes (see the module notes)."""
 
     type, version = "MaxPool", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-1.html"
+    spec = spec_url("pooling/max-pool-1")
     attrs = dict(_POOL_ATTRS, rounding_type=Attr("enum", "floor", choices=_ROUNDING))
 
     def infer(self, inputs):
@@ -211,7 +205,7 @@ class MaxPool8(MaxPool1):
     from dimension ``axis`` on (``index_element_type`` i32 or i64)."""
 
     version = "opset8"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-8.html"
+    spec = spec_url("pooling/max-pool-8")
     attrs = dict(_POOL_ATTRS, dilations=Attr("ints", []), rounding_type=Attr("enum", "floor", choices=_ROUNDING),
                  axis=Attr("int", 0), index_element_type=Attr("etype", TYPES["i64"]))
 
@@ -258,7 +252,7 @@ class MaxPool14(MaxPool8):
     """Adds ``rounding_type="ceil_torch"``."""
 
     version = "opset14"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-14.html"
+    spec = spec_url("pooling/max-pool-14")
     attrs = dict(MaxPool8.attrs, rounding_type=Attr("enum", "floor", choices=_ROUNDING_14))
 
 
@@ -267,7 +261,7 @@ class AvgPool1(_Pool):
     """The window mean; divisor rules in the module notes. f16/bf16 are averaged in f32."""
 
     type, version = "AvgPool", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-1.html"
+    spec = spec_url("pooling/avg-pool-1")
     attrs = dict(_POOL_ATTRS, rounding_type=Attr("enum", "floor", choices=_ROUNDING),
                  **{"exclude-pad": Attr("bool", False, required=True)})
 
@@ -311,7 +305,7 @@ class AvgPool14(AvgPool1):
     """Adds ``rounding_type="ceil_torch"``."""
 
     version = "opset14"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-14.html"
+    spec = spec_url("pooling/avg-pool-14")
     attrs = dict(AvgPool1.attrs, rounding_type=Attr("enum", "floor", choices=_ROUNDING_14))
 
 
@@ -320,65 +314,5 @@ class AvgPool16(AvgPool14):
     """Adds ``dilations``."""
 
     version = "opset16"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-16.html"
+    spec = spec_url("pooling/avg-pool-16")
     attrs = dict(AvgPool14.attrs, dilations=Attr("ints", []))
-
-
-# ---------------------------------------------------------------------------------------------
-
-def adaptive_bins(n_in: int, n_out: int) -> np.ndarray:
-    """``[n_out, n_in]`` averaging matrix of adaptive pooling: bin i covers
-    ``[floor(i*n_in/n_out), ceil((i+1)*n_in/n_out))``."""
-    i = np.arange(n_out)
-    start = (i * n_in) // n_out
-    end = -((-(i + 1) * n_in) // n_out)
-    j = np.arange(n_in)
-    inside = (j[None, :] >= start[:, None]) & (j[None, :] < end[:, None])
-    return inside / np.maximum(end - start, 1)[:, None]
-
-
-@register
-class AdaptiveAvgPool(Op):
-    """Bins of (nearly) equal size per spatial axis, averaged; separable, so the kernel applies
-    one averaging matrix per axis (``np.tensordot``). Output sizes may exceed the input (bins
-    overlap) or be 0 (empty output); a negative size is rejected (OpenVINO makes it ``?``)."""
-
-    type, version = "AdaptiveAvgPool", "opset8"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/adaptive-avg-pool-8.html"
-    num_inputs = (2, 2)
-
-    def infer(self, inputs):
-        x, os_ = inputs
-        require_numeric(x, self.type)
-        if x.shape.rank is not None and x.shape.rank not in (3, 4, 5):
-            raise OpError(f"Expected a 3D, 4D or 5D tensor for the input. Got: {x.shape}", port="input 0")
-        check_index_input(os_, "input 1", f"output_shape must be an integer tensor, got {os_.etype}",
-                          "output_shape must be a 1D tensor")
-        if x.shape.rank is None:
-            return [TensorInfo(x.etype, PartialShape(None))]
-        nsp = x.shape.rank - 2
-        if os_.shape.rank == 1 and os_.shape[0].is_static and os_.shape[0].lo != nsp:
-            raise OpError("Output shape for spatial dimension not compatible with data shape.", port="input 1")
-        spatial = [DYN] * nsp if os_.value is None else [Dim(v, v) for v in self.sizes(os_.value, nsp)]
-        return [TensorInfo(x.etype, PartialShape([x.shape[0], x.shape[1], *spatial]))]
-
-    @staticmethod
-    def sizes(value: np.ndarray, nsp: int) -> list[int]:
-        vals = as_int64(value).tolist()
-        if len(vals) != nsp:
-            raise OpError("Number of spatial dimensions is not compatible with input data rank", port="input 1")
-        if any(v < 0 for v in vals):
-            raise OpError(f"output_shape {vals} has a negative size (OpenVINO makes the dimension "
-                          "dynamic)", port="input 1", openvino_loads=True)
-        return vals
-
-    def run(self, x, os_):
-        sizes = self.sizes(os_, x.ndim - 2)
-        acc = np.dtype(np.float64) if x.dtype.kind in "iub" else compute_dtype(x.dtype)
-        y = x.astype(acc, copy=False)
-        for i, n in enumerate(sizes):
-            m = adaptive_bins(x.shape[2 + i], n).astype(acc)
-            y = np.moveaxis(np.tensordot(y, m, axes=([2 + i], [1])), -1, 2 + i)
-        if x.dtype.kind in "iu":
-            y = np.rint(y)
-        return [y.astype(x.dtype)]

@@ -1,7 +1,4 @@
 """PriorBox-1/8 and PriorBoxClustered-1: the SSD anchor grid, [2, H * W * priors * 4] f32.
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/prior-box-1.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/prior-box-8.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/prior-box-clustered-1.html
 
 Inputs: ``output_size`` [H, W] and ``image_size`` [IH, IW] (1-D integer tensors of 2). Row 0
 holds (xmin, ymin, xmax, ymax) per grid cell (row-major) and prior, row 1 the variances (one value
@@ -41,10 +38,9 @@ from ..budget import check_alloc
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import DYN, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, check_index_input
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input, spec_url
 from .registry import register
 
-_SPEC = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/"
 F32 = np.float32
 _INPUTS = ("output size", "image")
 
@@ -100,6 +96,7 @@ def _out_shape(value: np.ndarray | None, priors: int) -> PartialShape:
 
 
 class _PriorBase(Op):
+    category = "detection"
     num_inputs = (2, 2)
 
     def num_priors(self) -> int:
@@ -177,7 +174,7 @@ class PriorBox1(_PriorBase):
     """PriorBox-1 (the v8 kernel with ``min_max_aspect_ratios_order=true``)."""
 
     type, version = "PriorBox", "opset1"
-    spec = _SPEC + "prior-box-1.html"
+    spec = spec_url("detection/prior-box-1")
     attrs = {"min_size": Attr("floats", []), "max_size": Attr("floats", []), "aspect_ratio": Attr("floats", []),
              "density": Attr("floats", []), "fixed_ratio": Attr("floats", []), "fixed_size": Attr("floats", []),
              "clip": Attr("bool", False), "flip": Attr("bool", False), "step": Attr("float", 0.0),
@@ -260,7 +257,7 @@ class PriorBox8(PriorBox1):
     """PriorBox-8 adds ``min_max_aspect_ratios_order`` (default true: min, max, ratio boxes)."""
 
     version = "opset8"
-    spec = _SPEC + "prior-box-8.html"
+    spec = spec_url("detection/prior-box-8")
     attrs = {**PriorBox1.attrs, "min_max_aspect_ratios_order": Attr("bool", True)}
 
 
@@ -271,7 +268,7 @@ class PriorBoxClustered1(_PriorBase):
     """One box per (width, height) pair, centred on each cell."""
 
     type, version = "PriorBoxClustered", "opset1"
-    spec = _SPEC + "prior-box-clustered-1.html"
+    spec = spec_url("detection/prior-box-clustered-1")
     attrs = {"width": Attr("floats", []), "height": Attr("floats", []), "clip": Attr("bool", True),
              "step": Attr("float", 0.0), "step_w": Attr("float", 0.0), "step_h": Attr("float", 0.0),
              "offset": Attr("float", required=True), "variance": Attr("floats", [])}

@@ -1,9 +1,6 @@
 """Proposal-1 and Proposal-4: Faster R-CNN's region proposals — anchors moved by the predicted
 deltas, the best ``pre_nms_topn`` kept, greedy NMS, the first ``post_nms_topn`` returned.
 
-Specs (detection/): proposal-1, proposal-4 under
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/
-
 As OpenVINO's reference kernel, in f32 (the details the output depends on):
 
 * for ``framework="tensorflow"`` image_shape is read as (width, height, ...) — every clip and the
@@ -29,11 +26,10 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo
-from .generate_proposals import proposal_nms
+from ._detectron import proposal_nms
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
-_SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/"
 F = np.float32
 
 
@@ -43,7 +39,7 @@ def anchors(base: int, ratios: list[float], scales: list[float], tf: bool) -> np
     area, centre = F(base * base), F(0.5) * (F(base) - off)
     out = []
     for r in ratios:
-        r = F(r)
+        r = F(r)  # type: ignore[assignment]
         w = np.sqrt(area / r)
         h = w * r
         if not tf:
@@ -154,15 +150,17 @@ class _Proposal(Op):
 @register
 class Proposal1(_Proposal):
     """Proposal-1: the boxes ``[N * post_nms_topn, 5]``."""
+    category = "detection"
 
     type, version = "Proposal", "opset1"
-    spec = _SPECS + "proposal-1.html"
+    spec = spec_url("detection/proposal-1")
 
 
 @register
 class Proposal4(_Proposal):
     """Proposal-4: the boxes and their scores ``[N * post_nms_topn]``."""
+    category = "detection"
 
     type, version = "Proposal", "opset4"
-    spec = _SPECS + "proposal-4.html"
+    spec = spec_url("detection/proposal-4")
     n_outputs = 2

@@ -1,6 +1,4 @@
 """Range-1/4: ``start, start + step, ...`` up to (excluding) ``stop``; three scalar inputs.
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/generation/range-1.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/generation/range-4.html
 
 :func:`range_length` is OpenVINO's shape rule (``range_shape_inference.hpp``), used by ``infer``
 when the inputs are constant and by ``run``: the values are read as f64; for an integer output
@@ -19,8 +17,8 @@ from ..budget import check_alloc
 from ..elements import ElementType
 from ..errors import OpError
 from ..shapes import PartialShape
-from .base import Attr, Op, TensorInfo
-from .elementwise import NUMERIC, SPECS, unsupported, work_dtype
+from ._numerics import NUMERIC, unsupported, work_dtype
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 _NAMES = ("start", "stop", "step")
@@ -48,6 +46,7 @@ def range_length(start: float, stop: float, step: float, integral: bool) -> int:
 
 
 class _Range(Op):
+    category = "shape"
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
     num_inputs = (3, 3)
     restrictions = "no f8, 4-bit or string types"
@@ -92,7 +91,7 @@ class Range1(_Range):
     """Range-1: start, stop and step of one numeric type, which the output takes."""
 
     type, version = "Range", "opset1"
-    spec = SPECS + "generation/range-1.html"
+    spec = spec_url("generation/range-1")
 
     def out_type(self, inputs):
         known = {t.etype for t in inputs if not t.etype.is_dynamic}
@@ -109,7 +108,7 @@ class Range4(_Range):
     """Range-4: inputs of any numeric types; ``output_type`` gives the output's."""
 
     type, version = "Range", "opset4"
-    spec = SPECS + "generation/range-4.html"
+    spec = spec_url("generation/range-4")
     attrs = {"output_type": Attr("etype", required=True)}
 
     def out_type(self, inputs):

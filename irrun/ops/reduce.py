@@ -22,10 +22,12 @@ from typing import ClassVar
 import ml_dtypes
 import numpy as np
 
+from .. import bounds
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis
-from .elementwise import NUMERIC, RESTRICTION, define, unsupported, work_dtype
+from ._numerics import NUMERIC, RESTRICTION, unsupported, work_dtype
+from .base import Attr, Op, Precision, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
+from .registry import define
 
 ONE = Dim(1, 1)
 
@@ -121,6 +123,7 @@ def _any(x, axes, keep):
 
 class ReduceOp(Op):
     """Base of the reductions: ``keep_dims`` (default false); data numeric (logical: boolean)."""
+    category = "normalize"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     attrs = {"keep_dims": Attr("bool", False)}
@@ -147,14 +150,19 @@ class ReduceOp(Op):
             known = reduce_axes(axes.value, x.shape.rank)
         return [TensorInfo(et, reduce_shape(x.shape, known, axes.shape, self.keep_dims))]
 
+    def bounds(self, inputs, outputs):
+        if type(self).kernel is _prod:       # the interval product of each reduced group
+            return bounds.reduce(inputs, outputs[0], reduce_axes,
+                                 lambda r, x: bounds.corners(bounds.mul, r, x), (1, 1))
+        return super().bounds(inputs, outputs)
+
     def run(self, x, axes):
         ax = reduce_axes(axes, x.ndim)      # no axes: the kernel over nothing (ReduceL1: |x|)
         with np.errstate(all="ignore"):
             return [np.asarray(type(self).kernel(x, ax, self.keep_dims))]
 
 
-_REDUCTION = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/reduction/"
-REDUCE = {  # type: (version, spec page, doc, kernel)
+REDUCE = {  # op type -> (version, spec page, doc, kernel)
     "ReduceSum": ("opset1", "reduce-sum-1", "Sum over the axes.", _sum),
     "ReduceMean": ("opset1", "reduce-mean-1", "Arithmetic mean over the axes (integers truncate).", _mean),
     "ReduceMax": ("opset1", "reduce-max-1", "Maximum over the axes (NaN skipped).", _max),
@@ -167,9 +175,11 @@ REDUCE = {  # type: (version, spec page, doc, kernel)
 }
 
 for _name, (_ver, _page, _doc, _kernel) in REDUCE.items():
-    globals()[f"{_name}{_ver[5:]}"] = define(ReduceOp, _name, _ver, _REDUCTION + _page + ".html", _doc,
+    globals()[f"{_name}{_ver[5:]}"] = define(ReduceOp, _name, _ver, spec_url("reduction/" + _page), _doc,
                                              kernel=staticmethod(_kernel), logical="Logical" in _name,
                                              # they select an element: value bounds pass (irrun/bounds.py)
                                              moves_values=(0,) if _name in ("ReduceMax", "ReduceMin") else (),
-                                             restrictions="" if "Logical" in _name else RESTRICTION)
+                                             restrictions="" if "Logical" in _name else RESTRICTION,
+                                             precision=Precision.SUM_REDUCTION if _name in ("ReduceSum", "ReduceMean")
+                                             else Precision.NONE)
 del _name, _ver, _page, _doc, _kernel

@@ -1,6 +1,4 @@
 """RegionYolo-1 (YOLO v2 region / v3 yolo layer activations) and ReorgYolo-2 (YOLO v2 reorg).
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/region-yolo-1.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/reorg-yolo-1.html
 
 Neither has a reference kernel in OpenVINO 2026.4.1's evaluator; the CPU plugin is the oracle.
 
@@ -30,11 +28,9 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo, normalize_axis
-from .elementwise import work_dtype
+from ._numerics import work_dtype
+from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from .registry import register
-
-_SPEC = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/"
 
 
 def _require_float(info: TensorInfo, what: str) -> None:
@@ -44,8 +40,9 @@ def _require_float(info: TensorInfo, what: str) -> None:
 
 @register
 class RegionYolo1(Op):
+    category = "detection"
     type, version = "RegionYolo", "opset1"
-    spec = _SPEC + "region-yolo-1.html"
+    spec = spec_url("detection/region-yolo-1")
     attrs = {"coords": Attr("int", required=True), "classes": Attr("int", required=True),
              "num": Attr("int", required=True), "do_softmax": Attr("bool", True), "mask": Attr("ints", []),
              "axis": Attr("int", required=True), "end_axis": Attr("int", required=True),
@@ -122,8 +119,9 @@ def _div_dim(d: Dim, s: int) -> Dim | None:
 
 @register
 class ReorgYolo2(Op):
+    category = "detection"
     type, version = "ReorgYolo", "opset2"
-    spec = _SPEC + "reorg-yolo-1.html"
+    spec = spec_url("detection/reorg-yolo-1")
     attrs = {"stride": Attr("ints", required=True)}
 
     @property

@@ -16,15 +16,17 @@ from functools import cache
 from importlib import import_module, resources
 
 from ..errors import OpError, UnsupportedError
-from .base import Op
+from .base import Op, Precision, Role
 
 _REGISTRY: dict[tuple[str, str], type[Op]] = {}
 _ALL_LOADED = False
-#: modules of irrun.ops that hold no op
+#: modules of irrun.ops that hold no op (and every ``_helper`` module)
 _NOT_OPS = frozenset({"base", "registry"})
 
 # IR spellings that differ from the C++ class names (the serializer writes the left ones).
 _IR_SPELLING = {"const": "Constant", "relu": "Relu", "softmax": "Softmax", "prelu": "PRelu"}
+#: how OpenVINO's serializer writes a Constant's type
+_WRITTEN_CONSTANT = "Const"
 # The reader's special cases (ir-format.md §11).
 _OPSET1_TO_OPSET2 = {"MVN", "ROIPooling", "ReorgYolo"}
 _EXPERIMENTAL = {
@@ -48,7 +50,7 @@ def load_all() -> None:
     global _ALL_LOADED
     if not _ALL_LOADED:
         for m in pkgutil.iter_modules(import_module(__package__).__path__):
-            if m.name not in _NOT_OPS:
+            if m.name not in _NOT_OPS and not m.name.startswith("_"):
                 import_module(f"{__package__}.{m.name}")
         _ALL_LOADED = True
 
@@ -74,6 +76,18 @@ def index() -> dict[str, list[str]]:
     for (t, _), cls in _REGISTRY.items():
         out.setdefault(t, set()).add(cls.__module__.removeprefix(f"{__package__}."))
     return {t: sorted(out[t]) for t in sorted(out)}
+
+
+def define(base: type[Op], type_: str, version: str, spec: str, doc: str, module: str | None = None,
+           **cls_vars) -> type[Op]:
+    """Create and register the class ``<type_><n>`` of ``base`` for one row of an op table (the
+    class naming rule: type name + opset number, ``Add1``); ``module`` is the op module that
+    defines the row (by default ``base``'s), where the index (``index.json``) looks it up."""
+    cls = type(f"{type_}{version[5:]}", (base,), {
+        "type": type_, "version": version, "spec": spec, "__module__": module or base.__module__,
+        "__qualname__": f"{type_}{version[5:]}", "__doc__": f"{type_}-{version[5:]}: {doc}\nSpec: {spec}",
+        **cls_vars})
+    return register(cls)
 
 
 def register(cls: type[Op]) -> type[Op]:
@@ -142,6 +156,55 @@ def _version_key(version: str) -> int:
 def versions_of(canon: str) -> list[str]:
     load_all()
     return sorted((v for t, v in _REGISTRY if t == canon), key=_version_key)
+
+
+def classes_of(type_name: str) -> tuple[type[Op], ...]:
+    """Every registered version of a layer type as the IR spells it (empty for unknown types), for
+    code that has a layer record but no op and asks what the op declares."""
+    return _classes(canonical_type(type_name))
+
+
+@cache
+def _classes(canon: str) -> tuple[type[Op], ...]:
+    """Every registered version of a canonical type (importing its modules if needed)."""
+    if not any(t == canon for t, _ in _REGISTRY):
+        for module in _index().get(canon, ()):
+            import_module(f"{__package__}.{module}")
+    if not any(t == canon for t, _ in _REGISTRY) and not _ALL_LOADED:
+        load_all()
+    return tuple(cls for (t, _), cls in _REGISTRY.items() if t == canon)
+
+
+def role_of(type_name: str) -> Role:
+    """The role (``Op.role``) of a layer type as the IR spells it (``"const"``, ``"Parameter"``...),
+    for code that has a layer record but no op: :attr:`Role.COMPUTE` for unknown types."""
+    roles = {cls.role for cls in classes_of(type_name)}
+    return roles.pop() if len(roles) == 1 else Role.COMPUTE
+
+
+def precision_of(type_name: str) -> Precision:
+    """What the versions of a layer type declare as ``Op.precision`` (none for unknown types)."""
+    out = Precision.NONE
+    for cls in classes_of(type_name):
+        out |= cls.precision
+    return out
+
+
+def by_role(role: Role) -> type[Op]:
+    """The newest op class of a role that only one type has (Parameter, Result, Constant), for
+    code that writes such layers."""
+    load_all()
+    found = sorted({cls.type for cls in _REGISTRY.values() if cls.role is role})
+    if len(found) != 1:
+        raise ValueError(f"{role} is the role of {found or 'no type'}")
+    return _REGISTRY[(found[0], versions_of(found[0])[-1])]
+
+
+def written_type(role: Role) -> tuple[str, str]:
+    """(type, version) as OpenVINO's serializer writes a layer of that role (``("Const",
+    "opset1")``), for code that writes IR (:mod:`irrun.irwriter`)."""
+    cls = by_role(role)
+    return (_WRITTEN_CONSTANT if role is Role.CONSTANT else cls.type), cls.version
 
 
 def all_ops() -> list[type[Op]]:

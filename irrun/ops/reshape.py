@@ -1,5 +1,5 @@
 """Reshape-1: the same elements under a new shape given as a 1-D integer tensor (a view when
-NumPy can). Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/reshape-1.html"""
+NumPy can)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -10,7 +10,7 @@ import numpy as np
 from .. import bounds
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, check_index_input
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input, spec_url
 from .registry import register
 
 _P = "input 1"
@@ -94,14 +94,15 @@ def _pattern(value: np.ndarray) -> list[int]:
 
 
 @register
-class Reshape(Op):
+class Reshape1(Op):
     """A target shape known only at run time gives the output rank (the pattern's length) with
     dynamic dims, or a dynamic rank when even the length is unknown; the kernel then resolves and
     checks the values with the same rule as shape inference."""
+    category = "movement"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Reshape", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/reshape-1.html"
+    spec = spec_url("shape/reshape-1")
     attrs = {"special_zero": Attr("bool", False, required=True)}
     num_inputs = (2, 2)
     moves_values = (0,)          # value bounds pass through (irrun/bounds.py)

@@ -1,16 +1,17 @@
-"""Result-1: a model output. Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/infrastructure/result-1.html"""
+"""Result-1: a model output."""
 from __future__ import annotations
 
-from .base import Op
+from .base import Op, Role, spec_url
 from .registry import register
 
 
 @register
-class Result(Op):
+class Result1(Op):
     """Has one input and no output port; the executor returns its input under the output's name."""
+    role = Role.RESULT
 
     type, version = "Result", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/infrastructure/result-1.html"
+    spec = spec_url("infrastructure/result-1")
 
     def infer(self, inputs):
         return []

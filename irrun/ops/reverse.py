@@ -1,6 +1,5 @@
 """Reverse-1 (opset1 only): flip the data along the given axes — a view (``np.flip``).
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/reverse-1.html
 
 ``mode="index"``: input 1 lists axes (any integer type, negative from the end, repeats allowed);
 ``mode="mask"``: input 1 is a boolean per axis.
@@ -11,7 +10,7 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import PartialShape
-from .base import Attr, Op, TensorInfo, as_int64
+from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from .registry import register
 
 
@@ -35,11 +34,12 @@ def reverse_axes(shape: PartialShape, axes: np.ndarray, mode: str) -> list[int]:
 
 
 @register
-class Reverse(Op):
+class Reverse1(Op):
     """Reverse-1; see the module docstring."""
+    category = "movement"
 
     type, version = "Reverse", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/reverse-1.html"
+    spec = spec_url("movement/reverse-1")
     attrs = {"mode": Attr("enum", required=True, choices=("index", "mask"))}
     num_inputs = (2, 2)
 

@@ -1,6 +1,5 @@
 """ReverseSequence-1: reverse the first ``seq_lengths[b]`` elements along ``seq_axis`` of every batch ``b``.
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/reverse-sequence-1.html
 
 One gather along ``seq_axis`` with a per-batch index (``len - 1 - t`` for ``t < len``, else
 ``t``) — a copy. Lengths of any numeric type (floats truncate); 0 and 1 leave the sequence
@@ -13,7 +12,7 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, normalize_axis
+from .base import Attr, Op, TensorInfo, as_int64, normalize_axis, spec_url
 from .registry import register
 
 
@@ -31,12 +30,13 @@ def check_distinct(axes: tuple[int, int] | None) -> None:
 
 
 @register
-class ReverseSequence(Op):
+class ReverseSequence1(Op):
     """ReverseSequence-1; attributes ``batch_axis`` (default 0) and ``seq_axis`` (default 1),
     negative values counting from the end."""
+    category = "movement"
 
     type, version = "ReverseSequence", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/reverse-sequence-1.html"
+    spec = spec_url("movement/reverse-sequence-1")
     attrs = {"batch_axis": Attr("int", 0), "seq_axis": Attr("int", 1)}
     num_inputs = (2, 2)
 

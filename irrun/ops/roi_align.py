@@ -1,10 +1,8 @@
 """ROIAlign-3 and ROIAlign-9: pool each region of interest of a feature map into a fixed
 ``pooled_h x pooled_w`` grid of bins, each the average (or maximum) of bilinear samples.
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/roi-align-3.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/roi-align-9.html
 
 OpenVINO's reference kernel (roi_align.hpp), which its CPU plugin matches on every measured case
-(OpenVINO 2026.4.1, tests/fixtures/more_expectations):
+(OpenVINO 2026.4.1, tests/fixtures/trig_bitwise_dft_sampling_expectations):
 
 * box ``[x1, y1, x2, y2]`` -> ``(coord + offset_src) * spatial_scale + offset_dst``: offsets 0, 0
   (``asymmetric``, and all of ROIAlign-3), 0, -0.5 (``half_pixel_for_nn``), 0.5, -0.5
@@ -32,10 +30,9 @@ from .. import elements
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, check_index_input
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input, spec_url
 from .registry import register
 
-SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/"
 _OFFSETS = {"asymmetric": (0.0, 0.0), "half_pixel_for_nn": (0.0, -0.5), "half_pixel": (0.5, -0.5)}
 
 
@@ -71,6 +68,7 @@ def roi_align_shape(data: TensorInfo, rois: TensorInfo, index: TensorInfo, ph: i
 class _ROIAlign(Op):
     """Inputs: feature maps [N, C, H, W], boxes [num_rois, 4] of the same float type, batch
     indices [num_rois] of an integer type."""
+    category = "spatial"
 
     num_inputs = (3, 3)
     restrictions = "sampling_ratio >= 0"
@@ -172,7 +170,7 @@ class ROIAlign3(_ROIAlign):
     """ROIAlign-3: the ``asymmetric`` coordinates of ROIAlign-9."""
 
     type, version = "ROIAlign", "opset3"
-    spec = SPECS + "roi-align-3.html"
+    spec = spec_url("detection/roi-align-3")
     attrs = _ATTRS
 
 
@@ -181,5 +179,5 @@ class ROIAlign9(_ROIAlign):
     """ROIAlign-9: adds ``aligned_mode`` (asymmetric, half_pixel_for_nn, half_pixel)."""
 
     type, version = "ROIAlign", "opset9"
-    spec = SPECS + "roi-align-9.html"
+    spec = spec_url("detection/roi-align-9")
     attrs = {**_ATTRS, "aligned_mode": Attr("enum", "asymmetric", choices=tuple(_OFFSETS))}

@@ -1,8 +1,5 @@
 """ROIPooling-2 and PSROIPooling-1: a fixed-size map pooled from each region of interest.
 
-Specs (detection/): roi-pooling-1 (ROIPooling is read as opset2), psroi-pooling-1 under
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/
-
 Both take a feature map ``[N, C, H, W]`` and boxes ``[R, 5]`` (batch index, x1, y1, x2, y2), as
 OpenVINO's reference kernels compute them (f32 coordinates, the map's type for sums):
 
@@ -28,10 +25,8 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo
+from .base import Attr, Op, Precision, TensorInfo, spec_url
 from .registry import register
-
-_SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/"
 
 
 def _check_inputs(feat: TensorInfo, rois: TensorInfo) -> None:
@@ -71,11 +66,13 @@ def _bilinear(plane: np.ndarray, y: float, x: float) -> float:
 
 
 @register
-class ROIPooling(Op):
+class ROIPooling2(Op):
     """ROIPooling-2 (IR ``opset1`` and ``opset2``); see the module docstring."""
+    precision = Precision.SIGNIFICANT
+    category = "spatial"
 
     type, version = "ROIPooling", "opset2"
-    spec = _SPECS + "roi-pooling-1.html"
+    spec = spec_url("detection/roi-pooling-1")
     attrs = {"pooled_h": Attr("int", 0), "pooled_w": Attr("int", 0), "spatial_scale": Attr("float", required=True),
              "method": Attr("enum", "max", choices=("max", "bilinear")),
              "output_size": Attr("ints", []), "output_roi": Attr("ints", [])}
@@ -133,11 +130,12 @@ class ROIPooling(Op):
 
 
 @register
-class PSROIPooling(Op):
+class PSROIPooling1(Op):
     """PSROIPooling-1; see the module docstring."""
+    category = "spatial"
 
     type, version = "PSROIPooling", "opset1"
-    spec = _SPECS + "psroi-pooling-1.html"
+    spec = spec_url("detection/psroi-pooling-1")
     attrs = {"output_dim": Attr("int", required=True), "group_size": Attr("int", 1),
              "spatial_scale": Attr("float", required=True), "mode": Attr("enum", "average", choices=("average", "bilinear")),
              "spatial_bins_x": Attr("int", 1), "spatial_bins_y": Attr("int", 1)}

@@ -1,5 +1,4 @@
 """Roll-7: shift elements cyclically along the given axes (``np.roll``).
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/roll-7.html
 
 A scalar ``shift`` applies to every axis in ``axes``, as the spec says (OpenVINO's CPU plugin
 refuses that with more than one axis: "'shift' and 'axes' dimensions mismatch"; its reference
@@ -10,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import OpError
-from .base import Op, TensorInfo, as_int64, normalize_axis
+from .base import Op, TensorInfo, as_int64, normalize_axis, spec_url
 from .registry import register
 
 _MISMATCH = "If shift is a 1D vector, axes must be a 1D tensor of the same size."
@@ -22,11 +21,12 @@ def roll_axes(axes: np.ndarray, rank: int) -> list[int]:
 
 
 @register
-class Roll(Op):
+class Roll7(Op):
     """A copy (a roll cannot be a view); every element type, strings included."""
+    category = "movement"
 
     type, version = "Roll", "opset7"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/roll-7.html"
+    spec = spec_url("movement/roll-7")
     num_inputs = (3, 3)
 
     def infer(self, inputs):

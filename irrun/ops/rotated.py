@@ -1,9 +1,6 @@
 """NMSRotated-13 and ROIAlignRotated-15: NMS and ROIAlign for rotated boxes
 ``[x_ctr, y_ctr, width, height, angle]`` (radians).
 
-Specs: sort/nms-rotated-13, detection/roi-align-rotated-15 under
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/
-
 A box's corners are detectron2's ``get_rotated_vertices``; the overlap of two boxes is the area
 of the intersection of the two convex quadrilaterals (Sutherland-Hodgman clipping, f64; OpenVINO
 computes it in f32, so IoUs within ~1e-6 of the threshold may round the other way).
@@ -28,12 +25,10 @@ from ..budget import check_alloc
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64
-from .experimental_detectron import bilinear_taps
-from .nms import _max_boxes, selected_rows
+from ._detectron import bilinear_taps
+from ._nms_rows import max_boxes, selected_rows
+from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from .registry import register
-
-_SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/"
 
 
 def corners(b: np.ndarray) -> np.ndarray:
@@ -93,12 +88,13 @@ def _area_signed(p: np.ndarray) -> float:
 
 
 @register
-class NMSRotated(Op):
+class NMSRotated13(Op):
     """NMSRotated-13: boxes ``[N, M, 5]``, scores ``[N, C, M]``, max_output_boxes_per_class,
     iou_threshold, score_threshold."""
+    category = "detection"
 
     type, version = "NMSRotated", "opset13"
-    spec = _SPECS + "sort/nms-rotated-13.html"
+    spec = spec_url("sort/nms-rotated-13")
     attrs = {"sort_result_descending": Attr("bool", True), "output_type": Attr("etype", TYPES["i64"]),
              "clockwise": Attr("bool", True)}
     num_inputs = (5, 5)
@@ -114,7 +110,7 @@ class NMSRotated(Op):
         for i, t in enumerate(inputs[2:], 2):
             if t.shape.rank not in (None, 0) and not (t.shape.rank == 1 and t.shape[0].intersect(Dim(1, 1))):
                 raise OpError(f"Expected a scalar for input {i}. Got: {t.shape}", port=f"input {i}")
-        rows = selected_rows(9, boxes.shape, scores.shape, _max_boxes(inputs, None))
+        rows = selected_rows(9, boxes.shape, scores.shape, max_boxes(inputs, None))
         return [TensorInfo(self.output_type, PartialShape([rows, 3])), TensorInfo(TYPES["f32"], PartialShape([rows, 3])),
                 TensorInfo(self.output_type, PartialShape([1]))]
 
@@ -149,12 +145,13 @@ class NMSRotated(Op):
 
 
 @register
-class ROIAlignRotated(Op):
+class ROIAlignRotated15(Op):
     """ROIAlignRotated-15: data ``[N, C, H, W]``, rois ``[R, 5]``, batch indices ``[R]`` ->
     ``[R, C, pooled_h, pooled_w]``."""
+    category = "detection"
 
     type, version = "ROIAlignRotated", "opset15"
-    spec = _SPECS + "detection/roi-align-rotated-15.html"
+    spec = spec_url("detection/roi-align-rotated-15")
     attrs = {"pooled_h": Attr("int", required=True, default=0), "pooled_w": Attr("int", required=True, default=0),
              "sampling_ratio": Attr("int", required=True, default=0),
              "spatial_scale": Attr("float", required=True, default=1.0), "clockwise_mode": Attr("bool", False)}

@@ -1,10 +1,5 @@
 """ScatterUpdate-3, ScatterNDUpdate-3 (IR ``opset4``) / -15 and ScatterElementsUpdate-3/-12: a copy
 of ``data`` with ``updates`` written (or, for v15/v12, reduced) into the places ``indices`` name.
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/scatter-update-3.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/scatter-nd-update-3.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/scatter-nd-update-15.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/scatter-elements-update-3.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/scatter-elements-update-12.html
 
 All three reduce to one kernel, :func:`scatter_reduce`: ``data`` viewed as rows (the addressed
 slices), one target row per update, applied in the order of ``indices`` (row-major) as
@@ -20,11 +15,10 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis
-from .gather_nd import wrap_indices
+from ._indices import wrap_indices
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
 from .registry import register
 
-_SPEC = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/"
 _NOTE = "OpenVINO loads such a model but fails at inference"
 _LOGICAL = {"sum": np.logical_or, "sub": np.logical_xor, "prod": np.logical_and,
             "min": np.logical_and, "max": np.logical_or}
@@ -173,10 +167,11 @@ class ScatterUpdate3(Op):
     (scalar or [1], known at run time at the latest). Duplicate indices: the last update wins
     (measured, both evaluators). Negative or too large indices are refused, as OpenVINO does at
     inference."""
+    category = "movement"
 
     allocation = "inputs"          # the output is the data input's shape
     type, version = "ScatterUpdate", "opset3"
-    spec = _SPEC + "scatter-update-3.html"
+    spec = spec_url("movement/scatter-update-3")
     num_inputs = (4, 4)
     moves_values = (0, 2)          # value bounds pass through (irrun/bounds.py)
 
@@ -257,10 +252,11 @@ class ScatterNDUpdate4(Op):
     refused as OpenVINO does at inference. Duplicates: the last update wins. An empty index
     tuple (``indices.shape[-1] == 0``) addresses the whole data tensor (the reference evaluator;
     the CPU plugin leaves the data unchanged)."""
+    category = "movement"
 
     allocation = "inputs"          # the output is the data input's shape
     type, version = "ScatterNDUpdate", "opset4"
-    spec = _SPEC + "scatter-nd-update-3.html"
+    spec = spec_url("movement/scatter-nd-update-3")
     num_inputs = (3, 3)
     reduction = "none"
 
@@ -294,7 +290,7 @@ class ScatterNDUpdate15(ScatterNDUpdate4):
     a NaN already in data stays, NaN updates are ignored."""
 
     version = "opset15"
-    spec = _SPEC + "scatter-nd-update-15.html"
+    spec = spec_url("movement/scatter-nd-update-15")
     attrs = {"reduction": Attr("enum", "none", choices=("none", "sum", "sub", "prod", "min", "max"))}
     restrictions = "no reduction other than none on string tensors"
 
@@ -354,10 +350,11 @@ class ScatterElementsUpdate3(Op):
     negatives wrap (both evaluators, measured), anything outside ``[-dim, dim)`` is refused as
     OpenVINO does at inference. The axis input may hold several values; the first counts
     (OpenVINO accepts any 1-D axis, measured). Duplicates: the last update wins."""
+    category = "movement"
 
     allocation = "inputs"          # the output is the data input's shape
     type, version = "ScatterElementsUpdate", "opset3"
-    spec = _SPEC + "scatter-elements-update-3.html"
+    spec = spec_url("movement/scatter-elements-update-3")
     num_inputs = (4, 4)
     reduction, use_init_val = "none", True
 
@@ -393,7 +390,7 @@ class ScatterElementsUpdate12(ScatterElementsUpdate3):
     :func:`_minmax_restart_after_nan`; the CPU plugin propagates NaN instead)."""
 
     version = "opset12"
-    spec = _SPEC + "scatter-elements-update-12.html"
+    spec = spec_url("movement/scatter-elements-update-12")
     attrs = {"reduction": Attr("enum", "none", choices=("none", "sum", "prod", "min", "max", "mean")),
              "use_init_val": Attr("bool", True)}
     restrictions = "no reduction other than none on string tensors"

@@ -1,7 +1,5 @@
 """SearchSorted-15: for each value, the index where it would be inserted into a sorted sequence.
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/search-sorted-15.html
-
 ``right_mode`` false gives the first index whose element is >= the value (``std::lower_bound``,
 NumPy's side "left"), true the first whose element is > the value. The sorted sequence is either
 1-D (one sequence for every value) or has the values' rank with the same leading dims (one
@@ -15,7 +13,7 @@ import numpy as np
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import DYN, PartialShape
-from .base import Attr, Op, TensorInfo
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 
@@ -35,11 +33,12 @@ def check_shapes(seq: PartialShape, values: PartialShape) -> None:
 
 
 @register
-class SearchSorted(Op):
+class SearchSorted15(Op):
     """SearchSorted-15; see the module docstring."""
+    category = "shape"
 
     type, version = "SearchSorted", "opset15"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/search-sorted-15.html"
+    spec = spec_url("sort/search-sorted-15")
     attrs = {"right_mode": Attr("bool", False), "output_type": Attr("etype", TYPES["i64"])}
     num_inputs = (2, 2)
 

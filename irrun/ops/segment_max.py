@@ -1,8 +1,6 @@
 """SegmentMax-16: the maximum of each segment of rows of ``data`` (rows grouped by sorted
 ``segment_ids``).
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/segment-max-16.html
-
 ``segment_ids`` is 1-D, non-negative and sorted, one id per row of ``data`` (axis 0). The output
 has ``num_segments`` rows (the optional third input; else ``max(segment_ids) + 1``); rows of
 segments no id names are filled by ``fill_mode``: ``zero`` with 0, ``lowest`` with the type's
@@ -18,7 +16,7 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64
+from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from .registry import register
 
 
@@ -35,11 +33,12 @@ def check_ids(ids: np.ndarray) -> None:
 
 
 @register
-class SegmentMax(Op):
+class SegmentMax16(Op):
     """SegmentMax-16; see the module docstring."""
+    category = "normalize"
 
     type, version = "SegmentMax", "opset16"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/segment-max-16.html"
+    spec = spec_url("arithmetic/segment-max-16")
     attrs = {"fill_mode": Attr("enum", required=True, choices=("zero", "lowest"))}
     num_inputs = (2, 3)
 

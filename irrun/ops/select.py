@@ -1,5 +1,4 @@
 """Select-1: ``cond ? then : else`` element-wise, with numpy (default), none or pdpd broadcasting.
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/condition/select-1.html
 
 The output shape merges ``else``, ``then`` and ``cond`` with the shared element-wise rule
 (:func:`irrun.ops.elementwise.broadcast_shapes`); pdpd broadcasts ``else`` and then ``cond`` into
@@ -13,8 +12,8 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import PartialShape
-from .base import Op, TensorInfo
-from .elementwise import AUTO_BROADCAST, SPECS, align_pdpd, broadcast_shapes
+from ._broadcast import AUTO_BROADCAST, align_pdpd, broadcast_shapes
+from .base import Op, TensorInfo, spec_url
 from .registry import register
 
 
@@ -29,10 +28,11 @@ def select_shape(cond: PartialShape, then: PartialShape, else_: PartialShape, mo
 @register
 class Select1(Op):
     """Select-1; every element type for ``then``/``else`` (strings too)."""
+    category = "elementwise"
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Select", "opset1"
-    spec = SPECS + "condition/select-1.html"
+    spec = spec_url("condition/select-1")
     attrs = {"auto_broadcast": AUTO_BROADCAST}
     num_inputs = (3, 3)
     moves_values = (1, 2)          # value bounds pass through (irrun/bounds.py)

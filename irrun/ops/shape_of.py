@@ -1,5 +1,4 @@
-"""ShapeOf-1/3: the shape of a tensor as a 1-D integer tensor.
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/shape-of-1.html, https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/shape-of-3.html"""
+"""ShapeOf-1/3: the shape of a tensor as a 1-D integer tensor."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,7 +7,7 @@ from .. import bounds
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import PartialShape
-from .base import Attr, Op, TensorInfo
+from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 
@@ -17,9 +16,10 @@ class ShapeOf1(Op):
     """ShapeOf-1 always returns i64. Its value is known to shape inference whenever the input
     shape is static, which is what lets constant sub-graphs (ShapeOf -> Gather -> Concat ->
     Reshape) resolve; with a static rank its dims' intervals are value bounds (irrun/bounds.py)."""
+    category = "shape"
 
     type, version = "ShapeOf", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/shape-of-1.html"
+    spec = spec_url("shape/shape-of-1")
     out_type = TYPES["i64"]
 
     def infer(self, inputs):
@@ -40,7 +40,7 @@ class ShapeOf3(ShapeOf1):
     """ShapeOf-3 adds ``output_type`` (i32 or i64, default i64)."""
 
     version = "opset3"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/shape-of-3.html"
+    spec = spec_url("shape/shape-of-3")
     attrs = {"output_type": Attr("etype", required=True)}   # OpenVINO refuses it missing
 
     def __init__(self, **attrs):

@@ -1,12 +1,11 @@
-"""ShuffleChannels-1: interleave the groups of one axis (the ShuffleNet channel shuffle).
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/shuffle-channels-1.html"""
+"""ShuffleChannels-1: interleave the groups of one axis (the ShuffleNet channel shuffle)."""
 from __future__ import annotations
 
 import math
 
 from ..errors import OpError
 from ..shapes import PartialShape
-from .base import Attr, Op, TensorInfo, normalize_axis
+from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from .registry import register
 
 
@@ -27,11 +26,12 @@ def channel_axis(shape: PartialShape, axis: int, group: int) -> int | None:
 
 
 @register
-class ShuffleChannels(Op):
+class ShuffleChannels1(Op):
     """View as ``[outer, group, C/group, inner]``, swap the middle pair, reshape back (a copy)."""
+    category = "movement"
 
     type, version = "ShuffleChannels", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/shuffle-channels-1.html"
+    spec = spec_url("movement/shuffle-channels-1")
     attrs = {"axis": Attr("int", 1), "group": Attr("int", 1)}
 
     def infer(self, inputs):

@@ -1,5 +1,5 @@
-"""Slice-8: ``data[start:stop:step]`` on the listed axes, with OpenVINO's clamping rules.
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/slice-8.html
+"""Slice-8: ``data[start:stop:step]`` on the listed axes, with OpenVINO's clamping rules;
+SliceScatter-15, its inverse with the same slicing rules.
 
 This module also holds the clamped-slice computation shared with StridedSlice-1
 (:func:`clamp_slice` for one concrete dimension, :func:`sliced_dim` for a partial one).
@@ -12,104 +12,10 @@ import numpy as np
 
 from .. import bounds
 from ..errors import OpError
-from ..shapes import Dim, PartialShape
-from .base import Op, TensorInfo, as_int64, check_index_input, normalize_axis
+from ..shapes import DYN, Dim, PartialShape
+from ._slicing import bounded_dim, clamp_slice, index_values, sliced_dim, up_to
+from .base import Op, TensorInfo, check_index_input, normalize_axis, spec_url
 from .registry import register
-
-INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
-_INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
-
-
-def index_values(value: np.ndarray) -> list[int]:
-    """An index-like input as Python ints. Unsigned values keep their magnitude (u8 255 is 255;
-    u64 >= 2**63 wraps negative, as in OpenVINO). The i32 extremes widen to the int64 ones: OpenVINO's
-    shape inference reads both as "to the end" sentinels, and at run time they clamp alike."""
-    ints = [int(v) for v in as_int64(value).reshape(-1)]
-    if value.dtype == np.int32:
-        ints = [INT64_MAX if v == _INT32_MAX else INT64_MIN if v == _INT32_MIN else v for v in ints]
-    return ints
-
-
-def clamp_slice(n: int, start: int, stop: int, step: int) -> tuple[slice, int]:
-    """What ``[start:stop:step]`` selects on a dimension of size ``n``: a NumPy slice (start and stop
-    already clamped, so basic indexing gives a view) and the number of elements.
-
-    Python's rule, except that for a negative step a start still negative after adding ``n`` is
-    clamped to 0 (element 0 is taken) where Python gives an empty slice: ``[0,1,2][-4:-4:-3]`` is
-    ``[0]`` in OpenVINO. INT64_MIN/INT64_MAX are ordinary values that clamp to the ends.
-    """
-    if step == 0:
-        raise OpError("Step must be non-zero")
-    start += n if start < 0 else 0
-    stop += n if stop < 0 else 0
-    if step > 0:
-        start, stop = min(max(start, 0), n), min(max(stop, 0), n)
-        length = max(0, -((start - stop) // step))
-    else:
-        start, stop = min(max(start, 0), n - 1), min(max(stop, -1), n - 1)
-        length = max(0, -((stop - start) // -step)) if n > 0 else 0
-    if length == 0:
-        return slice(0, 0), 0
-    return slice(start, None if stop < 0 else stop, step), length
-
-
-def _length(n: int, start: int, stop: int, step: int) -> int:
-    return clamp_slice(n, start, stop, step)[1]
-
-
-def sliced_dim(dim: Dim, start: int, stop: int, step: int) -> Dim:
-    """The output dimension of ``[start:stop:step]`` on a dimension that may be an interval.
-
-    The exact range of the length over every size ``dim`` allows: between the sizes where a bound
-    changes how it clamps (``|start|``, ``|stop|`` and their neighbours) the length is monotonic,
-    so its extremes are at those sizes or at the interval's ends. For an unbounded dim, sizes past
-    every breakpoint (2**64, 2**65) show whether the length stays put or grows without bound;
-    there INT64_MIN/INT64_MAX count as infinite, as in OpenVINO's shape inference, and so does any
-    bound beyond +-2**62 (no real dimension is that long; they clamp alike on every real size).
-    """
-    if dim.is_static:
-        return Dim.of(_length(dim.lo, start, stop, step))
-    start, stop = (v if abs(v) < 1 << 62 else 1 << 80 if v > 0 else -(1 << 80) for v in (start, stop))
-    sizes = {dim.lo, 0, 1} | {abs(v) + d for v in (start, stop) for d in (-1, 0, 1, 2)}
-    if dim.hi is not None:
-        sizes.add(dim.hi)
-    lengths = [_length(n, start, stop, step) for n in sizes
-               if dim.lo <= n < (1 << 64) and (dim.hi is None or n <= dim.hi)]
-    hi: int | None = None
-    if dim.hi is None:
-        far = _length(1 << 64, start, stop, step)
-        lengths.append(far)
-        if _length(1 << 65, start, stop, step) == far:
-            hi = max(lengths)
-    else:
-        hi = max(lengths)
-    return Dim(min(lengths), hi)
-
-
-def bounded_dim(dim: Dim, start: tuple[int, int | None], stop: tuple[int, int | None], step: int) -> Dim:
-    """The output dim of a slice whose start and stop are known only as (lo, hi) value bounds
-    (hi None: unbounded; irrun/bounds.py). While a bound keeps its sign the length is monotonic in
-    it (a later start or an earlier stop takes no more elements, for a positive step; the reverse
-    for a negative one), so the extremes are at two corners; bounds that straddle 0 (an index
-    that may count from either end) are split there and the results joined."""
-    def parts(lo: int, hi: int | None) -> list[tuple[int, int]]:     # split at 0: one sign each
-        hi = INT64_MAX if hi is None else hi
-        return [(lo, -1), (0, hi)] if lo < 0 <= hi else [(lo, hi)]
-
-    out = None
-    for s0, s1 in parts(*start):
-        for e0, e1 in parts(*stop):
-            fewest, most = ((s1, e0), (s0, e1)) if step > 0 else ((s0, e1), (s1, e0))
-            lo, hi = sliced_dim(dim, *fewest, step).lo, sliced_dim(dim, *most, step).hi
-            out = Dim(lo, hi) if out is None else \
-                Dim(min(out.lo, lo), None if hi is None or out.hi is None else max(out.hi, hi))
-    return out
-
-
-def up_to(dim: Dim) -> Dim:
-    """``0..upper(dim)``: what a slice with unknown bounds can leave of ``dim``."""
-    return Dim(0, dim.hi)
-
 
 # ---------------------------------------------------------------------------------------------
 
@@ -164,10 +70,11 @@ class Slice8(Op):
     e.g. start ``2..4`` of 10 -> ``6..8``); unknown axes make every dim ``0..upper``; dynamic data
     rank gives a dynamic rank.
     """
+    category = "movement"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Slice", "opset8"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/slice-8.html"
+    spec = spec_url("movement/slice-8")
     num_inputs = (4, 5)
     moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
 
@@ -223,3 +130,42 @@ class Slice8(Op):
         for axis, (start, stop, step) in plan.items():
             index[axis] = clamp_slice(x.shape[axis], start, stop, step)[0]
         return [x[tuple(index)]]
+
+
+@register
+class SliceScatter15(Op):
+    """SliceScatter-15: inputs data, updates, start, stop, step, optional axes. A copy of ``data``
+    with ``data[start:stop:step]`` (on the listed axes) replaced by ``updates``, which must have
+    the shape Slice-8 of the same inputs gives (checked by Slice-8's own shape rule)."""
+    category = "movement"
+
+    type, version = "SliceScatter", "opset15"
+    spec = spec_url("movement/slice-scatter-15")
+    num_inputs = (5, 6)
+
+    def infer(self, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+        data, updates, *idx = inputs
+        if not (data.etype.is_dynamic or updates.etype.is_dynamic or data.etype == updates.etype):
+            raise OpError("SliceScatter `updates` input must have the same type as `data`.", port="input 1")
+        sliced = Slice8().infer([data, *idx])[0].shape
+        if not sliced.compatible(updates.shape):
+            raise OpError(f"SliceScatter updates at index 1 are not compatible with expected slice shape "
+                          f"{sliced}", port="input 1")
+        shape = data.shape
+        if shape.rank is None and updates.shape.rank is not None:      # the rank is the updates'
+            shape = PartialShape([DYN] * updates.shape.rank)
+        return [TensorInfo(data.etype if not data.etype.is_dynamic else updates.etype, shape)]
+
+    def run(self, x: np.ndarray, updates: np.ndarray, *idx: np.ndarray) -> list[np.ndarray]:
+        values = [index_values(v) for v in idx] + [None] * (4 - len(idx))
+        plan = slice_plan(x.ndim, *values, n_default=len(values[0]), has_axes=len(idx) == 4)
+        index = [slice(None)] * x.ndim
+        for axis, (start, stop, step) in plan.items():
+            index[axis] = clamp_slice(x.shape[axis], start, stop, step)[0]
+        out = x.copy()
+        target = out[tuple(index)]
+        if target.shape != updates.shape:
+            raise OpError(f"SliceScatter updates shape {list(updates.shape)} is not the slice's "
+                          f"shape {list(target.shape)}", port="input 1")
+        out[tuple(index)] = updates
+        return [out]

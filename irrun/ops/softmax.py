@@ -12,8 +12,8 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import PartialShape
-from .base import Attr, Op, TensorInfo, normalize_axis
-from .elementwise import DIRECT, RESTRICTION, SPECS, fits, float_math, unsupported
+from ._numerics import DIRECT, RESTRICTION, fits, float_math, unsupported
+from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from .registry import register
 
 
@@ -32,6 +32,7 @@ def log_softmax(x: np.ndarray, axis: int, out: np.ndarray | None = None) -> np.n
 
 
 class _SoftmaxBase(Op):
+    category = "normalize"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
     attrs = {"axis": Attr("int", 1)}
     restrictions = "floating-point inputs only (OpenVINO's CPU plugin also takes integers); " + RESTRICTION
@@ -62,11 +63,10 @@ class _SoftmaxBase(Op):
 
 @register
 class Softmax1(_SoftmaxBase):
-    """Softmax-1: the axis is unsigned (a negative one is refused, as OpenVINO's 2**64 - 1).
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/softmax-1.html"""
+    """Softmax-1: the axis is unsigned (a negative one is refused, as OpenVINO's 2**64 - 1)."""
 
     type, version = "Softmax", "opset1"
-    spec = SPECS + "activation/softmax-1.html"
+    spec = spec_url("activation/softmax-1")
 
     def _axis(self, shape: PartialShape) -> int:
         if not 0 <= self.axis < shape.rank:
@@ -76,18 +76,16 @@ class Softmax1(_SoftmaxBase):
 
 @register
 class Softmax8(_SoftmaxBase):
-    """Softmax-8: like Softmax-1 with ``axis`` in ``[-rank, rank-1]``.
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/softmax-8.html"""
+    """Softmax-8: like Softmax-1 with ``axis`` in ``[-rank, rank-1]``."""
 
     type, version = "Softmax", "opset8"
-    spec = SPECS + "activation/softmax-8.html"
+    spec = spec_url("activation/softmax-8")
 
 
 @register
 class LogSoftmax5(_SoftmaxBase):
-    """LogSoftmax-5: ``x - max - log(sum(exp(x - max)))`` along ``axis`` in ``[-rank, rank-1]``.
-    Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/log-soft-max-5.html"""
+    """LogSoftmax-5: ``x - max - log(sum(exp(x - max)))`` along ``axis`` in ``[-rank, rank-1]``."""
 
     type, version = "LogSoftmax", "opset5"
-    spec = SPECS + "activation/log-soft-max-5.html"
+    spec = spec_url("activation/log-soft-max-5")
     kernel = staticmethod(log_softmax)

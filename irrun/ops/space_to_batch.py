@@ -1,7 +1,5 @@
 """SpaceToBatch-2 and BatchToSpace-2: move blocks of the spatial axes into the batch axis and back.
 
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/space-to-batch-2.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/batch-to-space-2.html
 
 Both are the spec's reshape -> transpose -> reshape (plus a zero pad before, or a crop after);
 the block offsets are the *outer* part of the output batch index. The three index inputs are
@@ -19,15 +17,14 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Op, TensorInfo, as_int64, check_index_input
-from .depth_to_space import exact_div
+from ._indices import exact_div
+from .base import Op, TensorInfo, as_int64, check_index_input, spec_url
 from .registry import register
-
-_SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/"
 
 
 class _BlockBatch(Op):
     """Shared checks: subclasses name the inputs, give OpenVINO's messages and the shape rule."""
+    category = "movement"
 
     num_inputs = (4, 4)
     names: tuple[str, str, str]
@@ -73,12 +70,12 @@ class _BlockBatch(Op):
 
 
 @register
-class SpaceToBatch(_BlockBatch):
+class SpaceToBatch2(_BlockBatch):
     """SpaceToBatch-2: zero-pad, then move ``block_shape`` blocks of every spatial axis into the
     batch: output ``[N * prod(block), (D_i + pads_i) / block_i ...]``."""
 
     type, version = "SpaceToBatch", "opset2"
-    spec = _SPECS + "space-to-batch-2.html"
+    spec = spec_url("movement/space-to-batch-2")
     names = ("block_shape", "pads_begin", "pads_end")
     rank_msg = "The data tensor with rank lower than 2 is not supported (data rank: {})"
     block_msg = "block_shape values must be greater than 0"
@@ -110,12 +107,12 @@ class SpaceToBatch(_BlockBatch):
 
 
 @register
-class BatchToSpace(_BlockBatch):
+class BatchToSpace2(_BlockBatch):
     """BatchToSpace-2: the inverse — split the batch into ``block_shape`` blocks interleaved into
     the spatial axes, then crop: output ``[N / prod(block), D_i * block_i - crops_i ...]``."""
 
     type, version = "BatchToSpace", "opset2"
-    spec = _SPECS + "batch-to-space-2.html"
+    spec = spec_url("movement/batch-to-space-2")
     names = ("block_shape", "crops_begin", "crops_end")
     rank_msg = "data input must have rank greater or equal than 2. Got: {}"
     block_msg = "Elements of block_shape input must be greater or equal to one."

@@ -1,8 +1,6 @@
 """SparseFillEmptyRows-16: a 2-D sparse tensor (COO) with an entry ``[row, 0] = default_value``
 added to every row that has none, as TensorFlow's ``sparse.fill_empty_rows``.
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sparse/fill-empty-rows-16.html
-
 Inputs values ``[N]``, dense_shape ``[2]``, indices ``[N, 2]``, default_value (scalar of the
 values' type). Outputs: the indices ``[M, 2]`` and values ``[M]`` ordered by row (entries of one
 row keep their input order, the added ``[row, 0]`` entries sit in their row's place), and a
@@ -18,16 +16,17 @@ from ..budget import check_alloc
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Op, TensorInfo, as_int64
+from .base import Op, TensorInfo, as_int64, spec_url
 from .registry import register
 
 
 @register
-class SparseFillEmptyRows(Op):
+class SparseFillEmptyRows16(Op):
     """SparseFillEmptyRows-16; see the module docstring."""
+    category = "movement"
 
     type, version = "SparseFillEmptyRows", "opset16"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sparse/fill-empty-rows-16.html"
+    spec = spec_url("sparse/fill-empty-rows-16")
     num_inputs = (4, 4)
 
     def infer(self, inputs):

@@ -1,14 +1,12 @@
-"""Split-1: cut a tensor into ``num_splits`` equal parts along an axis (views, no copy).
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/split-1.html"""
+"""Split-1: cut a tensor into ``num_splits`` equal parts along an axis (views, no copy)."""
 from __future__ import annotations
 
 import numpy as np
 
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
 from .registry import register
-
 
 #: More outputs than any real IR declares; bounds the per-output bookkeeping of a hostile layer.
 MAX_SPLITS = 1 << 16
@@ -36,13 +34,14 @@ def split_part(shape: PartialShape, axis: np.ndarray, n: int) -> tuple[int, Dim]
 
 
 @register
-class Split(Op):
+class Split1(Op):
     """Outputs are ``np.split`` views of the input. A missing ``num_splits`` reads as 0 and is
     rejected, as OpenVINO does. Unknown (non-constant) axis -> outputs of known rank only."""
+    category = "movement"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Split", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/split-1.html"
+    spec = spec_url("movement/split-1")
     attrs = {"num_splits": Attr("int", 0, required=True)}
     num_inputs = (2, 2)
     moves_values = (0,)          # value bounds pass through (irrun/bounds.py)

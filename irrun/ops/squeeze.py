@@ -1,35 +1,14 @@
-"""Squeeze-1/15: remove dimensions of size 1 (a view).
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/squeeze-1.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/squeeze-15.html"""
+"""Squeeze-1/15: remove dimensions of size 1 (a view)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
-from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, normalize_axis
+from ._indices import axes_values, check_axes_info
+from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from .registry import register
 
 _ONE = Dim(1, 1)
-
-
-def axes_values(value: np.ndarray) -> list[int]:
-    """Squeeze/Unsqueeze axes: any integer type, or a float type (truncated) as OpenVINO reads
-    them; boolean and string are rejected as in OpenVINO ("Element not supported")."""
-    if value.dtype.kind in "bTUSO":
-        raise OpError(f"Element not supported: axes of type {value.dtype}", port="input 1")
-    return as_int64(value).reshape(-1).tolist()
-
-
-def check_axes_info(axes: TensorInfo) -> None:
-    """The axes input: scalar or 1-D, numeric (shared with Unsqueeze)."""
-    if axes.etype.name in ("boolean", "string"):
-        raise OpError(f"Element not supported: axes of type {axes.etype}", port="input 1")
-    if axes.shape.rank is not None and axes.shape.rank > 1:
-        raise OpError("Second input (axes) should not be of rank higher than 1. Got: "
-                      f"{axes.shape.rank}", port="input 1")
 
 
 def squeeze_shape(shape: PartialShape, axes: Sequence[int] | None,
@@ -59,10 +38,11 @@ class Squeeze1(Op):
     OpenVINO silently keeps since 2024.3). Axes known only at run time: the shape is unchanged when
     no dim can be 1, else the rank is dynamic (stricter than OpenVINO's rank-1 guess for a
     one-element axes, which is wrong when the axis points at a dim that is not 1)."""
+    category = "movement"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Squeeze", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/squeeze-1.html"
+    spec = spec_url("shape/squeeze-1")
     num_inputs = (1, 2)
     moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
     allow_axis_skip = False
@@ -94,5 +74,5 @@ class Squeeze15(Squeeze1):
     dynamic instead of being assumed 1. Values are the same as Squeeze-1."""
 
     version = "opset15"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/squeeze-15.html"
+    spec = spec_url("shape/squeeze-15")
     attrs = {"allow_axis_skip": Attr("bool", False)}

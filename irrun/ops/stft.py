@@ -1,8 +1,5 @@
 """STFT-15 and ISTFT-16: the short-time Fourier transform of a real signal and its inverse.
 
-Specs (signals/): stft-15, istft-16 under
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/
-
 STFT: signal ``[L]`` or ``[B, L]``, window ``[W]`` (``W <= frame_size``; centred in the frame,
 ``(frame_size - W) // 2`` zeros before it), frame_size and frame_step scalars. Frame ``t`` is
 ``signal[t*step : t*step + frame_size] * window``; its real FFT gives ``frame_size//2 + 1`` bins.
@@ -21,10 +18,8 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64
+from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from .registry import register
-
-_SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/signals/"
 
 
 def _scalar(info: TensorInfo, what: str, port: int) -> int | None:
@@ -50,11 +45,12 @@ def padded_window(window: np.ndarray, frame: int) -> np.ndarray:
 
 
 @register
-class STFT(Op):
+class STFT15(Op):
     """STFT-15; see the module docstring."""
+    category = "detection"
 
     type, version = "STFT", "opset15"
-    spec = _SPECS + "stft-15.html"
+    spec = spec_url("signals/stft-15")
     attrs = {"transpose_frames": Attr("bool", required=True, default=False)}
     num_inputs = (4, 4)
 
@@ -100,11 +96,12 @@ class STFT(Op):
 
 
 @register
-class ISTFT(Op):
+class ISTFT16(Op):
     """ISTFT-16; see the module docstring."""
+    category = "detection"
 
     type, version = "ISTFT", "opset16"
-    spec = _SPECS + "istft-16.html"
+    spec = spec_url("signals/istft-16")
     attrs = {"center": Attr("bool", required=True, default=False),
              "normalized": Attr("bool", required=True, default=False)}
     num_inputs = (4, 5)

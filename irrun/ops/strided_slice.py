@@ -1,5 +1,4 @@
 """StridedSlice-1: NumPy-style basic indexing driven by begin/end/stride and five masks.
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/strided-slice-1.html
 """
 from __future__ import annotations
 
@@ -10,9 +9,9 @@ import numpy as np
 from .. import bounds
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo, check_index_input
+from ._slicing import INT64_MAX, INT64_MIN, bounded_dim, clamp_slice, index_values, sliced_dim, up_to
+from .base import Attr, Op, TensorInfo, check_index_input, spec_url
 from .registry import register
-from .slice import INT64_MAX, INT64_MIN, bounded_dim, clamp_slice, index_values, sliced_dim, up_to
 
 _MASKS = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask", "ellipsis_mask")
 _TOO_LONG = ("Input rank plus number of new axis has to be at least the size of Lower and Upper "
@@ -46,10 +45,11 @@ class StridedSlice1(Op):
     is dynamic.
     The kernel is basic indexing, so the output is a view (0-d when every dim is shrunk).
     """
+    category = "movement"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "StridedSlice", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/strided-slice-1.html"
+    spec = spec_url("movement/strided-slice-1")
     attrs = {"begin_mask": Attr("ints", [], required=True), "end_mask": Attr("ints", [], required=True),
              "new_axis_mask": Attr("ints", []), "shrink_axis_mask": Attr("ints", []),
              "ellipsis_mask": Attr("ints", [])}

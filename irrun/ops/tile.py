@@ -1,4 +1,4 @@
-"""Tile-1: repeat a tensor along each axis (``np.tile``, a copy). Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/tile-1.html"""
+"""Tile-1: repeat a tensor along each axis (``np.tile``, a copy)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -8,7 +8,7 @@ import numpy as np
 from .. import bounds
 from ..budget import check_alloc
 from ..shapes import Dim, PartialShape
-from .base import Op, TensorInfo, as_int64, check_index_input
+from .base import Op, TensorInfo, as_int64, check_index_input, spec_url
 from .registry import register
 
 
@@ -30,14 +30,15 @@ def tile_shape(shape: PartialShape, repeats: Sequence[int | Dim]) -> PartialShap
 
 
 @register
-class Tile(Op):
+class Tile1(Op):
     """Repeats known only at run time give rank max(data rank, number of repeats) with dynamic
     dims (dynamic rank when either is unknown); repeats with value bounds give intervals (the
     leading dims, repeated once, stay)."""
+    category = "movement"
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Tile", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/tile-1.html"
+    spec = spec_url("movement/tile-1")
     num_inputs = (2, 2)
     moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
 

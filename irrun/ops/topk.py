@@ -1,7 +1,4 @@
 """TopK-1/3/11: the ``k`` largest or smallest elements of every slice along ``axis``, and their indices.
-Specs: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/top-k-1.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/top-k-3.html,
-https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/top-k-11.html
 
 Order (measured on OpenVINO 2026.4.1, tools/make_select_expectations.py): the reference evaluator
 ranks by value and breaks ties by the lower index, whatever ``stable`` says, and the spec's
@@ -24,7 +21,7 @@ import numpy as np
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis
+from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
 from .registry import register
 
 
@@ -77,10 +74,11 @@ def topk(x: np.ndarray, k: int, axis: int, largest: bool, by_index: bool,
 @register
 class TopK1(Op):
     """TopK-1: ``k`` must be i8, i32 or i64."""
+    category = "detection"
 
     allocation = "inputs"          # k <= the axis length (check_k)
     type, version = "TopK", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/top-k-1.html"
+    spec = spec_url("sort/top-k-1")
     attrs = {"axis": Attr("int", required=True),
              "mode": Attr("enum", required=True, choices=("max", "min")),
              "sort": Attr("enum", required=True, choices=("value", "index", "none")),
@@ -128,7 +126,7 @@ class TopK3(TopK1):
     """TopK-3: ``k`` of any integer type."""
 
     version = "opset3"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/top-k-3.html"
+    spec = spec_url("sort/top-k-3")
 
     def _check_k_type(self, k: TensorInfo) -> None:
         check_index_input(k, "input 1", f"K input has to be an integer type, which does match the provided one:{k.etype}")
@@ -140,7 +138,7 @@ class TopK11(TopK3):
     stable one)."""
 
     version = "opset11"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/top-k-11.html"
+    spec = spec_url("sort/top-k-11")
     attrs = {**TopK1.attrs, "stable": Attr("bool", False)}
 
     def infer(self, inputs):

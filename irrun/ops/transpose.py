@@ -1,11 +1,11 @@
-"""Transpose-1: permute the axes of a tensor (a view). Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/transpose-1.html"""
+"""Transpose-1: permute the axes of a tensor (a view)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Op, TensorInfo, as_int64, check_index_input
+from .base import Op, TensorInfo, as_int64, check_index_input, spec_url
 from .registry import register
 
 _P = "input 1"
@@ -27,13 +27,14 @@ def transpose_order(shape: PartialShape, order: Sequence[int]) -> list[int] | No
 
 
 @register
-class Transpose(Op):
+class Transpose1(Op):
     """The output is ``x.transpose(order)``, a view. An order known only at run time gives the
     data rank with dynamic dims; the kernel then checks it with the same rule."""
+    category = "movement"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Transpose", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/transpose-1.html"
+    spec = spec_url("movement/transpose-1")
     num_inputs = (2, 2)
     moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
 

@@ -1,6 +1,5 @@
 """Unique-10: the distinct elements (or, with an axis, the distinct slices along it) of a tensor,
 with the index of each one's first occurrence, each input element's unique index, and the counts.
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/unique-10.html
 
 As OpenVINO's reference kernel (unique.hpp) defines it, measured on OpenVINO 2026.4.1:
 
@@ -26,7 +25,7 @@ import numpy as np
 from ..elements import TYPES
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, normalize_axis
+from .base import Attr, Op, TensorInfo, as_int64, normalize_axis, spec_url
 from .registry import register
 
 _INDEX = ("i32", "i64")
@@ -132,9 +131,10 @@ def unique(x: np.ndarray, axis: int | None, sort: bool) -> tuple[np.ndarray, np.
 @register
 class Unique10(Op):
     """Data of any numeric type or boolean; optional Const axis."""
+    category = "detection"
 
     type, version = "Unique", "opset10"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/unique-10.html"
+    spec = spec_url("movement/unique-10")
     attrs = {"sorted": Attr("bool", True),
              "index_element_type": Attr("etype", TYPES["i64"]),
              "count_element_type": Attr("etype", TYPES["i64"])}

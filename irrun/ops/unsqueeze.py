@@ -1,13 +1,13 @@
-"""Unsqueeze-1: insert dimensions of size 1 (a view). Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/unsqueeze-1.html"""
+"""Unsqueeze-1: insert dimensions of size 1 (a view)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Op, TensorInfo, normalize_axis
+from ._indices import axes_values, check_axes_info
+from .base import Op, TensorInfo, normalize_axis, spec_url
 from .registry import register
-from .squeeze import axes_values, check_axes_info
 
 
 def unsqueeze_shape(shape: PartialShape, axes: Sequence[int]) -> PartialShape:
@@ -29,13 +29,14 @@ def unsqueeze_shape(shape: PartialShape, axes: Sequence[int]) -> PartialShape:
 
 
 @register
-class Unsqueeze(Op):
+class Unsqueeze1(Op):
     """``x.reshape`` to the new shape, a view. Axes known only at run time: one axis gives rank + 1
     with dynamic dims, several (duplicates may collapse) a dynamic rank."""
+    category = "movement"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "Unsqueeze", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/unsqueeze-1.html"
+    spec = spec_url("shape/unsqueeze-1")
     num_inputs = (2, 2)
     moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
 

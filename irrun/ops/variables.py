@@ -1,6 +1,5 @@
 """ReadValue-3/6 and Assign-3/6: read and write a model variable (the state of stateful models).
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/infrastructure/read-value-6.html
 (and read-value-3, assign-3, assign-6). The values live in the model's
 :class:`irrun.state.State`; these ops reach them through the run's
 :class:`irrun.executor.RunContext` (``uses_context``), so they are never folded. What a run's
@@ -15,14 +14,13 @@ import numpy as np
 from ..elements import DYNAMIC
 from ..errors import InputError, OpError
 from ..shapes import PartialShape
-from .base import Attr, Op, TensorInfo
+from .base import Attr, Op, Role, TensorInfo, spec_url
 from .registry import register
-
-_SPECS = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/infrastructure/"
 
 
 class _VariableOp(Op):
     """Shared: the variable (from :class:`irrun.subgraph.Build`) and the pairing check."""
+    category = "control"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     uses_context = True
@@ -47,6 +45,8 @@ class _VariableOp(Op):
 
 
 class _ReadValue(_VariableOp):
+    role = Role.VARIABLE_READ
+
     def value(self, ctx) -> np.ndarray | None:
         return ctx.read(self.variable_id) if ctx is not None else None
 
@@ -57,7 +57,7 @@ class ReadValue3(_ReadValue):
     the init's type and shape, so a stored value of another shape is refused."""
 
     type, version = "ReadValue", "opset3"
-    spec = _SPECS + "read-value-3.html"
+    spec = spec_url("infrastructure/read-value-3")
 
     def infer(self, inputs):
         self.check_pair()
@@ -80,7 +80,7 @@ class ReadValue6(_ReadValue):
     optional ``init`` input, else zeros of the variable's shape with dynamic dims 0 (measured)."""
 
     type, version = "ReadValue", "opset6"
-    spec = _SPECS + "read-value-6.html"
+    spec = spec_url("infrastructure/read-value-6")
     attrs = {"variable_id": Attr("str", required=True),
              "variable_type": Attr("etype", DYNAMIC),
              "variable_shape": Attr("pshape", PartialShape(None))}
@@ -128,6 +128,7 @@ def _relaxes(v, d) -> bool:
 
 
 class _Assign(_VariableOp):
+    role = Role.VARIABLE_WRITE
     reads = False
 
     def run(self, x, ctx=None):
@@ -145,7 +146,7 @@ class Assign3(_Assign):
     """Writes its input into the variable; a sink (kept although nothing reads its output)."""
 
     type, version = "Assign", "opset3"
-    spec = _SPECS + "assign-3.html"
+    spec = spec_url("infrastructure/assign-3")
 
     def infer(self, inputs):
         self.check_pair()
@@ -159,7 +160,7 @@ class Assign6(_Assign):
     declares; a sink (kept although nothing reads its output)."""
 
     type, version = "Assign", "opset6"
-    spec = _SPECS + "assign-6.html"
+    spec = spec_url("infrastructure/assign-6")
 
     def infer(self, inputs):
         self.check_pair()

@@ -1,5 +1,4 @@
-"""VariadicSplit-1: cut a tensor into parts of given lengths along an axis (views, no copy).
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/variadic-split-1.html"""
+"""VariadicSplit-1: cut a tensor into parts of given lengths along an axis (views, no copy)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -8,7 +7,7 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Op, TensorInfo, as_int64, check_index_input, normalize_axis
+from .base import Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
 from .registry import register
 
 
@@ -62,13 +61,14 @@ def _axis(value: np.ndarray, rank: int) -> int:
 
 
 @register
-class VariadicSplit(Op):
+class VariadicSplit1(Op):
     """Outputs are ``np.split`` views at the cumulative lengths. Lengths known only at run time
     (e.g. a Parameter) give ``?`` on the axis; the kernel then checks them with the same rule."""
+    category = "movement"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 
     type, version = "VariadicSplit", "opset1"
-    spec = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/variadic-split-1.html"
+    spec = spec_url("movement/variadic-split-1")
     num_inputs = (3, 3)
     moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
 

@@ -146,7 +146,7 @@ def test_partial_shapes_pass_through():
 
 
 # ---------------------------------------------------------------------------------------------
-# HardSigmoid-1, Selu-1, SoftPlus-4, SoftSign-9, Identity-16 (misc_expectations: the CPU plugin)
+# HardSigmoid-1, Selu-1, SoftPlus-4, SoftSign-9, Identity-16 (attention_quantize_movement_expectations: the CPU plugin)
 
 #: OpenVINO builds these but computes something else than the formula: irrun refuses
 REFUSE = {"HardSigmoid-i32": "irrun does not support HardSigmoid on i32",

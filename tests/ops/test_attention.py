@@ -1,6 +1,6 @@
 """ScaledDotProductAttention-13: the spec's pseudo-code evaluated by hand (Python's math module) on
 tiny inputs, the masks, causal and scale inputs, batch broadcasting, the shape rule (the spec's
-examples) and OpenVINO's measured answers (misc_expectations, the CPU plugin)."""
+examples) and OpenVINO's measured answers (attention_quantize_movement_expectations, the CPU plugin)."""
 
 import math
 

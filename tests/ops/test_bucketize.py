@@ -1,5 +1,5 @@
 """Bucketize-3: bucket indices by the spec's interval rules on hand-picked values, NaN, empty and
-duplicate boundaries, mixed types, the errors, and OpenVINO's measured answers (misc_expectations:
+duplicate boundaries, mixed types, the errors, and OpenVINO's measured answers (attention_quantize_movement_expectations:
 the CPU plugin; OpenVINO has no reference kernel)."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""ConvertLike-1 (irrun/ops/convert_like.py): OpenVINO's measured answers (expectations.py), the
+"""ConvertLike-1 (irrun/ops/convert.py): OpenVINO's measured answers (expectations.py), the
 ``like`` input's type and not its values or shape, partial shapes."""
 from __future__ import annotations
 

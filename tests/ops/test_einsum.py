@@ -10,7 +10,7 @@ import pytest
 from helpers import ALL_DTYPES, Param, infer_op, raises_for, run_op, shape_str
 from irrun import elements
 from irrun.errors import OpError, ShapeError
-from irrun.ops.einsum import Einsum
+from irrun.ops.einsum import Einsum7
 from nn_cases import case_ids, replay
 
 NUMERIC = [d for d in ALL_DTYPES if np.dtype(d) not in (np.dtype(np.bool_), elements.STRING_DTYPE)]
@@ -149,4 +149,4 @@ def test_integers_saturate_and_f16_sums_in_f32():
 def test_runtime_shapes_checked_by_the_kernel():
     # a Parameter "?,4" lets any first dim through shape inference; the kernel re-applies the rule
     with pytest.raises(OpError, match="same labels for Einsum must be broadcastable"):
-        Einsum(equation="ij,jk->ik").run(np.zeros((3, 4), np.float32), np.zeros((5, 6), np.float32))
+        Einsum7(equation="ij,jk->ik").run(np.zeros((3, 4), np.float32), np.zeros((5, 6), np.float32))

@@ -1,4 +1,4 @@
-"""Element-wise math, comparison and logic (irrun/ops/elementwise.py): OpenVINO's measured answers
+"""Element-wise math, comparison and logic (irrun/ops/elementwise.py, irrun/ops/binary.py): OpenVINO's measured answers
 (tests/fixtures/math_expectations, see expectations.py), the broadcast rules of
 broadcast-rules.rst, interval shape inference measured with OpenVINO 2026.4.1, the integer and
 NaN semantics measured there, element-type checks with OpenVINO's messages, and erf against
@@ -16,7 +16,9 @@ from helpers import Param, infer_op, raises_for, run_op, shape_str
 from irrun import elements, read_model
 from irrun.errors import ExecutionError, ShapeError, UnsupportedError
 from irrun.irwriter import IRWriter
-from irrun.ops.elementwise import BINARY, UNARY, erf
+from irrun.ops._numerics import erf
+from irrun.ops.binary import BINARY
+from irrun.ops.elementwise import UNARY
 
 ACTIVATIONS = {"Relu", "Sigmoid", "HSwish", "HSigmoid", "Mish"}     # tested in test_activations.py
 TYPES = [("ReLU" if t == "Relu" else t) for t in UNARY if t not in ACTIVATIONS] + list(BINARY) + ["Round", "IsInf"]
@@ -290,7 +292,7 @@ def test_every_measured_op_has_a_test_module():
 def test_large_and_strided_inputs_run_in_blocks():
     """float_math evaluates element-wise functions block by block (BLOCK elements): the blocks
     must tile the whole array, in order, whatever its strides."""
-    from irrun.ops.elementwise import BLOCK
+    from irrun.ops._numerics import BLOCK
     x = np.linspace(-5, 5, 3 * BLOCK + 7)[::-1]                     # negative stride, ragged end
     np.testing.assert_allclose(unary("Erf", x), [math.erf(v) for v in x], rtol=1e-15, atol=1e-300)
     y = np.linspace(-3, 3, 300 * 400, dtype=np.float32).reshape(300, 400).T

@@ -1,5 +1,5 @@
 """FakeQuantize-1: the spec formula on hand-computed inputs, half-to-even rounding, the limits'
-broadcasting, the refusals, and OpenVINO's measured answers (misc_expectations: the reference
+broadcasting, the refusals, and OpenVINO's measured answers (attention_quantize_movement_expectations: the reference
 kernel, Node.evaluate, where it and the CPU plugin disagree)."""
 
 import numpy as np

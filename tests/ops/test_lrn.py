@@ -1,6 +1,6 @@
 """LRN-1: the spec formula evaluated with explicit loops, the window of even sizes, axes other
 than the CPU plugin's two (no OpenVINO oracle), the errors, and OpenVINO's measured answers
-(misc_expectations: the CPU plugin, axes {1} and {2, 3})."""
+(attention_quantize_movement_expectations: the CPU plugin, axes {1} and {2, 3})."""
 
 import itertools
 

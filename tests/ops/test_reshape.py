@@ -12,7 +12,7 @@ import irrun
 from helpers import ALL_DTYPES, Param, infer_op, raises_for, run_op, sample, shape_str
 from irrun.errors import ExecutionError, ShapeError
 from irrun.irwriter import IRWriter
-from irrun.ops.reshape import Reshape
+from irrun.ops.reshape import Reshape1
 
 PATHS = [(), (0,), (0, 1)]
 PATH_IDS = ["const", "param-data", "params"]
@@ -183,7 +183,7 @@ def test_view(params):
 
 def test_non_contiguous_input_is_copied_correctly():
     x = np.arange(6).reshape(2, 3).T            # not C-contiguous: NumPy must copy
-    (out,) = Reshape(special_zero=False).run(x, np.array([6]))
+    (out,) = Reshape1(special_zero=False).run(x, np.array([6]))
     np.testing.assert_array_equal(out, [0, 3, 1, 4, 2, 5])
 
 

@@ -1,6 +1,6 @@
 """Reverse-1 and ReverseSequence-1: flips written out by hand, both modes of Reverse (a view),
 per-batch lengths of ReverseSequence on either axis order, every element type, partial shapes,
-the errors, and OpenVINO's measured answers (misc_expectations)."""
+the errors, and OpenVINO's measured answers (attention_quantize_movement_expectations)."""
 
 import numpy as np
 import pytest
@@ -49,9 +49,9 @@ def test_reverse(axes, mode, want, params):
 
 
 def test_reverse_is_a_view():
-    from irrun.ops.reverse import Reverse
+    from irrun.ops.reverse import Reverse1
     x = np.arange(6).reshape(2, 3)
-    out = Reverse(mode="index").run(x, np.array([0, 1]))[0]
+    out = Reverse1(mode="index").run(x, np.array([0, 1]))[0]
     assert np.shares_memory(out, x) and (out == x[::-1, ::-1]).all()
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from helpers import ALL_DTYPES, Param, infer_op, raises_for, run_op, sample, shape_str
 from irrun.errors import ExecutionError, OpError, ShapeError
-from irrun.ops.roll import Roll
+from irrun.ops.roll import Roll7
 from nn_cases import case_ids, replay
 
 SPEC = np.arange(1, 13, dtype=np.float32).reshape(4, 3)
@@ -99,4 +99,4 @@ def test_rejected(shift, axes, fragment):
 def test_runtime_axes_checked_by_the_kernel():
     rejects(ExecutionError, "Axis 2 out of the tensor rank range [-2, 1].", roll, SPEC, [1], [2], (0, 1, 2))
     with pytest.raises(OpError, match="If shift is a 1D vector"):     # shapes only known at run time
-        Roll().run(SPEC, np.array([1, 1]), np.array([0]))
+        Roll7().run(SPEC, np.array([1, 1]), np.array([0]))

@@ -1,6 +1,6 @@
 """SpaceToBatch-2 and BatchToSpace-2: the spec's reshape/transpose formulas on tiny inputs written
 out by hand, the spec's examples' shapes, round trips for every element type, partial shapes, the
-refusals, and OpenVINO's measured answers (misc_expectations)."""
+refusals, and OpenVINO's measured answers (attention_quantize_movement_expectations)."""
 
 import numpy as np
 import pytest

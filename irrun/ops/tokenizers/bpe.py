@@ -125,6 +125,7 @@ class BPEModel:
 
 @register
 class BPETokenizer(Op):
+    category = "text"
     type, version = "BPETokenizer", "extension"
     spec = "https://github.com/openvinotoolkit/openvino_tokenizers/blob/master/src/bpe_tokenizer.cpp"
     attrs = {"unk_token": Attr("str", ""), "fuse_unk": Attr("bool", False), "suffix_indicator": Attr("str", ""),

@@ -18,7 +18,7 @@ from ...errors import OpError
 from ...shapes import PartialShape
 from ..base import Attr, Op
 from ..registry import register
-from ._ragged import I32, expect_types, pack, ragged_string_out, string_out, strings
+from ._ragged import expect_types, pack, ragged_string_out, string_out, strings
 
 _FFFD = "\ufffd".encode()
 _STARTS = (0x0, 0x80, 0x800, 0x10000)
@@ -26,6 +26,7 @@ _STARTS = (0x0, 0x80, 0x800, 0x10000)
 
 @register
 class VocabDecoder(Op):
+    category = "text"
     type, version = "VocabDecoder", "extension"
     spec = "https://github.com/openvinotoolkit/openvino_tokenizers/blob/master/src/vocab_decoder.cpp"
     attrs = {"skip_tokens": Attr("ints", [])}
@@ -57,6 +58,7 @@ class VocabDecoder(Op):
 
 @register
 class ByteFallback(Op):
+    category = "text"
     type, version = "ByteFallback", "extension"
     spec = "https://github.com/openvinotoolkit/openvino_tokenizers/blob/master/src/byte_fallback.cpp"
     num_inputs = (3, 3)
@@ -84,6 +86,7 @@ def _piece_to_byte(tok: bytes) -> int:
 
 @register
 class FuzeRagged(Op):
+    category = "text"
     type, version = "FuzeRagged", "extension"
     spec = "https://github.com/openvinotoolkit/openvino_tokenizers/blob/master/src/fuze.cpp"
     num_inputs = (4, 4)
@@ -143,6 +146,7 @@ def validate_utf8(data: bytes, replace: bool) -> bytes:
 
 @register
 class UTF8Validate(Op):
+    category = "text"
     type, version = "UTF8Validate", "extension"
     spec = "https://github.com/openvinotoolkit/openvino_tokenizers/blob/master/src/utf8_validate.cpp"
     attrs = {"replace_mode": Attr("bool", False)}

@@ -50,6 +50,7 @@ def _outputs(inputs, has_skips: bool) -> list:
 @register
 class RegexNormalization(Op):
     """Inputs: begins, ends, chars, [skips], search pattern u8, replacement u8."""
+    category = "text"
 
     type, version = "RegexNormalization", "extension"
     spec = "https://github.com/openvinotoolkit/openvino_tokenizers/blob/master/src/regex_normalization.cpp"
@@ -73,6 +74,7 @@ class RegexNormalization(Op):
 @register
 class CharsMapNormalization(Op):
     """Inputs: begins, ends, chars, [skips bool], [precompiled charsmap u8]."""
+    category = "text"
 
     type, version = "CharsMapNormalization", "extension"
     spec = "https://github.com/openvinotoolkit/openvino_tokenizers/blob/master/src/charsmap_normalization.cpp"

@@ -26,6 +26,7 @@ from ._ragged import BOOL, I32, check_spans, expect_types, ragged_out, scalar, s
 
 @register
 class Truncate(Op):
+    category = "text"
     type, version = "Truncate", "extension"
     spec = "https://github.com/openvinotoolkit/openvino_tokenizers/blob/master/src/truncate.cpp"
     attrs = {"m_num_inputs": Attr("int", 1)}
@@ -104,6 +105,7 @@ class Truncate(Op):
 
 @register
 class CombineSegments(Op):
+    category = "text"
     type, version = "CombineSegments", "extension"
     spec = "https://github.com/openvinotoolkit/openvino_tokenizers/blob/master/src/combine_segments.cpp"
     num_inputs = (1, None)
@@ -160,6 +162,7 @@ class CombineSegments(Op):
 
 @register
 class RaggedToDense(Op):
+    category = "text"
     type, version = "RaggedToDense", "extension"
     spec = "https://github.com/openvinotoolkit/openvino_tokenizers/blob/master/src/ragged_to_dense.cpp"
     attrs = {"pad_right": Attr("bool", True), "m_pad_max_length": Attr("bool", False)}

@@ -56,6 +56,7 @@ def _outputs(shape, pieces_per_row: list[list[tuple[bytes, bool]]], with_skips: 
 @register
 class SpecialTokensSplit(Op):
     """Inputs: ragged strings (5), [skips], pattern u8. Outputs: ragged strings (5), skips."""
+    category = "text"
 
     type, version = "SpecialTokensSplit", "extension"
     spec = "https://github.com/openvinotoolkit/openvino_tokenizers/blob/master/src/special_tokens_split.cpp"
@@ -101,6 +102,7 @@ class SpecialTokensSplit(Op):
 @register
 class RegexSplit(Op):
     """Inputs: ragged strings (5), [skips bool], pattern u8 [, skip-token strings (3)]."""
+    category = "text"
 
     type, version = "RegexSplit", "extension"
     spec = "https://github.com/openvinotoolkit/openvino_tokenizers/blob/master/src/regex_split.cpp"

@@ -1,6 +1,5 @@
 """StringTensorUnpack-15 and StringTensorPack-15: a string tensor <-> (begins, ends, symbols).
 
-Spec: https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/type/string-tensor-unpack-15.html
 and .../type/string-tensor-pack-15.html
 
 Unpack: ``begins``/``ends`` (i32, the input's shape) index the UTF-8 bytes of every string,
@@ -17,11 +16,9 @@ from ...budget import check_alloc
 from ...elements import STRING_DTYPE, TYPES
 from ...errors import OpError
 from ...shapes import DYN, PartialShape
-from ..base import Attr, Op, TensorInfo
+from ..base import Attr, Op, TensorInfo, spec_url
 from ..registry import register
 from ._ragged import I32, U8, check_spans, pack
-
-_SPEC = "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/type/"
 
 
 def _check_mode(mode: str) -> None:
@@ -32,9 +29,10 @@ def _check_mode(mode: str) -> None:
 @register
 class StringTensorUnpack15(Op):
     """A string tensor of any shape -> (begins i32, ends i32, symbols u8)."""
+    category = "text"
 
     type, version = "StringTensorUnpack", "opset15"
-    spec = _SPEC + "string-tensor-unpack-15.html"
+    spec = spec_url("type/string-tensor-unpack-15")
     attrs = {"mode": Attr("str", "begins_ends")}
 
     def infer(self, inputs):
@@ -53,9 +51,10 @@ class StringTensorUnpack15(Op):
 @register
 class StringTensorPack15(Op):
     """(begins, ends, symbols) -> a string tensor of the begins' shape."""
+    category = "text"
 
     type, version = "StringTensorPack", "opset15"
-    spec = _SPEC + "string-tensor-pack-15.html"
+    spec = spec_url("type/string-tensor-pack-15")
     attrs = {"mode": Attr("str", "begins_ends")}
     num_inputs = (3, 3)
     restrictions = "bytes that are not valid UTF-8 become U+FFFD (irrun's strings are Unicode)"

@@ -84,6 +84,7 @@ class UnigramModel:
 
 @register
 class UnigramTokenizer(Op):
+    category = "text"
     type, version = "UnigramTokenizer", "extension"
     spec = "https://github.com/openvinotoolkit/openvino_tokenizers/blob/master/src/unigram_tokenizer.cpp"
     attrs = {"byte_fallback": Attr("bool", False), "unk_token_id": Attr("int", 0), "fuse_unk": Attr("bool", False),

@@ -9,8 +9,6 @@ A later vocabulary entry with the same text wins.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from ..base import Attr, Op
 from ..registry import register
 from ._ragged import I32, LongestMatch, expect_types, ragged_out, scalar, strings, tokenize_rows
@@ -18,6 +16,7 @@ from ._ragged import I32, LongestMatch, expect_types, ragged_out, scalar, string
 
 @register
 class WordpieceTokenizer(Op):
+    category = "text"
     type, version = "WordpieceTokenizer", "extension"
     spec = "https://github.com/openvinotoolkit/openvino_tokenizers/blob/master/src/wordpiece_tokenizer.cpp"
     attrs = {"suffix_indicator": Attr("str", "##"), "max_bytes_per_word": Attr("int", 100)}

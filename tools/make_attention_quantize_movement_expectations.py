@@ -1,9 +1,9 @@
 """Measure OpenVINO's FakeQuantize, ScaledDotProductAttention, GroupConvolutionBackpropData, the
 remaining activations, LRN and the batch/sequence data-movement ops into ONE fixture.
 
-    python tools/make_misc_expectations.py [--out tests/fixtures/misc_expectations] [-k substring]
+    python tools/make_attention_quantize_movement_expectations.py [--out tests/fixtures/attention_quantize_movement_expectations] [-k substring]
 
-Writes tests/fixtures/misc_expectations.{json,npz} in the format of tools/make_nn_expectations.py
+Writes tests/fixtures/attention_quantize_movement_expectations.{json,npz} in the format of tools/make_nn_expectations.py
 (its Case/Dyn, build_case, measure and main are reused; tests/ops/nn_cases.py reads the pair).
 One addition: ConstantFolding leaves some ops unfolded although they have a reference kernel
 (FakeQuantize is never folded), so a ``run`` case whose reference evaluator gave no answer is
@@ -434,4 +434,4 @@ def measure(case: Case, ov, tmp: Path, store) -> dict:
 
 
 if __name__ == "__main__":
-    sys.exit(nn.main(cases_of=all_cases, out="misc_expectations", doc=__doc__, measure_case=measure))
+    sys.exit(nn.main(cases_of=all_cases, out="attention_quantize_movement_expectations", doc=__doc__, measure_case=measure))

@@ -1,10 +1,10 @@
 """Measure OpenVINO's trigonometric/hyperbolic and bitwise element-wise ops, GridSample, Unique, Eye,
 DFT/IDFT/RDFT/IRDFT, ROIAlign and FakeConvert into ONE fixture.
 
-    python tools/make_more_expectations.py [--out tests/fixtures/more_expectations] [-k substring]
+    python tools/make_trig_bitwise_dft_sampling_expectations.py [--out tests/fixtures/trig_bitwise_dft_sampling_expectations] [-k substring]
 
-Writes tests/fixtures/more_expectations.{json,npz} in the format of tools/make_nn_expectations.py
-(its Case/Dyn, build_case, measure and main are reused, through tools/make_misc_expectations.py's
+Writes tests/fixtures/trig_bitwise_dft_sampling_expectations.{json,npz} in the format of tools/make_nn_expectations.py
+(its Case/Dyn, build_case, measure and main are reused, through tools/make_attention_quantize_movement_expectations.py's
 wrapper that asks ``Node.evaluate`` where ConstantFolding leaves a node alone); tests/ops/nn_cases.py
 reads the pair. Case ids start with the op type.
 
@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import make_misc_expectations as misc  # noqa: E402
+import make_attention_quantize_movement_expectations as aqm  # noqa: E402
 import make_nn_expectations as nn  # noqa: E402
 from make_nn_expectations import BF16, F16, F64, INF, INTS, NAN, Case, Cases, Dyn, Rnd, etype, f32, i64  # noqa: E402
 
@@ -486,7 +486,7 @@ all_cases = CASES.built_by(trig_cases, bitwise_cases, grid_sample_cases, unique_
 
 
 def measure(case: Case, ov, tmp: Path, store) -> dict:
-    entry = misc.measure(case, ov, tmp, store)
+    entry = aqm.measure(case, ov, tmp, store)
     if case.type in PREFER_REFERENCE and entry.get("reference_arrays"):
         entry.update(oracle="reference", cpu=entry["reference"].replace("differs", "CPU differs"),
                      cpu_arrays=[o["array"] for o in entry["outputs"]])
@@ -496,4 +496,4 @@ def measure(case: Case, ov, tmp: Path, store) -> dict:
 
 
 if __name__ == "__main__":
-    sys.exit(nn.main(cases_of=all_cases, out="more_expectations", doc=__doc__, measure_case=measure))
+    sys.exit(nn.main(cases_of=all_cases, out="trig_bitwise_dft_sampling_expectations", doc=__doc__, measure_case=measure))
