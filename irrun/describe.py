@@ -82,7 +82,7 @@ def info_text(model) -> str:
 def neighbourhood(model, spec, depth: int) -> tuple[int, set]:
     """The layer and every layer within ``depth`` edges of it (either direction)."""
     n = find_layer(model, spec)
-    import networkx as nx          # only for drawing a neighbourhood
+    import networkx as nx  # only for drawing a neighbourhood
     near = nx.single_source_shortest_path_length(model.graph.to_undirected(as_view=True), n, cutoff=depth)
     return n, set(near)
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-
 from .bounds import propagate
 from .budget import MemoryBudgetError
 from .contract import run_checked

@@ -69,8 +69,9 @@ def run_constant(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo 
     rounded copy — the f32 -> f16 casts were most of the decompression time."""
     if not rounded and len(infos) == 1 and narrows(infos):
         exact = op.run_exact(*args)
-        if exact is not None:                 # the narrow type holds the f32 value exactly
-            return [_placeholder(exact, infos[0].etype.dtype)]
+        narrow = infos[0].etype.dtype if infos[0] is not None else None
+        if exact is not None and narrow is not None:   # the narrow type holds the f32 value exactly
+            return [_placeholder(exact, narrow)]
     wide = [a if a.dtype not in NARROW else (w if (w := unrounded(a)) is not None else a.astype(F32))
             for a in args]
     outs = list(op.run(*wide))
@@ -80,7 +81,7 @@ def run_constant(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo 
         if dtype is None or arr.dtype == dtype:
             outs[i] = arr
             continue
-        if not rounded and dtype in NARROW and arr.dtype == F32 and op.type not in _ROUNDING:
+        if not rounded and dtype in NARROW and arr.dtype == F32 and not op.rounds_to_declared_type:
             outs[i] = _placeholder(arr, dtype)
             continue
         with np.errstate(over="ignore"):      # f32 beyond f16's range rounds to inf, as in OpenVINO
