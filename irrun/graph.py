@@ -14,6 +14,7 @@ model load no networkx. :meth:`Graph.to_networkx` gives the networkx MultiDiGrap
 """
 from __future__ import annotations
 
+import functools
 import heapq
 import weakref
 
@@ -21,6 +22,18 @@ from .errors import GraphError
 from .reader import IRGraph, Layer
 
 SINK_TYPES = ("result", "assign")
+
+
+@functools.lru_cache(maxsize=None)
+def _result_type(type_name: str) -> bool:
+    from .ops.registry import role_of
+    from .tensorinfo import Role
+    return role_of(type_name) is Role.RESULT
+
+
+def _is_result(layer: Layer) -> bool:
+    """Is the layer a Result (asked of its op class: ``Op.role``)?"""
+    return _result_type(layer.type)
 
 
 class _Nodes(dict):
@@ -127,7 +140,7 @@ def build_graph(irg: IRGraph, file: str) -> tuple[Graph, list[GraphError]]:
         sp = out_index[src.id].get(e.from_port) if src is not None else None   # dicts: a layer
         dp = in_index[dst.id].get(e.to_port) if dst is not None else None      # with 100000 ports
         if sp is not None and dp is not None and dp not in g.ins[e.to_layer] \
-                and src.type.lower() != "result":                    # must not cost 100000**2
+                and not _is_result(src):                             # must not cost 100000**2
             g.add_edge(e.from_layer, e.to_layer, key=dp, src_port=sp, dst_port=dp)
             continue
         desc = f"edge {e.from_layer}:{e.from_port} -> {e.to_layer}:{e.to_port}"
@@ -141,7 +154,7 @@ def build_graph(irg: IRGraph, file: str) -> tuple[Graph, list[GraphError]]:
         if dp is None:
             problem(f"{desc}: layer {dst.id} has no input port with id {e.to_port}", dst)
             continue
-        if src.type.lower() == "result":
+        if _is_result(src):
             problem(f"{desc} reads a Result layer, which has no outputs", src)
             continue
         problem(f"input port {e.to_port} is fed by more than one edge ({desc} is another)",
@@ -158,7 +171,7 @@ def build_graph(irg: IRGraph, file: str) -> tuple[Graph, list[GraphError]]:
         ids = [str(u) for u in cycle]
         problem(f"the graph has a cycle through layers {' -> '.join(ids + ids[:1])}",
                 g.nodes[cycle[0]]["layer"])
-    if not any(d["layer"].type.lower() == "result" for d in g.nodes.values()):
+    if not any(_is_result(d["layer"]) for d in g.nodes.values()):
         problem("the graph has no Result layer, so it has no outputs")
     return g, problems
 

@@ -24,7 +24,7 @@ PKG = ROOT / "irrun"
 #: (taking networkx off the internal path); to be replaced by ``Op.role`` there, then removed.
 SPEED_MEM: dict[str, dict[str, int]] = {
     "irrun/executor.py": {"parameter": 1, "result": 4, "const": 6},
-    "irrun/graph.py": {"result": 3, "assign": 1},
+    "irrun/graph.py": {"result": 1, "assign": 1},
     "irrun/model.py": {"readvalue": 1, "result": 2},
     "irrun/program.py": {"parameter": 1, "result": 1, "const": 2},
     "irrun/reader.py": {"const": 1, "constant": 1},
