@@ -21,8 +21,9 @@ import numpy as np
 from . import budget, heap
 from .contract import check_outputs, output_specs, outputs_fit, raise_failure, run_checked
 from .errors import UnsupportedError
-from .graph import Graph, inputs_of
-from .ops.base import Op, TensorInfo
+from .graph import Graph, inputs_of, role
+from .ops.base import Op
+from .tensorinfo import Role, TensorInfo
 
 
 @dataclass
@@ -88,8 +89,8 @@ def plan(g: Graph, order: list, ops: dict, types: dict,
     for n in order:
         layer = g.nodes[n]["layer"]
         infos = [types.get((n, i)) for i in range(len(layer.outputs))]
-        t = layer.type.lower()
-        kind = ("param" if t == "parameter" else "result" if t == "result" else
+        r = role(layer.type)
+        kind = ("param" if r is Role.PARAMETER else "result" if r is Role.RESULT else
                 "const" if infos and all(i is not None and i.value is not None for i in infos) else "op")
         steps.append(Step(n, kind, ops.get(n), inputs_of(g, n), infos, [], layer.ref))
     if rewrite is not None:

@@ -21,19 +21,17 @@ import weakref
 from .errors import GraphError
 from .reader import IRGraph, Layer
 
-SINK_TYPES = ("result", "assign")
-
-
 @functools.lru_cache(maxsize=None)
-def _result_type(type_name: str) -> bool:
+def role(type_name: str):
+    """The role (``Op.role``, :class:`irrun.tensorinfo.Role`) of a layer type, asked of its op
+    classes (cached per type name)."""
     from .ops.registry import role_of
-    from .tensorinfo import Role
-    return role_of(type_name) is Role.RESULT
+    return role_of(type_name)
 
 
 def _is_result(layer: Layer) -> bool:
-    """Is the layer a Result (asked of its op class: ``Op.role``)?"""
-    return _result_type(layer.type)
+    from .tensorinfo import Role
+    return role(layer.type) is Role.RESULT
 
 
 class _Nodes(dict):
@@ -219,15 +217,16 @@ def _cycle(g: Graph) -> list:
     return []
 
 
-def of_types(g: Graph, types: tuple[str, ...]) -> list:
-    """The layers whose (lower-case) type is in ``types``, in XML order."""
-    return sorted((n for n, d in g.nodes.items() if d["layer"].type.lower() in types),
+def of_roles(g: Graph, roles: tuple) -> list:
+    """The layers whose op's role (``Op.role``) is in ``roles``, in XML order."""
+    return sorted((n for n, d in g.nodes.items() if role(d["layer"].type) in roles),
                   key=lambda n: g.nodes[n]["layer"].position)
 
 
 def sinks(g: Graph) -> list:
     """Result and Assign layers in XML order: the roots OpenVINO keeps the graph alive from."""
-    return of_types(g, SINK_TYPES)
+    from .tensorinfo import Role
+    return of_roles(g, (Role.RESULT, Role.VARIABLE_WRITE))
 
 
 def ancestors(g: Graph, nodes) -> set:

@@ -16,7 +16,8 @@ from .executor import Observer, RunContext, Step, check_memory, execute, plan
 from .graph import ancestors, build_graph, inputs_of, live_order
 from .infer import Types, infer_types
 from .npyio import as_strings
-from .ops.base import Op, TensorInfo
+from .ops.base import Op
+from .tensorinfo import Role, TensorInfo
 from .program import Program
 from .reader import IRModel, read_ir
 from .shapes import PartialShape
@@ -231,9 +232,8 @@ class Model:
         if var.etype.dtype is not None and var.shape.rank is not None:
             return var.etype, var.shape
         for n in self.order:
-            layer = self.dag.nodes[n]["layer"]
-            if layer.type.lower() == "readvalue" and self.ops.get(n) is not None \
-                    and self.ops[n].variable is var:
+            op = self.ops.get(n)
+            if op is not None and op.role is Role.VARIABLE_READ and op.variable is var:
                 try:
                     info = self.types().get((n, 0))
                 except IrrunError:

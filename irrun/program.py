@@ -24,9 +24,10 @@ from . import budget, widen
 from .contract import run_checked
 from .errors import IrrunError
 from .executor import Step, cached_plan, plan
-from .graph import Graph, of_types
-from .ops.base import Op, TensorInfo
+from .graph import Graph, of_roles
+from .ops.base import Op
 from .shapes import PartialShape
+from .tensorinfo import Role, TensorInfo
 
 Port = tuple
 #: Bytes of constants computed between two releases of the weight pages they were read from.
@@ -40,8 +41,8 @@ class Program:
     def __init__(self, g: Graph, ops: dict[int, Op], op_errors: dict[int, IrrunError],
                  order: list, file: str | None):
         self.g, self.ops, self.op_errors, self.order, self.file = g, ops, op_errors, order, file
-        self.params = of_types(g, ("parameter",))
-        self.results = of_types(g, ("result",))
+        self.params = of_roles(g, (Role.PARAMETER,))
+        self.results = of_roles(g, (Role.RESULT,))
         self.plans: dict[tuple, list[Step]] = {}
         self.constants: dict[Port, np.ndarray] = {}     # frontier port -> its value (read-only)
         self.constant_bytes = 0

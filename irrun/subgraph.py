@@ -19,7 +19,8 @@ from .executor import RunContext, Step, check_memory, execute
 from .graph import Graph, build_graph, inputs_of, live_order
 from .infer import Types, infer_types
 from .ops import registry
-from .ops.base import Op, TensorInfo
+from .ops.base import Op
+from .tensorinfo import TensorInfo
 from .program import Program
 from .reader import IRGraph, Layer
 from .state import Variable
