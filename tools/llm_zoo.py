@@ -16,8 +16,8 @@ state: a prefill of ``PROMPT`` tokens (fixed seed) and ``STEPS`` greedy decode s
 * irrun: ``read_model``, ``reset_state``, then the same step inputs in order (teacher-forced with
   OpenVINO's tokens, so one diverging token does not hide the later steps).
 
-Agreement: every step's logits within ``|irrun - ov| <= ATOL + RTOL*|ov|`` and the same greedy
-token. Also ``irrun.check`` on every IR: any finding (warnings too) on an IR OpenVINO wrote is a
+Agreement: every step's logits within ``|irrun - ov| <= ATOL + RTOL*|ov|`` (wider for nf4 weights:
+``WIDER`` says why) and the same greedy token. Also ``irrun.check`` on every IR: any finding (warnings too) on an IR OpenVINO wrote is a
 false alarm, and fails the case. Status: ``pass``; ``fail`` (worst error and step, or the token
 that differs, or the finding); ``unsupported`` (irrun raised UnsupportedError); ``excluded`` when
 the export or OpenVINO fails.
@@ -44,9 +44,14 @@ from conformance_rows import SEP, Row  # noqa: E402
 
 SUITE = "llm"
 PROMPT, STEPS = 6, 3
-#: Measured: irrun and OpenVINO differ by at most ~1e-6 on these logits (|logits| ~ 1); 1e-4 leaves
+#: Measured: irrun and OpenVINO differ by at most 3.2e-7 on these logits (|logits| ~ 1); 1e-4 leaves
 #: room for summation order in the KV-cache attention without hiding a wrong kernel.
 RTOL, ATOL = 1e-4, 1e-4
+#: Wider bounds, with the reason. nf4: OpenVINO's CPU plugin decompresses nf4 weights inside its fused
+#: FullyConnected kernel, whose logits differ from its own unfused graph by up to ~1.6e-4 (measured on
+#: tiny_llama-nf4 and tiny_qwen3-nf4); with every port an output (``irrun compare``) all layers agree
+#: with irrun within rtol 1e-5 / atol 1e-6.
+WIDER = {"-nf4": (1e-4, 5e-4)}
 OV_CONFIG = {"INFERENCE_PRECISION_HINT": "f32", "KV_CACHE_PRECISION": "f32", "DYNAMIC_QUANTIZATION_GROUP_SIZE": 0}
 FIXTURES = ROOT / "tests" / "fixtures" / "llm_zoo"
 FIXTURE_CASES = ("tiny_gpt2-int8", "tiny_llama-int4", "tiny_qwen2_moe-int8")
@@ -115,6 +120,11 @@ def findings(xml: Path) -> str:
         f" (+{len(found) - 3} more)" if len(found) > 3 else "")
 
 
+def tolerance(name: str) -> tuple[float, float]:
+    """(rtol, atol) of a case: RTOL/ATOL, or its WIDER bound."""
+    return next((t for suffix, t in WIDER.items() if name.endswith(suffix)), (RTOL, ATOL))
+
+
 def check_case(name: str, xml: Path, ref: dict) -> Row:
     from irrun.errors import UnsupportedError
     try:
@@ -123,7 +133,7 @@ def check_case(name: str, xml: Path, ref: dict) -> Row:
         return Row(SUITE, name, "unsupported", str(e).split(": ", 1)[-1])
     except Exception as e:          # any error of irrun's is a failure of the case, said in the table
         return Row(SUITE, name, "fail", f"irrun raised {type(e).__name__}{SEP}{str(e)[:300]}")
-    bad = disagreement(got, ref["logits"])
+    bad = disagreement(got, ref["logits"], *tolerance(name))
     if not bad:
         alarm = findings(xml)
         bad = f"irrun check reports a finding{SEP}{alarm}" if alarm else ""
@@ -131,7 +141,7 @@ def check_case(name: str, xml: Path, ref: dict) -> Row:
     return Row(SUITE, name, "fail" if bad else "pass", bad or f"max abs err {worst:.3g}")
 
 
-def write_fixture(d: Path, src: Path, ref: dict) -> None:
+def write_fixture(d: Path, src: Path, ref: dict, tol: tuple[float, float]) -> None:
     """One checked-in case: the IR, the step inputs and OpenVINO's logits per step."""
     shutil.rmtree(d, ignore_errors=True)
     d.mkdir(parents=True)
@@ -143,7 +153,7 @@ def write_fixture(d: Path, src: Path, ref: dict) -> None:
     (d / "case.json").write_text(json.dumps({
         "doc": f"{d.name}: prefill of {PROMPT} tokens + {STEPS} greedy steps, state carried; expected: "
                f"OpenVINO CPU {OV_CONFIG} (tools/llm_zoo.py --write-fixtures)",
-        "command": build.get("command", ""), "rtol": RTOL, "atol": ATOL}, indent=1) + "\n")
+        "command": build.get("command", ""), "rtol": tol[0], "atol": tol[1]}, indent=1) + "\n")
     size = sum(p.stat().st_size for p in d.iterdir())
     if size > FIXTURE_LIMIT:
         print(f"{d}: {size / 2**20:.2f} MiB, over the {FIXTURE_LIMIT >> 20} MiB limit", file=sys.stderr)
@@ -169,7 +179,7 @@ def run(workdir: Path, k: str = "", *, write_fixtures: bool = False) -> list[Row
                     SUITE, name, "excluded", f"OpenVINO CPU cannot run it{SEP}{short_message(r.message)}"))
             print(f"  {name:28} {rows[-1].status} {rows[-1].detail}", file=sys.stderr, flush=True)
             if write_fixtures and name in FIXTURE_CASES and rows[-1].status == "pass":
-                write_fixture(FIXTURES / name, d, r.value)
+                write_fixture(FIXTURES / name, d, r.value, tolerance(name))
     return rows
 
 

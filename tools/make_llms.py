@@ -47,11 +47,13 @@ TINY_4BIT = {f: ("--weight-format", f, "--group-size", "16", "--ratio", "1.0") f
 LLAMA_LIKE = {"qwen3": "Qwen3Config", "gemma": "GemmaConfig", "gemma2": "Gemma2Config", "granite": "GraniteConfig",
               "olmo": "OlmoConfig", "olmo2": "Olmo2Config", "starcoder2": "Starcoder2Config",
               "stablelm": "StableLmConfig", "cohere": "CohereConfig", "glm": "GlmConfig", "helium": "HeliumConfig",
-              "arcee": "ArceeConfig", "smollm3": "SmolLM3Config", "phi": "PhiConfig"}
+              "arcee": "ArceeConfig", "smollm3": "SmolLM3Config"}
 #: Architectures with their own parameter names: config class and its tiny arguments.
 OTHERS = {
     "qwen3_moe": ("Qwen3MoeConfig", dict(**TINY, head_dim=16, num_experts=4, num_experts_per_tok=2,
                                          moe_intermediate_size=64)),
+    # optimum-intel's phi export traces only without grouped KV heads
+    "phi": ("PhiConfig", dict(**{**TINY, "num_key_value_heads": 4})),
     "falcon": ("FalconConfig", dict(vocab_size=1000, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
                                     num_kv_heads=2, new_decoder_architecture=True, bos_token_id=1, eos_token_id=2)),
     "bloom": ("BloomConfig", dict(vocab_size=1000, hidden_size=64, n_layer=2, n_head=4, bos_token_id=1, eos_token_id=2)),
