@@ -11,7 +11,7 @@ tools/conformance_rows.py):
   converted to IR; expected values from ONNX's own files. Cases OpenVINO itself cannot convert or
   gets wrong are ``excluded`` with the reason, not counted against irrun.
 * ``llm`` (tools/llm_zoo.py): tiny decoder LLMs exported by optimum-intel (tools/make_llms.py:
-  30 architectures, int8/int4/nf4/fp weights), prefill + 3 greedy steps with the state carried;
+  33 architectures, int8/int4/nf4/fp weights), prefill + 3 greedy steps with the state carried;
   expected logits from OpenVINO CPU at f32 (f32 KV cache). Also needs transformers, optimum-intel.
 
 Needs torch, onnx and openvino (OpenVINO always runs in a child process with CI=true).

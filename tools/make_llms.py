@@ -16,7 +16,8 @@ Outputs, one directory per model under ``--out`` (model.xml + model.bin + config
 * tiny_llama-fp32 and tiny_llama-fp16: the llama one without weight compression;
 * tiny_<arch>-int8 for more architectures (LLAMA_LIKE and OTHERS below: qwen3, qwen3_moe, gemma,
   gemma2, granite, olmo, olmo2, starcoder2, stablelm, cohere, glm, helium, arcee, smollm3, phi,
-  falcon, bloom, opt, gptj, codegen, mpt, gpt_bigcode, gpt_neox), the suite of tools/llm_zoo.py;
+  falcon, bloom, opt, gptj, codegen, mpt, gpt_bigcode, gpt_neox, gpt_oss (MoE), and the
+  state-space/hybrid mamba and lfm2), the suite of tools/llm_zoo.py;
 * tiny_llama-int4/-nf4 and tiny_qwen3-int4/-nf4: 4-bit weights, group 16, ratio 1.0;
 * qwen2_0.5b-int4: the shape of Qwen2-0.5B (hidden 896, 24 layers, 14 heads, 2 KV heads,
   intermediate 4864, vocab 151936, tied embeddings; 494M parameters), ``--weight-format int4
@@ -67,6 +68,12 @@ OTHERS = {
     "mpt": ("MptConfig", dict(vocab_size=1000, d_model=64, n_heads=4, n_layers=2, expansion_ratio=2, max_seq_len=512)),
     "gpt_bigcode": ("GPTBigCodeConfig", dict(vocab_size=1000, n_embd=64, n_layer=2, n_head=4, n_positions=512,
                                              bos_token_id=1, eos_token_id=2)),
+    "mamba": ("MambaConfig", dict(vocab_size=1000, hidden_size=64, state_size=8, num_hidden_layers=2, conv_kernel=4,
+                                  expand=2, bos_token_id=1, eos_token_id=2, pad_token_id=0)),
+    "lfm2": ("Lfm2Config", dict(**TINY, layer_types=["conv", "full_attention"], block_dim=64, block_ff_dim=128,
+                                block_auto_adjust_ff_dim=False, conv_L_cache=3)),
+    "gpt_oss": ("GptOssConfig", dict(**TINY, head_dim=16, num_local_experts=4, num_experts_per_tok=2,
+                                     layer_types=["sliding_attention", "full_attention"], sliding_window=128)),
     "gpt_neox": ("GPTNeoXConfig", dict(vocab_size=1000, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
                                        num_attention_heads=4, max_position_embeddings=512, bos_token_id=1,
                                        eos_token_id=2)),
