@@ -14,7 +14,11 @@ names, the child reads a copy of the XML in which every top-level layer is renam
   one inference on the CPU plugin with ``INFERENCE_PRECISION_HINT=f32``. (Extra outputs can keep
   the plugin from fusing layers, so a fused-layer bug may hide; see openvino#25744.)
 * ``reference``: puts a Result on every port, replaces the Parameters by Constants holding the
-  inputs and runs ``ConstantFolding``: OpenVINO's reference kernels.
+  inputs and each ReadValue by its initial value, and runs ``ConstantFolding``: OpenVINO's
+  reference kernels.
+
+Stateful models (ReadValue/Assign) are compared on one inference from the initial state; an
+Assign's output is read from its input, as the CPU plugin gives Assign no output port.
 
 Results come back in the dump format (:mod:`irrun.debug`), keyed ``"<layer id>:<port id>"``.
 """
@@ -146,6 +150,25 @@ def _array(etype, data, strings) -> np.ndarray:
     return arr.view(np.uint16).view(ml_dtypes.bfloat16) if etype.get_type_name() == "bf16" else arr
 
 
+def _readable(node, output):
+    """Where OpenVINO can give ``output`` of ``node``: an Assign's output is its input (the value it
+    stores), and the CPU plugin has no output port on Assign ("Incorrect output port number")."""
+    return node.input_value(0) if role_of(node.get_type_name()) is Role.VARIABLE_WRITE else output
+
+
+def _initial_state(read_value):
+    """The value a ReadValue gives on a fresh inference request, for the reference evaluator (which
+    cannot fold a stateful op): its initializing input, or zeros of the variable's shape with each
+    dynamic dimension 0 (what the CPU plugin starts from)."""
+    import openvino as ov
+    if read_value.get_input_size():
+        return read_value.input_value(0)
+    ps = read_value.get_output_partial_shape(0)        # the variable's (the Python Node has no get_variable)
+    shape = [d.get_length() if d.is_static else 0 for d in ps] if ps.rank.is_static else [0]
+    etype = read_value.get_output_element_type(0)
+    return ov.op.Constant(np.zeros(shape, dtype=etype.to_dtype())).output(0)
+
+
 def _child(tmp: str, bin_path: str, mode: str) -> int:
     import openvino as ov
 
@@ -155,7 +178,8 @@ def _child(tmp: str, bin_path: str, mode: str) -> int:
     inputs = load_tensors(t / "in")[0]
     core = ov.Core()
     model = core.read_model(str(t / "model.xml"), bin_path) if bin_path else core.read_model(str(t / "model.xml"))
-    wanted = [(f"{n.get_friendly_name()[len(PREFIX):]}:{ports[n.get_friendly_name()][o.get_index()]}", o)
+    wanted = [(f"{n.get_friendly_name()[len(PREFIX):]}:{ports[n.get_friendly_name()][o.get_index()]}",
+               _readable(n, o))
               for n in model.get_ordered_ops() if n.get_friendly_name() in ports
               and role_of(n.get_type_name()) not in (Role.PARAMETER, Role.CONSTANT, Role.RESULT)
               for o in n.outputs()]
@@ -180,6 +204,9 @@ def _child(tmp: str, bin_path: str, mode: str) -> int:
         for p in params:
             c = ov.op.Constant(_tensor(inputs[p.get_friendly_name()], p.get_element_type()))
             p.output(0).replace(c.output(0))
+        for n in model.get_ordered_ops():
+            if role_of(n.get_type_name()) is Role.VARIABLE_READ:
+                n.output(0).replace(_initial_state(n))
         model.validate_nodes_and_infer_types()
         m = passes.Manager()
         m.register_pass(passes.ConstantFolding())

@@ -1,6 +1,6 @@
-"""irrun's conformance run: the model zoo and ONNX's node tests, one command, one pass table.
+"""irrun's conformance run: the model zoo, ONNX's node tests and the LLM zoo, one command, one pass table.
 
-    python tools/conformance.py [-k SUBSTR] [--suite zoo|onnx] [--workdir DIR] [--markdown] [-v]
+    python tools/conformance.py [-k SUBSTR] [--suite zoo|onnx|llm] [--workdir DIR] [--markdown] [-v]
 
 Suites (each a module with ``run(workdir: Path, k: str = "") -> list[Row]``, Row in
 tools/conformance_rows.py):
@@ -10,6 +10,9 @@ tools/conformance_rows.py):
 * ``onnx`` (tools/onnx_suite.py): the node test cases shipped with the ``onnx`` package,
   converted to IR; expected values from ONNX's own files. Cases OpenVINO itself cannot convert or
   gets wrong are ``excluded`` with the reason, not counted against irrun.
+* ``llm`` (tools/llm_zoo.py): tiny decoder LLMs exported by optimum-intel (tools/make_llms.py:
+  33 architectures, int8/int4/nf4/fp weights), prefill + 3 greedy steps with the state carried;
+  expected logits from OpenVINO CPU at f32 (f32 KV cache). Also needs transformers, optimum-intel.
 
 Needs torch, onnx and openvino (OpenVINO always runs in a child process with CI=true).
 Converted models are cached in ``--workdir`` (one sub-directory per suite). Prints the pass
@@ -32,7 +35,7 @@ TOOLS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TOOLS))
 from conformance_rows import STATUSES, Row  # noqa: E402
 
-SUITES = {"zoo": "zoo", "onnx": "onnx_suite"}
+SUITES = {"zoo": "zoo", "onnx": "onnx_suite", "llm": "llm_zoo"}
 LABELS = {"fail": "failed", "unsupported": "not supported", "excluded": "excluded"}
 SHOWN = 6          # case names listed per reason without -v
 

@@ -14,6 +14,11 @@ Outputs, one directory per model under ``--out`` (model.xml + model.bin + config
 * tiny_<arch>-int8: 2 layers, hidden 64, vocab 1000 (llama, qwen2, gpt2, phi3, mistral, and the
   mixture-of-experts mixtral and qwen2_moe), int8 weights (``--weight-format int8``);
 * tiny_llama-fp32 and tiny_llama-fp16: the llama one without weight compression;
+* tiny_<arch>-int8 for more architectures (LLAMA_LIKE and OTHERS below: qwen3, qwen3_moe, gemma,
+  gemma2, granite, olmo, olmo2, starcoder2, stablelm, cohere, glm, helium, arcee, smollm3, phi,
+  falcon, bloom, opt, gptj, codegen, mpt, gpt_bigcode, gpt_neox, gpt_oss (MoE), and the
+  state-space/hybrid mamba and lfm2), the suite of tools/llm_zoo.py;
+* tiny_llama-int4/-nf4 and tiny_qwen3-int4/-nf4: 4-bit weights, group 16, ratio 1.0;
 * qwen2_0.5b-int4: the shape of Qwen2-0.5B (hidden 896, 24 layers, 14 heads, 2 KV heads,
   intermediate 4864, vocab 151936, tied embeddings; 494M parameters), ``--weight-format int4
   --group-size 128 --ratio 1.0``. Its export peaks at about 4-5 GB of RAM.
@@ -37,6 +42,42 @@ TINY = dict(vocab_size=1000, hidden_size=64, intermediate_size=128, num_hidden_l
             bos_token_id=1, eos_token_id=2, pad_token_id=0)
 INT4 = ("--weight-format", "int4", "--group-size", "128", "--ratio", "1.0")
 INT8 = ("--weight-format", "int8")
+#: 4-bit weights for the tiny models: hidden 64 needs groups smaller than the default 128.
+TINY_4BIT = {f: ("--weight-format", f, "--group-size", "16", "--ratio", "1.0") for f in ("int4", "nf4")}
+#: Architectures whose config takes TINY's llama-style names (head_dim: some default to 128/256).
+LLAMA_LIKE = {"qwen3": "Qwen3Config", "gemma": "GemmaConfig", "gemma2": "Gemma2Config", "granite": "GraniteConfig",
+              "olmo": "OlmoConfig", "olmo2": "Olmo2Config", "starcoder2": "Starcoder2Config",
+              "stablelm": "StableLmConfig", "cohere": "CohereConfig", "glm": "GlmConfig", "helium": "HeliumConfig",
+              "arcee": "ArceeConfig", "smollm3": "SmolLM3Config"}
+#: Architectures with their own parameter names: config class and its tiny arguments.
+OTHERS = {
+    "qwen3_moe": ("Qwen3MoeConfig", dict(**TINY, head_dim=16, num_experts=4, num_experts_per_tok=2,
+                                         moe_intermediate_size=64)),
+    # optimum-intel's phi export traces only without grouped KV heads
+    "phi": ("PhiConfig", dict(**{**TINY, "num_key_value_heads": 4})),
+    "falcon": ("FalconConfig", dict(vocab_size=1000, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+                                    num_kv_heads=2, new_decoder_architecture=True, bos_token_id=1, eos_token_id=2)),
+    "bloom": ("BloomConfig", dict(vocab_size=1000, hidden_size=64, n_layer=2, n_head=4, bos_token_id=1, eos_token_id=2)),
+    "opt": ("OPTConfig", dict(vocab_size=1000, hidden_size=64, ffn_dim=128, num_hidden_layers=2, num_attention_heads=4,
+                              word_embed_proj_dim=64, max_position_embeddings=512, bos_token_id=1, eos_token_id=2,
+                              pad_token_id=0)),
+    "gptj": ("GPTJConfig", dict(vocab_size=1000, n_embd=64, n_layer=2, n_head=4, rotary_dim=8, n_positions=512,
+                                bos_token_id=1, eos_token_id=2)),
+    "codegen": ("CodeGenConfig", dict(vocab_size=1000, n_embd=64, n_layer=2, n_head=4, rotary_dim=8, n_positions=512,
+                                      n_ctx=512, bos_token_id=1, eos_token_id=2)),
+    "mpt": ("MptConfig", dict(vocab_size=1000, d_model=64, n_heads=4, n_layers=2, expansion_ratio=2, max_seq_len=512)),
+    "gpt_bigcode": ("GPTBigCodeConfig", dict(vocab_size=1000, n_embd=64, n_layer=2, n_head=4, n_positions=512,
+                                             bos_token_id=1, eos_token_id=2)),
+    "mamba": ("MambaConfig", dict(vocab_size=1000, hidden_size=64, state_size=8, num_hidden_layers=2, conv_kernel=4,
+                                  expand=2, bos_token_id=1, eos_token_id=2, pad_token_id=0)),
+    "lfm2": ("Lfm2Config", dict(**TINY, layer_types=["conv", "full_attention"], block_dim=64, block_ff_dim=128,
+                                block_auto_adjust_ff_dim=False, conv_L_cache=3)),
+    "gpt_oss": ("GptOssConfig", dict(**TINY, head_dim=16, num_local_experts=4, num_experts_per_tok=2,
+                                     layer_types=["sliding_attention", "full_attention"], sliding_window=128)),
+    "gpt_neox": ("GPTNeoXConfig", dict(vocab_size=1000, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+                                       num_attention_heads=4, max_position_embeddings=512, bos_token_id=1,
+                                       eos_token_id=2)),
+}
 
 
 def _config(arch: str):
@@ -58,6 +99,11 @@ def _config(arch: str):
     if arch == "qwen2_moe":
         return t.Qwen2MoeConfig(**TINY, num_experts=4, num_experts_per_tok=2, moe_intermediate_size=64,
                                 shared_expert_intermediate_size=128)
+    if arch in LLAMA_LIKE:
+        return getattr(t, LLAMA_LIKE[arch])(**TINY, head_dim=16)
+    if arch in OTHERS:
+        cls, kwargs = OTHERS[arch]
+        return getattr(t, cls)(**kwargs)
     if arch == "qwen2_0.5b":
         return t.Qwen2Config(vocab_size=151936, hidden_size=896, intermediate_size=4864, num_hidden_layers=24,
                              num_attention_heads=14, num_key_value_heads=2, max_position_embeddings=32768,
@@ -71,6 +117,8 @@ MODELS: dict[str, tuple[str, tuple[str, ...]]] = {
     **{f"tiny_{a}-int8": (a, INT8) for a in ("llama", "qwen2", "gpt2", "phi3", "mistral", "mixtral", "qwen2_moe")},
     "tiny_llama-fp32": ("llama", ("--weight-format", "fp32")),
     "tiny_llama-fp16": ("llama", ("--weight-format", "fp16")),
+    **{f"tiny_{a}-int8": (a, INT8) for a in (*LLAMA_LIKE, *OTHERS)},
+    **{f"tiny_{a}-{f}": (a, flags) for a in ("llama", "qwen3") for f, flags in TINY_4BIT.items()},
     "qwen2_0.5b-int4": ("qwen2_0.5b", INT4),
 }
 TINY_NAMES = tuple(n for n in MODELS if n.startswith("tiny_"))
