@@ -1,15 +1,12 @@
 """The library's model object: read once, infer shapes (also for new input shapes), run."""
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
 
 import numpy as np
 
-from . import budget, elements, iterations
+from . import budget, elements, heap, iterations
 from .elements import ElementType
 from .errors import InputError, IrrunError
 from .executor import Observer, RunContext, Step, check_memory, execute, plan
@@ -17,29 +14,16 @@ from .graph import ancestors, build_graph, inputs_of, live_order
 from .infer import Types, infer_types
 from .npyio import as_strings
 from .ops.base import Op
-from .tensorinfo import Role, TensorInfo
+from .portkeys import PortSpec
 from .program import Program
 from .reader import IRModel, read_ir
 from .shapes import PartialShape
 from .state import State, Variable
 from .subgraph import Build
+from .tensorinfo import Role, TensorInfo
 
 _FEEDABLE = frozenset(t.dtype for t in elements.TYPES.values()
                       if t.dtype is not None and t.name not in elements.PACKED)
-
-
-@dataclass(frozen=True)
-class PortSpec:
-    """A model input or output: its main name, all its tensor names, element type and shape."""
-
-    name: str
-    names: tuple[str, ...]
-    etype: ElementType
-    shape: PartialShape
-    node: int
-
-    def __str__(self) -> str:
-        return f"{self.name}: {self.etype}{self.shape}"
 
 
 class Model:
@@ -280,6 +264,7 @@ class Model:
         check_memory(steps, budget.current() if max_memory is None else max_memory, self.path)
 
     def __repr__(self) -> str:
+        from .portkeys import model_repr
         return model_repr(self)
 
     def run(self, inputs: Mapping[object, np.ndarray] | Sequence[np.ndarray] | np.ndarray,
@@ -401,30 +386,7 @@ class Model:
         return dict(got)
 
 
-def model_repr(model: Model) -> str:
-    """``<irrun.Model "name" (path): N layers; inputs x: f32[1,3,?,?]; outputs y>`` (no inference)."""
-    ins = ", ".join(str(p) for p in model.inputs) if not model.op_errors else \
-        ", ".join(model._input_names(n)[0] for n in model._params)
-    outs = ", ".join(model._output_names(n)[0] for n in model._results)
-    return (f'<irrun.Model "{model.ir.name}" ({model.path}): {model.dag.number_of_nodes()} layers; '
-            f"inputs {ins or 'none'}; outputs {outs or 'none'}>")
-
-
 def read_model(path: str | os.PathLike, bin_path: str | os.PathLike | None = None) -> Model:
     """Read an IR model (``.xml``, with the ``.bin`` beside it unless ``bin_path`` is given)."""
-    with _gc_paused():
+    with heap.gc_paused():
         return Model(read_ir(path, bin_path))
-
-
-@contextmanager
-def _gc_paused():
-    """Reading makes ~10 objects per layer and none is garbage, but Python's cyclic collector
-    would walk all of them again at every collection (~15% of reading an LLM's XML): it is
-    paused while reading (and left as it was)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()

@@ -11,17 +11,40 @@ AttributeError from deep inside.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
+from .elements import ElementType
 from .errors import InputError
 from .shapes import Dim, PartialShape
 
 
+@dataclass(frozen=True)
+class PortSpec:
+    """A model input or output: its main name, all its tensor names, element type and shape."""
+
+    name: str
+    names: tuple[str, ...]
+    etype: ElementType
+    shape: PartialShape
+    node: int
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.etype}{self.shape}"
+
+
+def model_repr(model) -> str:
+    """``<irrun.Model "name" (path): N layers; inputs x: f32[1,3,?,?]; outputs y>`` (no inference)."""
+    ins = ", ".join(str(p) for p in model.inputs) if not model.op_errors else \
+        ", ".join(model._input_names(n)[0] for n in model._params)
+    outs = ", ".join(model._output_names(n)[0] for n in model._results)
+    return (f'<irrun.Model "{model.ir.name}" ({model.path}): {model.dag.number_of_nodes()} layers; '
+            f"inputs {ins or 'none'}; outputs {outs or 'none'}>")
+
+
 def input_node(model, key) -> int:
     """The Parameter node an input key names (name, index or PortSpec)."""
-    from .model import PortSpec
-
     params = model._params
     if isinstance(key, str):
         return model._find_input(key)
