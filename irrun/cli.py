@@ -29,7 +29,7 @@ COMMANDS = {
     "reshape": ("reshape", "write the model for new input shapes (re-inferred port dims)"),
     "info": ("info", "inputs, outputs, op types and versions, opsets, weights"),
     "graph": ("graph", "draw the graph (or one layer's neighbourhood): svg/png via Graphviz, dot, mermaid"),
-    "compare": ("compare", "find the first layer where irrun and OpenVINO (or a dump) disagree"),
+    "compare": ("compare", "where irrun and OpenVINO, a dump or another IR disagree; which layer adds the error"),
     "extract": ("extract", "write one layer as its own IR, with the inputs that reach it"),
     "ops": ("ops", "list the ops and versions irrun implements"),
 }
