@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +25,6 @@ import irrun
 from irrun import elements
 from irrun.irwriter import IRWriter
 
-
 #: OpenVINO is the oracle of the tests that run it. Without it they skip (and say why), unless
 #: IRRUN_REQUIRE_ORACLE=1 (set by .ci/run, which installs it): there a missing openvino fails them,
 #: so that the oracle tests never skip unnoticed. When openvino is installed they always run.
@@ -33,6 +33,10 @@ REQUIRE_ORACLE = os.environ.get("IRRUN_REQUIRE_ORACLE", "") not in ("", "0")
 needs_openvino = pytest.mark.skipif(not HAVE_OPENVINO and not REQUIRE_ORACLE,
                                     reason="openvino (the test oracle) is not installed: "
                                            "pip install openvino, or pip install -e '.[test]'")
+#: Graphviz's ``dot`` draws ``irrun graph`` pictures; the same switch makes its absence a failure
+#: where .ci/run installed it.
+needs_dot = pytest.mark.skipif(shutil.which("dot") is None and not REQUIRE_ORACLE,
+                               reason="Graphviz's dot is not installed (apt install graphviz)")
 
 #: Every element type a data-movement op must carry (NumPy dtypes, strings included).
 ALL_DTYPES = [np.float64, np.float32, np.float16, elements.TYPES["bf16"].dtype, np.int64, np.int32,

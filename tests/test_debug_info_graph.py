@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
+from helpers import needs_dot
+from test_fixtures import CASES, FIXTURES
 
 from irrun.cli import main
 from irrun.describe import CATEGORIES, _attr_lines, category
 from irrun.irwriter import IRWriter
-from test_fixtures import CASES, FIXTURES
 
 
 def run_cli(capsys, *args):
@@ -113,7 +113,7 @@ def test_graph_to_file(tmp_path, capsys):
     assert (tmp_path / "g.mmd").read_text().startswith("flowchart TD")
 
 
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+@needs_dot
 @pytest.mark.parametrize("fmt, magic", [("svg", b"<svg"), ("png", b"\x89PNG\r\n")])
 def test_graph_picture(tmp_path, capsys, fmt, magic):
     out = run_cli(capsys, "graph", FIXTURES / "shufflenet_block" / "model.xml", "-o", tmp_path / f"g.{fmt}")

@@ -15,11 +15,8 @@ import numpy as np
 import pytest
 
 import irrun
-
-distributed = pytest.importorskip("distributed")
-
-from irrun.distributed import Job, run_many  # noqa: E402
-from irrun.distributed.cluster import local_cluster  # noqa: E402
+from irrun.distributed import Job, run_many
+from irrun.distributed.cluster import local_cluster
 
 ZOO = Path(__file__).parent / "fixtures" / "zoo"
 CNN = ZOO / "mobilenet_v2_fp32" / "model.xml"      # convolutions through BLAS: a real check of "identical"
