@@ -306,8 +306,11 @@ class Model:
         if steps is not None:
             try:
                 return self._execute(steps, feeds, None, max_iterations)
-            except IrrunError:   # the error a plan for these very shapes gives (a ShapeError
-                pass             # from inference rather than the kernel's); nothing was kept
+            except budget.MemoryBudgetError:  # a guard's bound may be above the real size: the
+                pass                          # plan for these shapes checks the exact sizes
+            except IrrunError:   # nothing was kept; inference for these very shapes names the
+                self._types_for(feeds)     # error as a per-shape plan would (a ShapeError), else
+                raise                      # the kernel's error stands: the model is not run twice
         key = tuple((n, arr.shape, arr.dtype.str) for n, arr in sorted(feeds.items()))
         if target is not None:
             key += (("stop_at", target),)
