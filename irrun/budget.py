@@ -227,34 +227,6 @@ class Live:
     def __init__(self) -> None:
         self.total = 0
 
-    @staticmethod
-    def size(a) -> int:
-        """Bytes ``a`` owns; views, and read-only arrays (the model's cached constants, which
-        :class:`irrun.program.Program` bounds by the budget on their own), count nothing."""
-        if type(a) is not np.ndarray or a.base is not None or not a.flags.writeable:
-            return 0
-        return string_bytes(a) if a.dtype.kind == "T" else a.nbytes
-
-    def change(self, held: list, dropped: list, limit: int | None = None) -> str | None:
-        """A layer made ``held`` and was the last to read ``dropped``: why the run's peak — its
-        outputs beside its inputs — is over the budget (``limit``, default the one in force), or
-        None. An output written into an input's buffer (the same array) is counted once. Runs
-        once per executed layer, so it avoids sets and calls for the common one-array cases."""
-        size = self.size
-        total = self.total
-        for a in held:
-            if not dropped or not any(a is d for d in dropped):
-                total += size(a)
-        peak = total
-        for a in dropped:
-            if not held or not any(a is h for h in held):
-                total -= size(a)
-        self.total = total
-        limit = current() if limit is None else limit
-        if peak > limit:
-            return over_message("the run's live tensors", peak, limit)
-        return None
-
 
 _live: ContextVar[Live | None] = ContextVar("irrun_live_memory", default=None)
 

@@ -267,6 +267,7 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
     limit = budget.current()
     if observe is None:
         return _run(steps, feeds, file, ctx, limit, env, live)
+    counted: dict[tuple, int] = {}
     for s in steps:
         t0 = perf_counter()
         args = [env[r] for r in s.reads]
@@ -288,11 +289,13 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
         replaced = observe(s, args, outs, perf_counter() - t0)
         if replaced is not None:
             outs = replaced
+        if live is not None:
+            _account(live, counted, s, outs, env, limit, file)
+            continue
         for i in s.keep:
             env[(s.node, i)] = outs[i]
-        dropped = [env.pop(r, None) for r in s.frees]
-        if live is not None and (over := live.change([outs[i] for i in s.keep], dropped)):
-            raise budget.MemoryBudgetError(over, file=file, layer=s.ref)
+        for r in s.frees:
+            env.pop(r, None)
     return results
 
 
@@ -302,7 +305,6 @@ def _run(steps: list[Step], feeds: dict, file: str | None, ctx: RunContext | Non
     needs beyond its kernel (a bound method, prepared keyword arguments, O(1) output checks)."""
     results = {}
     counted: dict[tuple, int] = {}          # port -> bytes its array owns (the live account)
-    ndarray = np.ndarray
     for s in steps:
         kind = s.kind
         if kind == "op":
@@ -338,26 +340,33 @@ def _run(steps: list[Step], feeds: dict, file: str | None, ctx: RunContext | Non
             for r in s.frees:
                 env.pop(r, None)
             continue
-        # The live account (budget.Live): bytes of the arrays this run holds that own their data
-        # (views, and read-only arrays such as cached constants, count nothing); its peak is a
-        # layer's outputs beside the inputs it was the last to read.
-        total = live.total
-        for i in s.keep:
-            a = env[(s.node, i)] = outs[i]
-            if type(a) is ndarray and a.base is None and a.flags.writeable:
-                n = counted[(s.node, i)] = a.nbytes if a.dtype.kind != "T" else budget.string_bytes(a)
-                total += n
-        peak = total
-        if s.inplace is not None and s.inplace in counted and outs and env.get(s.inplace) is outs[0]:
-            peak -= counted[s.inplace]      # the output took that input's buffer: counted twice
-        for r in s.frees:
-            env.pop(r, None)
-            total -= counted.pop(r, 0)
-        live.total = total
-        if peak > limit:
-            raise budget.MemoryBudgetError(budget.over_message("the run's live tensors", peak, limit),
-                                           file=file, layer=s.ref)
+        _account(live, counted, s, outs, env, limit, file)
     return results
+
+
+def _account(live: budget.Live, counted: dict, s: Step, outs, env: dict, limit: int,
+             file: str | None) -> None:
+    """Keep step ``s``'s outputs in ``env``, drop the ports it was the last to read, and keep the
+    run's live account (:class:`irrun.budget.Live`): the bytes of the arrays this run holds that
+    own their data (views, and read-only arrays such as cached constants, count nothing; ``counted``
+    holds each port's share). Its peak, a layer's outputs beside the inputs it was the last to
+    read, must fit ``limit``."""
+    total = live.total
+    for i in s.keep:
+        a = env[(s.node, i)] = outs[i]
+        if type(a) is np.ndarray and a.base is None and a.flags.writeable:
+            n = counted[(s.node, i)] = a.nbytes if a.dtype.kind != "T" else budget.string_bytes(a)
+            total += n
+    peak = total
+    if s.inplace is not None and s.inplace in counted and outs and env.get(s.inplace) is outs[0]:
+        peak -= counted[s.inplace]          # the output took that input's buffer: counted twice
+    for r in s.frees:
+        env.pop(r, None)
+        total -= counted.pop(r, 0)
+    live.total = total
+    if peak > limit:
+        raise budget.MemoryBudgetError(budget.over_message("the run's live tensors", peak, limit),
+                                       file=file, layer=s.ref)
 
 
 def _guard(s: Step, args: list, limit: int, file: str | None) -> None:
