@@ -97,7 +97,7 @@ def _train_spm(tmp: str, kind: str) -> str:
 
 def build_hf(kind: str, tmp: str):
     """A small trained PreTrainedTokenizerFast of one kind."""
-    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
+    from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
     from transformers import LlamaTokenizer, PreTrainedTokenizerFast, T5Tokenizer
     from transformers.convert_slow_tokenizer import convert_slow_tokenizer
     if kind == "bpe_bytelevel":
@@ -112,9 +112,9 @@ def build_hf(kind: str, tmp: str):
         tok.normalizer = normalizers.Sequence([normalizers.NFD(), normalizers.Lowercase(), normalizers.StripAccents(),
                                                normalizers.Replace("  ", " ")])
         return PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|endoftext|>", bos_token="<|endoftext|>")
-    if kind == "wordpiece":
+    if kind in ("wordpiece", "wordpiece_cased"):
         tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
-        tok.normalizer = normalizers.BertNormalizer(lowercase=True)
+        tok.normalizer = normalizers.BertNormalizer(lowercase=kind == "wordpiece")
         tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
         tok.decoder = decoders.WordPiece()
         tok.train_from_iterator(corpus(), trainers.WordPieceTrainer(
@@ -124,6 +124,16 @@ def build_hf(kind: str, tmp: str):
             single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1", special_tokens=[("[CLS]", cls), ("[SEP]", sep)])
         return PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]",
                                        sep_token="[SEP]", mask_token="[MASK]")
+    if kind == "unigram_hf":                   # tokenizers' own Unigram trainer, no sentencepiece
+        from tokenizers import SentencePieceUnigramTokenizer
+        sp = SentencePieceUnigramTokenizer()
+        sp.train_from_iterator(corpus(), vocab_size=300, show_progress=False,
+                               special_tokens=["<pad>", "</s>", "<unk>"], unk_token="<unk>")
+        sp.normalizer = normalizers.Sequence([normalizers.NFKC(), normalizers.Replace(Regex(" {2,}"), " ")])  # no Nmt
+        sp.post_processor = processors.TemplateProcessing(
+            single="$A </s>", pair="$A </s> $B </s>", special_tokens=[("</s>", sp.token_to_id("</s>"))])
+        return PreTrainedTokenizerFast(tokenizer_object=sp._tokenizer, eos_token="</s>", unk_token="<unk>",
+                                       pad_token="<pad>")
     if kind == "unigram":
         fast = convert_slow_tokenizer(T5Tokenizer(_train_spm(tmp, "unigram"), extra_ids=0, legacy=True))
         return PreTrainedTokenizerFast(tokenizer_object=fast, eos_token="</s>", unk_token="<unk>", pad_token="<pad>")
@@ -156,16 +166,34 @@ def _name(port) -> str:
     return next((n for n in names if not n.startswith(("Result_", "Parameter_"))), names[0])
 
 
-def _run(compiled, feeds: list) -> dict:
-    """Outputs by name; a string output as (UTF-8 bytes u8, end offsets i64, shape i64): NumPy's
-    fixed-width unicode arrays would drop trailing NULs, and a token may be one."""
+def _compile_exact(core, xml: str):
+    """The model compiled with each string output also unpacked by StringTensorUnpack-15: the
+    tensor's ``bytes_data`` (NumPy ``S`` items) drops trailing NULs, and a token may be one."""
+    import openvino as ov
+    from openvino import opset15
+    model = core.read_model(xml)
+    results = [r.input_value(0) for r in model.get_results()]
+    for o in results[:]:
+        if o.get_element_type() == ov.Type.string:
+            results += list(opset15.string_tensor_unpack(o).outputs())
+    exact = ov.Model(results, model.get_sinks(), model.get_parameters(), model.get_friendly_name())
+    return core.compile_model(exact, "CPU", {"INFERENCE_PRECISION_HINT": "f32"}), len(model.outputs)
+
+
+def _run(compiled_n, feeds: list) -> dict:
+    """Outputs by name; a string output as (UTF-8 bytes u8, end offsets i64, shape i64), read
+    exactly from its StringTensorUnpack (see ``_compile_exact``)."""
+    compiled, n = compiled_n
     req = compiled.create_infer_request()         # a fresh request: the state starts at its default
     req.infer(feeds)
-    out = {}
-    for o in compiled.outputs:
+    out, extra = {}, n
+    for o in compiled.outputs[:n]:
         t = req.get_tensor(o)
         if o.get_element_type().get_type_name() == "string":
-            items = list(t.bytes_data.reshape(-1))
+            begins, ends, chars = (np.array(req.get_tensor(compiled.outputs[extra + i]).data) for i in range(3))
+            extra += 3
+            data = chars.tobytes()
+            items = [data[b:e] for b, e in zip(begins.reshape(-1).tolist(), ends.reshape(-1).tolist())]
             out[_name(o)] = (np.frombuffer(b"".join(items), np.uint8),
                              np.cumsum([len(b) for b in items], dtype=np.int64), np.array(t.shape, np.int64))
         else:
@@ -180,28 +208,32 @@ def _store(arrays: dict, key: str, value) -> None:
         arrays[key] = value
 
 
-def make_case(case: str, out_dir: str) -> dict:
-    """(In the oracle worker) convert, save, run; returns the meta dict, writes runs.npz."""
+def make_case(case: str, out_dir: str, spec: tuple[str, dict] | None = None, texts: dict | None = None) -> dict:
+    """(In the oracle worker) convert, save, run; returns the meta dict, writes runs.npz.
+    ``spec`` (kind, convert kwargs) defaults to ``CASES[case]``, ``texts`` to ``TEXTS``."""
     import openvino as ov
     import openvino_tokenizers  # noqa: F401  (registers the extension ops)
-    kind, kwargs = CASES[case]
+    kind, kwargs = spec or CASES[case]
+    texts = texts or TEXTS
+    from openvino_tokenizers.constants import UTF8ReplaceMode
     with tempfile.TemporaryDirectory() as tmp:
         hf = build_hf(kind, tmp)
-    tok, detok = openvino_tokenizers.convert_tokenizer(hf, with_detokenizer=True, **kwargs)
+    conv = {k: getattr(ov.Type, v) if k.endswith("_type") else UTF8ReplaceMode(v) if k == "utf8_replace_mode" else v
+            for k, v in kwargs.items()}            # (picklable names in CASES)
+    tok, detok = openvino_tokenizers.convert_tokenizer(hf, with_detokenizer=True, **conv)
     ov.save_model(tok, os.path.join(out_dir, "tokenizer.xml"))
     ov.save_model(detok, os.path.join(out_dir, "detokenizer.xml"))
     core = ov.Core()
-    cfg = {"INFERENCE_PRECISION_HINT": "f32"}
-    ctok = core.compile_model(os.path.join(out_dir, "tokenizer.xml"), "CPU", cfg)
-    cdetok = core.compile_model(os.path.join(out_dir, "detokenizer.xml"), "CPU", cfg)
+    ctok = _compile_exact(core, os.path.join(out_dir, "tokenizer.xml"))
+    cdetok = _compile_exact(core, os.path.join(out_dir, "detokenizer.xml"))
     arrays: dict[str, np.ndarray] = {}
     runs, failed = [], []
-    names = [i.get_node().get_friendly_name() for i in ctok.inputs]
+    names = [i.get_node().get_friendly_name() for i in ctok[0].inputs]
     id_batches = {}
-    for tname, texts in TEXTS.items():
+    for tname, batch in texts.items():
         feeds = []
         for j, n in enumerate(names):            # a pair tokenizer gets the batch and its reverse
-            feeds.append(np.array(texts if j == 0 else texts[::-1]))
+            feeds.append(np.array(batch if j == 0 else batch[::-1]))
             arrays[f"tok_{tname}_in{j}"] = feeds[j]
         try:
             outs = _run(ctok, feeds)
@@ -218,7 +250,7 @@ def make_case(case: str, out_dir: str) -> dict:
     id_batches["one_per_row"] = np.arange(vocab, dtype=np.int64)[:, None]
     id_batches["out_of_range"] = np.array([[1, vocab, vocab + 7, 2], [3, 4, 5, 6]], np.int64)
     id_batches["no_tokens"] = np.zeros((2, 0), np.int64)
-    dname = cdetok.inputs[0].get_node().get_friendly_name()
+    dname = cdetok[0].inputs[0].get_node().get_friendly_name()
     for iname, ids in id_batches.items():
         outs = _run(cdetok, [ids])
         arrays[f"detok_{iname}_in"] = ids
