@@ -251,7 +251,9 @@ def make_case(case: str, out_dir: str, spec: tuple[str, dict] | None = None, tex
     id_batches["out_of_range"] = np.array([[1, vocab, vocab + 7, 2], [3, 4, 5, 6]], np.int64)
     id_batches["no_tokens"] = np.zeros((2, 0), np.int64)
     dname = cdetok[0].inputs[0].get_node().get_friendly_name()
+    id_type = cdetok[0].inputs[0].get_element_type().to_dtype()
     for iname, ids in id_batches.items():
+        ids = ids.astype(id_type)
         outs = _run(cdetok, [ids])
         arrays[f"detok_{iname}_in"] = ids
         for k, v in outs.items():
