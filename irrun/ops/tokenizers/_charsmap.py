@@ -8,10 +8,10 @@ character as is (one invalid byte -> U+FFFD), then applies the whitespace option
 
 openvino-tokenizers also ships built-in charsmaps for ``normalization_form`` nfc/nfd/nfkc/nfkd
 (± ``case_fold``), made at its build time with ICU by sentencepiece's Builder. irrun computes
-the single-character ones (nfd, nfkd, identity + case fold) with :mod:`unicodedata` — a map of
-each code point to its decomposition, then simple case folding — which is what Builder does;
-the Unicode version may differ from the ICU one (Python's ``unicodedata.unidata_version``).
-nfc/nfkc maps also hold multi-character keys (compositions); irrun refuses those forms.
+them with :mod:`unicodedata` as Builder does: nfd, nfkd and identity + case fold map each code
+point to its decomposition, then its simple case folding; nfc/nfkc also hold multi-character
+keys (compositions, :mod:`._compose`). The Unicode version may differ from the ICU one
+(Python's ``unicodedata.unidata_version``).
 """
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from functools import lru_cache
 import numpy as np
 
 from ...errors import OpError
+from ._compose import composed_map, is_unicode_char, simple_fold
 
 _MAX_RESULTS = 32          # Normalizer::kMaxTrieResultsSize
 _SPACE_SYMBOL = "\u2581".encode()
@@ -70,34 +71,33 @@ class PrecompiledMap:
         return self.normalized[best_value: end if end >= 0 else len(self.normalized)], best_len
 
 
-def simple_fold(c: str) -> str:
-    """ICU's u_foldCase(c, U_FOLD_CASE_DEFAULT): simple (one code point) case folding. Python
-    only has full folding; where that gives several code points the simple folding is the
-    lower-case mapping when it is one code point (the C+S lines of CaseFolding.txt), else none."""
-    f = c.casefold()
-    if len(f) == 1:
-        return f
-    low = c.lower()
-    return low if len(low) == 1 else c
+def check_form(form: str, case_fold: bool) -> None:
+    """Refuse a ``normalization_form`` openvino-tokenizers has no built-in map for."""
+    if form not in ("identity", "nfd", "nfkd", "nfc", "nfkc") or (form == "identity" and not case_fold):
+        raise OpError(f"Unsupported normalization form: `{form}` with case_fold={case_fold}")
+
+
+@lru_cache(maxsize=16)
+def form_map(form: str, case_fold: bool) -> "FormMap":
+    """The built-in map, built once per process (an nfkc one takes seconds)."""
+    return FormMap(form, case_fold)
 
 
 class FormMap:
-    """The built-in single-character charsmaps (see the module docstring)."""
+    """The built-in charsmaps (see the module docstring): nfd, nfkd and identity map single
+    characters, computed here as needed; nfc and nfkc hold compositions (:mod:`._compose`)."""
 
     def __init__(self, form: str, case_fold: bool):
-        if form in ("nfc", "nfkc"):
-            raise OpError(f"irrun does not run CharsMapNormalization with normalization_form={form} "
-                          "(its built-in map holds compositions irrun does not compute)", unsupported=True)
-        if form not in ("identity", "nfd", "nfkd") or (form == "identity" and not case_fold):
-            raise OpError(f"Unsupported normalization form: `{form}` with case_fold={case_fold}")
+        check_form(form, case_fold)
         self.form = form.upper() if form != "identity" else None
         self.case_fold = case_fold
+        self.table = composed_map(self.form, case_fold) if form in ("nfc", "nfkc") else None
+        self.max_len = max(map(len, self.table)) if self.table else 1
 
     @lru_cache(maxsize=65536)
     def _map(self, c: str) -> str:
-        cp = ord(c)
-        if 0xD800 <= cp <= 0xDFFF or (cp & 0xFFFE) == 0xFFFE or 0xFDD0 <= cp <= 0xFDEF:
-            return c                                # not U_IS_UNICODE_CHAR: never in the map
+        if not is_unicode_char(ord(c)):
+            return c                                # never in the map
         out = unicodedata.normalize(self.form, c) if self.form else c
         return "".join(simple_fold(x) for x in out) if self.case_fold else out
 
@@ -105,9 +105,21 @@ class FormMap:
         n = _char_len(data, pos)
         if n is None:
             return None
-        c = data[pos:pos + n].decode("utf-8")
-        m = self._map(c)
-        return (m.encode("utf-8", "surrogatepass"), n) if m != c else None
+        if self.table is None:
+            c = data[pos:pos + n].decode("utf-8")
+            m = self._map(c)
+            return (m.encode("utf-8", "surrogatepass"), n) if m != c else None
+        ends = [pos + n]                            # the longest key among the next characters
+        while len(ends) < self.max_len and ends[-1] < len(data):
+            k = _char_len(data, ends[-1])
+            if k is None:
+                break
+            ends.append(ends[-1] + k)
+        for end in reversed(ends):
+            hit = self.table.get(data[pos:end].decode("utf-8"))
+            if hit is not None:
+                return hit.encode("utf-8"), end - pos
+        return None
 
 
 def _char_len(data: bytes, pos: int) -> int | None:

@@ -16,7 +16,7 @@ import numpy as np
 from ...errors import OpError
 from ..base import Attr, Op
 from ..registry import register
-from ._charsmap import FormMap, PrecompiledMap, normalize
+from ._charsmap import PrecompiledMap, check_form, form_map, normalize
 from ._pcre import RESTRICTIONS, compile_pattern, substitute
 from ._ragged import BOOL, expect_types, flat, pack, scalar_text, string_out, strings
 
@@ -28,7 +28,7 @@ _PATTERN_REWRITES = {
 }
 
 
-def _apply(inputs, has_skips: bool, fn) -> list:
+def apply_each(inputs, has_skips: bool, fn) -> list:
     """evaluate_normalization_helper: ``fn`` on every string not marked as a skip."""
     b, e, chars = inputs[:3]
     items = strings(b, e, chars)
@@ -42,7 +42,7 @@ def _apply(inputs, has_skips: bool, fn) -> list:
     return out + [np.asarray(inputs[3])] if has_skips else out
 
 
-def _outputs(inputs, has_skips: bool) -> list:
+def normalization_outputs(inputs, has_skips: bool) -> list:
     expect_types(inputs, 0, "iiu" + "b" * has_skips + "u" * (len(inputs) - 3 - has_skips), "normalization inputs")
     return string_out(inputs[0].shape) + (flat(1, BOOL) if has_skips else [])
 
@@ -59,7 +59,7 @@ class RegexNormalization(Op):
     restrictions = RESTRICTIONS
 
     def infer(self, inputs):
-        return _outputs(inputs, len(inputs) == 6)
+        return normalization_outputs(inputs, len(inputs) == 6)
 
     def run(self, *inputs):
         has_skips = len(inputs) == 6
@@ -68,7 +68,7 @@ class RegexNormalization(Op):
         replacement = scalar_text(inputs[-1], "the replacement")
         for d in b"123456789":
             replacement = replacement.replace(b"\\" + bytes([d]), b"$" + bytes([d]))
-        return _apply(inputs, has_skips, lambda s: substitute(pattern, s, replacement, self.global_replace))
+        return apply_each(inputs, has_skips, lambda s: substitute(pattern, s, replacement, self.global_replace))
 
 
 @register
@@ -82,7 +82,6 @@ class CharsMapNormalization(Op):
              "escape_whitespaces": Attr("bool", False), "normalization_form": Attr("str", ""),
              "case_fold": Attr("bool", False), "nmt": Attr("bool", False)}
     num_inputs = (3, 5)
-    restrictions = "normalization_form nfc/nfkc (built-in maps with compositions) refused"
 
     def _has_skips(self, n: int, fourth_is_bool: bool) -> bool:
         return n == 5 or (n == 4 and (fourth_is_bool or self.normalization_form != ""))
@@ -90,16 +89,16 @@ class CharsMapNormalization(Op):
     def infer(self, inputs):
         fourth_bool = len(inputs) == 4 and inputs[3].etype == BOOL
         if self.normalization_form:
-            FormMap(self.normalization_form.lower(), self.case_fold)      # refuses what irrun cannot run
-        return _outputs(inputs, self._has_skips(len(inputs), fourth_bool))
+            check_form(self.normalization_form.lower(), self.case_fold)
+        return normalization_outputs(inputs, self._has_skips(len(inputs), fourth_bool))
 
     def run(self, *inputs):
         has_skips = self._has_skips(len(inputs), len(inputs) == 4 and inputs[3].dtype == np.bool_)
         if self.normalization_form:
-            cmap = FormMap(self.normalization_form.lower(), self.case_fold)
+            cmap = form_map(self.normalization_form.lower(), self.case_fold)
         else:
             if len(inputs) < 4 + has_skips:
                 raise OpError("CharsMapNormalization needs a precompiled charsmap input")
             cmap = PrecompiledMap(scalar_text(inputs[3 + has_skips], "the charsmap"))
-        return _apply(inputs, has_skips, lambda s: normalize(
+        return apply_each(inputs, has_skips, lambda s: normalize(
             s, cmap, self.add_dummy_prefix, self.remove_extra_whitespaces, self.escape_whitespaces))
