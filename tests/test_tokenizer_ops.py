@@ -11,7 +11,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from helpers import run_op
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tokenizer_ops"

@@ -142,8 +142,10 @@ def test_charsmap_builtin_forms():
     assert normalize(b"a b", None, True, False, True) == "\u2581a\u2581b".encode()
     assert normalize(b"\xffa", None, False, False, False) == "\ufffda".encode()
     assert simple_fold("\u00df") == "\u00df" and simple_fold("\u1e9e") == "\u00df" and simple_fold("A") == "a"
-    with pytest.raises(irrun.errors.OpError, match="nfkc"):
-        FormMap("nfkc", False)
+    nfkc = FormMap("nfkc", False)                     # compositions: multi-character keys
+    assert normalize("e\u0301 \ufb01 \U0001d41a\u0301".encode(), nfkc, False, False, False) == "\u00e9 fi \u00e1".encode()
+    with pytest.raises(irrun.errors.OpError, match="nfkc_cf"):
+        FormMap("nfkc_cf", False)
 
 
 # --- hostile inputs: clear errors naming the layer, never an out-of-range read ---------------

@@ -112,6 +112,15 @@ def build_hf(kind: str, tmp: str):
         tok.normalizer = normalizers.Sequence([normalizers.NFD(), normalizers.Lowercase(), normalizers.StripAccents(),
                                                normalizers.Replace("  ", " ")])
         return PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|endoftext|>", bos_token="<|endoftext|>")
+    if kind == "bpe_bytelevel_nfc":            # -> CharsMapNormalization normalization_form nfc
+        tok = build_hf("bpe_bytelevel", tmp).backend_tokenizer
+        tok.normalizer = normalizers.NFC()
+        return PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|endoftext|>", bos_token="<|endoftext|>")
+    if kind == "wordpiece_nfkc_lower":         # -> nfkc with case folding
+        tok = build_hf("wordpiece_cased", tmp).backend_tokenizer
+        tok.normalizer = normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()])
+        return PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]",
+                                       sep_token="[SEP]", mask_token="[MASK]")
     if kind in ("wordpiece", "wordpiece_cased"):
         tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
         tok.normalizer = normalizers.BertNormalizer(lowercase=kind == "wordpiece")

@@ -32,8 +32,10 @@ from ovoracle import Oracle  # noqa: E402
 #: characters, case pairs, marks in non-canonical order, invalid UTF-8 (as bytes)
 NORM_TEXTS = [
     "e\u0301 a\u0308 \u00e9 A\u030a \u212b \u00c5 \u0041\u0301\u0301", "o\u0323\u0302 o\u0302\u0323 \u1ed9 q\u0307\u0323",
-    "\u1100\u1161\u11a8 \uac01 \u1100\u1161 \u1112\u1161\u11ab\u1100\u1173\u11af", "\ufb01 \u2460 \uff26\uff55\uff4c\uff4c \u00bd \u2075 \u3392 \u337f",
-    "\u01c5 \u00df \u1e9e \u0130 \u03a3\u039f\u03a3 \u1f88 \u0149 \u017f \u212a", "\u0915\u093c \u0958 \u09cb \u0b4b \u0f73 \u0f75",
+    "\u1100\u1161\u11a8 \uac01 \u1100\u1161 \u1112\u1161\u11ab\u1100\u1173\u11af",
+    "\ufb01 \u2460 \uff26\uff55\uff4c\uff4c \u00bd \u2075 \u3392 \u337f",
+    "\u01c5 \u00df \u1e9e \u0130 \u03a3\u039f\u03a3 \u1f88 \u0149 \u017f \u212a",
+    "\u0915\u093c \u0958 \u09cb \u0b4b \u0f73 \u0f75",
     "\U0001d400\U0001d41a \U0001f642 \u2126 \u03a9 \u2000 \u00a0 \u3000", "\u0344 \u0340\u0341 \u0374 \u037e \u0387 \u1fee",
     "ＡＢＣ ａｂｃ ｶﾞ ｷﾞ \u30ab\u3099 \u304b\u309a", "\u0627\u0653 \u0622 \ufe81 \ufef5 \ufdfa", "", "   ", "MiXeD CaSe ÀÉÎÕÜ Ǆǅǆ",
 ]
@@ -113,11 +115,62 @@ def run_case(op: str, attrs: dict, inputs: list[np.ndarray]) -> list[np.ndarray]
     return [np.array(req.get_output_tensor(i).data) for i in range(len(node.outputs()))]
 
 
+def run_saved(op: str, attrs: dict, inputs: list[np.ndarray], xml: str) -> list[np.ndarray]:
+    """(In the oracle worker) as ``run_case``, the model also saved to ``xml``."""
+    import openvino as ov
+    from openvino_tokenizers import _get_factory
+    params = [ov.opset15.parameter([-1], ov.Type(a.dtype)) for a in inputs]
+    node = _get_factory().create(op, [p.output(0) for p in params], attrs)
+    ov.save_model(ov.Model(node.outputs(), params), xml)
+    return run_case(op, attrs, inputs)
+
+
+def measure() -> None:
+    """irrun vs OpenVINO on every code point (one string each) and on every multi-character key
+    of irrun's nfc/nfkc maps, for each normalization form and case folding: prints the count of
+    strings that differ and the first few."""
+    import tempfile
+    import unicodedata
+
+    import irrun
+    from irrun.ops.tokenizers._compose import composed_map, is_unicode_char
+    single = [chr(c).encode() for c in range(1, 0x110000) if is_unicode_char(c)]
+    keys = sorted({k.encode() for f in ("NFC", "NFKC") for k in composed_map(f, False) if len(k) > 1})
+    print(f"Python unicodedata {unicodedata.unidata_version}; {len(single)} code points, {len(keys)} keys")
+    specs = [("NormalizeUnicode", {"normalization_form": f}) for f in ("NFC", "NFD", "NFKC", "NFKD")]
+    specs += [("CaseFold", {"encoding": "utf-8"})] + [
+        ("CharsMapNormalization", {"normalization_form": f, "case_fold": True, "remove_extra_whitespaces": False})
+        for f in ("nfc", "nfkc")]
+    with Oracle(timeout=900) as ov, tempfile.TemporaryDirectory() as tmp:
+        for op, attrs in specs:
+            for what, items in (("code points", single), ("map keys", keys)):
+                inputs = _strings(items)
+                xml = str(Path(tmp) / "m.xml")
+                r = ov.call(run_saved, op, attrs, inputs, xml)
+                model = irrun.read_model(xml)
+                got = model.run({spec.name: x for spec, x in zip(model.inputs, inputs)})
+                g = _strings_of(*list(got.values())[:3])
+                w = _strings_of(*r.value[:3])
+                bad = [i for i in range(len(w)) if g[i] != w[i]]
+                print(f"{op} {attrs}: {what}: {len(bad)} of {len(w)} differ", [
+                    (items[i].decode(), w[i].decode("utf-8", "replace"), g[i].decode("utf-8", "replace"))
+                    for i in bad[:4]])
+
+
+def _strings_of(b, e, chars) -> list[bytes]:
+    data = np.asarray(chars).tobytes()
+    return [data[i:j] for i, j in zip(np.asarray(b).reshape(-1).tolist(), np.asarray(e).reshape(-1).tolist())]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--out", default=str(ROOT / "tests" / "fixtures" / "tokenizer_ops"))
     p.add_argument("-k", default="", help="only cases whose name contains this")
+    p.add_argument("--measure", action="store_true", help="compare irrun and OpenVINO on every code point instead")
     a = p.parse_args(argv)
+    if a.measure:
+        measure()
+        return 0
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     index_path = out / "cases.json"

@@ -66,6 +66,8 @@ SUITE_CASES: dict[str, tuple[str, dict]] = {
                                                    truncation=True)),
     "unigram_no_cleanup": ("unigram", dict(clean_up_tokenization_spaces=False, add_special_tokens=False)),
     "unigram_pair": ("unigram", dict(number_of_inputs=2, truncation=True, max_length=14)),
+    "bpe_bytelevel_nfc": ("bpe_bytelevel_nfc", {}),
+    "wordpiece_nfkc_lower": ("wordpiece_nfkc_lower", {}),
     "unigram_hf": ("unigram_hf", {}),
     "unigram_hf_utf8_ignore": ("unigram_hf", dict(utf8_replace_mode="ignore")),
     "bpe_bytelevel_utf8_disable": ("bpe_bytelevel", dict(utf8_replace_mode="disable")),

@@ -11,21 +11,8 @@ from __future__ import annotations
 from ...errors import OpError
 from ..base import Op, TensorInfo
 from ..registry import register
+from ._bytelevel import byte_level_alphabet
 from ._ragged import BOOL, I32, U8, expect_types, flat, pack, strings
-
-
-def byte_level_alphabet() -> list[str]:
-    """Byte -> character of GPT-2's bytes_to_unicode (the C++ table create_bytes_to_chars_map)."""
-    keep = set(range(33, 127)) | set(range(161, 173)) | set(range(174, 256))
-    out, extra = [], 0
-    for b in range(256):
-        if b in keep:
-            out.append(chr(b))
-        else:
-            out.append(chr(256 + extra))
-            extra += 1
-    return out
-
 
 _TABLE = {b: c.encode() for b, c in enumerate(byte_level_alphabet())}
 

@@ -14,7 +14,7 @@ from ...errors import OpError
 from ..base import Attr, Op
 from ..registry import register
 from ._charsmap import form_map, normalize
-from .normalization import apply_each, normalization_outputs
+from ._ragged import apply_each, normalization_outputs
 
 _LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
 _UPPER = bytes.maketrans(b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")

@@ -12,8 +12,8 @@ from __future__ import annotations
 from ...errors import OpError
 from ..base import Op
 from ..registry import register
+from ._bytelevel import byte_level_alphabet
 from ._ragged import expect_types, pack, rows, string_out, strings
-from .bytes_to_chars import byte_level_alphabet
 
 _PAIRS = {c.encode(): bytes([b]) for b, c in enumerate(byte_level_alphabet()) if ord(c) >= 0x80}
 

@@ -18,7 +18,7 @@ from ..base import Attr, Op
 from ..registry import register
 from ._charsmap import PrecompiledMap, check_form, form_map, normalize
 from ._pcre import RESTRICTIONS, compile_pattern, substitute
-from ._ragged import BOOL, expect_types, flat, pack, scalar_text, string_out, strings
+from ._ragged import BOOL, apply_each, normalization_outputs, scalar_text
 
 #: fix_search_pattern: old patterns openvino-tokenizers rewrites before compiling them
 _PATTERN_REWRITES = {
@@ -26,25 +26,6 @@ _PATTERN_REWRITES = {
     rb"(^)(.)": rb"(^)([\s\S])",
     rb"(^)(.+)": rb"(^)([\s\S])",
 }
-
-
-def apply_each(inputs, has_skips: bool, fn) -> list:
-    """evaluate_normalization_helper: ``fn`` on every string not marked as a skip."""
-    b, e, chars = inputs[:3]
-    items = strings(b, e, chars)
-    if has_skips:
-        skips = np.asarray(inputs[3], bool).reshape(-1)
-        if skips.size != len(items):
-            raise OpError(f"skips has {skips.size} elements for {len(items)} strings", port="input 3")
-    else:
-        skips = np.zeros(len(items), bool)
-    out = list(pack([s if k else fn(s) for s, k in zip(items, skips.tolist())], b.shape))
-    return out + [np.asarray(inputs[3])] if has_skips else out
-
-
-def normalization_outputs(inputs, has_skips: bool) -> list:
-    expect_types(inputs, 0, "iiu" + "b" * has_skips + "u" * (len(inputs) - 3 - has_skips), "normalization inputs")
-    return string_out(inputs[0].shape) + (flat(1, BOOL) if has_skips else [])
 
 
 @register

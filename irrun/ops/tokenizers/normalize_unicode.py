@@ -12,7 +12,7 @@ from ...errors import OpError
 from ..base import Attr, Op
 from ..registry import register
 from ._charsmap import form_map, normalize
-from .normalization import apply_each, normalization_outputs
+from ._ragged import apply_each, normalization_outputs
 
 FORMS = ("NFC", "NFD", "NFKC", "NFKD")
 
