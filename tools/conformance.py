@@ -1,6 +1,6 @@
 """irrun's conformance run: the model zoo, ONNX's node tests and the LLM zoo, one command, one pass table.
 
-    python tools/conformance.py [-k SUBSTR] [--suite zoo|onnx|llm] [--workdir DIR] [--markdown] [-v]
+    python tools/conformance.py [-k SUBSTR] [--suite zoo|onnx|llm|tokenizers] [--workdir DIR] [--markdown] [-v]
 
 Suites (each a module with ``run(workdir: Path, k: str = "") -> list[Row]``, Row in
 tools/conformance_rows.py):
@@ -13,6 +13,8 @@ tools/conformance_rows.py):
 * ``llm`` (tools/llm_zoo.py): tiny decoder LLMs exported by optimum-intel (tools/make_llms.py:
   33 architectures, int8/int4/nf4/fp weights), prefill + 3 greedy steps with the state carried;
   expected logits from OpenVINO CPU at f32 (f32 KV cache). Also needs transformers, optimum-intel.
+* ``tokenizers`` (tools/tokenizer_zoo.py): tokenizers trained here, converted by
+  openvino_tokenizers.convert_tokenizer with detokenizers; ids and strings equal to OpenVINO CPU's.
 
 Needs torch, onnx and openvino (OpenVINO always runs in a child process with CI=true).
 Converted models are cached in ``--workdir`` (one sub-directory per suite). Prints the pass
