@@ -2,10 +2,9 @@
 with openvino-tokenizers' convert_tokenizer and run by OpenVINO's CPU plugin) replayed through
 irrun without OpenVINO: every token id, mask and decoded string must be equal.
 
-Known differences (``KNOWN``) are OpenVINO-side artefacts, asserted to still differ so that a
-change shows: for token ids of shape [B, 0] the CPU plugin returns a stray byte per string
-(uninitialised memory; irrun returns empty strings), and the oracle's ``bytes_data`` (NumPy
-``S`` arrays) drops a trailing NUL byte (a token that decodes to "\\x00").
+String outputs were read exactly (through a StringTensorUnpack the tool appends): the tensors'
+``bytes_data`` drops trailing NUL bytes and, for ids of shape [B, 0], showed a stray byte
+(earlier fixtures needed a list of known differences for those; none is left).
 """
 from __future__ import annotations
 
@@ -23,16 +22,6 @@ from irrun.ops.tokenizers.decoding import validate_utf8
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tokenizers"
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "meta.json").exists())
-#: (case, model, run) -> why irrun's answer differs from OpenVINO's (checked to still differ)
-_STRAY = "OpenVINO: a stray byte for ids of shape [B, 0]"
-_NUL = "the oracle's bytes_data drops the trailing NUL of the token for byte 0"
-KNOWN: dict[tuple[str, str, str], str] = {
-    **{(c, "detokenizer", "no_tokens"): _STRAY for c in CASES},
-    **{(c, "detokenizer", "empty"): _STRAY for c in CASES if c.startswith("bpe")},
-    **{(c, "detokenizer", "one_per_row"): _NUL for c in CASES if c.startswith("bpe")},
-}
-
-
 def _runs():
     for case in CASES:
         meta = json.loads((FIXTURES / case / "meta.json").read_text(encoding="utf-8"))
@@ -76,11 +65,7 @@ def test_matches_openvino(case, run):
             same = got.dtype == want.dtype and np.array_equal(got, want)
         if not same:
             mismatches.append(name)
-    known = KNOWN.get((case, run["model"], run["name"]))
-    if known:
-        assert mismatches, f"fixed? {known}"
-    else:
-        assert not mismatches, f"{case} {run['model']} {run['name']}: {mismatches} differ from OpenVINO"
+    assert not mismatches, f"{case} {run['model']} {run['name']}: {mismatches} differ from OpenVINO"
 
 
 def test_every_kind_and_op_is_covered():

@@ -16,8 +16,7 @@ long inputs); the detokenizer on the tokenizer's ids, every vocabulary id, out-o
 an empty batch. Cached in the work directory.
 
 irrun then replays every run: every id, mask and string must be equal, byte for byte; and
-``irrun check`` must find nothing on either IR (warnings included). Known OpenVINO artefacts are
-not counted against irrun (``ARTEFACTS``). Status: ``pass``; ``fail`` (the first differing run
+``irrun check`` must find nothing on either IR (warnings included). Status: ``pass``; ``fail`` (the first differing run
 and output, or the finding); ``unsupported`` (irrun raised UnsupportedError); ``excluded`` when
 openvino_tokenizers cannot convert the tokenizer.
 """
@@ -75,11 +74,6 @@ SUITE_CASES: dict[str, tuple[str, dict]] = {
                                                    truncation=True)),
 }
 
-#: (run name, model) -> why a difference there is OpenVINO's, not irrun's (not compared)
-ARTEFACTS = {("no_tokens", "detokenizer"): "OpenVINO's CPU plugin returns a stray byte per string for ids of "
-                                           "shape [B, 0] (uninitialised memory)"}
-
-
 def build(case: str, workdir: Path, oracle) -> str:
     """Convert and record the case into ``workdir/case`` (cached); '' or OpenVINO's error."""
     from ovoracle import short_message
@@ -125,8 +119,6 @@ def replay(d: Path) -> str:
     arrays = np.load(d / "runs.npz")
     models = {m: irrun.read_model(d / f"{m}.xml") for m in ("tokenizer", "detokenizer")}
     for run in meta["runs"]:
-        if (run["name"], run["model"]) in ARTEFACTS:
-            continue
         model = models[run["model"]]
         out = model.run({name: arrays[key] for name, key in run["inputs"].items()})
         for name, key in run["outputs"].items():
