@@ -15,6 +15,7 @@ keys (compositions, :mod:`._compose`). The Unicode version may differ from the I
 """
 from __future__ import annotations
 
+import re
 import struct
 import unicodedata
 from functools import lru_cache
@@ -40,6 +41,20 @@ class PrecompiledMap:
             raise OpError("Trie data size exceeds the input blob size.")
         self.units = np.frombuffer(blob, "<u4", size // 4, 4).astype(np.int64).tolist()
         self.normalized = blob[4 + size:]
+        firsts = {c: self._child(0, c) for c in range(256)}
+        self.starters = frozenset(c for c, at in firsts.items() if at is not None)
+        #: ASCII bytes no key is, whose keys all go on with a non-ASCII byte
+        self.before_ascii = frozenset(c for c in self.starters if c < 0x80 and self.prefix(bytes([c]), 0) is None
+                                      and not any(self._child(firsts[c], d) is not None for d in range(0x80)))
+
+    def _child(self, node: int | None, c: int) -> int | None:
+        """The trie node at the edge labelled ``c`` from node ``node`` (0: the root), or None."""
+        units, n = self.units, len(self.units)
+        if node is None or node >= n:
+            return None
+        unit = units[node]
+        child = node ^ ((unit >> 10) << ((unit & (1 << 9)) >> 6)) ^ c
+        return child if child < n and units[child] & ((1 << 31) | 0xFF) == c else None
 
     def prefix(self, data: bytes, pos: int) -> tuple[bytes, int] | None:
         units, n = self.units, len(self.units)
@@ -93,6 +108,12 @@ class FormMap:
         self.case_fold = case_fold
         self.table = composed_map(self.form, case_fold) if form in ("nfc", "nfkc") else None
         self.max_len = max(map(len, self.table)) if self.table else 1
+        ascii_changed = {c for c in range(0x80) if self._map(chr(c)) != chr(c)}
+        self.starters = frozenset({k.encode()[0] for k in self.table} if self.table is not None
+                                  else ascii_changed | set(range(0xC2, 0xF5)))
+        ascii_then_ascii = {ord(k[0]) for k in self.table or () if len(k) > 1 and k[1] < "\x80"}
+        self.before_ascii = frozenset(c for c in self.starters if c < 0x80 and self.table is not None
+                                      and chr(c) not in self.table and c not in ascii_then_ascii)
 
     @lru_cache(maxsize=65536)
     def _map(self, c: str) -> str:
@@ -135,6 +156,19 @@ def _char_len(data: bytes, pos: int) -> int | None:
     return n
 
 
+@lru_cache(maxsize=16)
+def _plain_runs(starters: frozenset, before_ascii: frozenset) -> re.Pattern:
+    """Runs where no key matches, without spaces: bytes no key starts with, and ASCII bytes whose
+    keys all go on with a non-ASCII byte when an ASCII byte follows. The normalizer copies such a
+    run of valid UTF-8 as is, so it is copied whole instead of character by character."""
+    def cls(byte_set, negate=False):
+        return b"[" + b"^" * negate + b"".join(b"\\x%02x" % c for c in sorted(byte_set)) + b"]"
+    alts = [cls(starters | {0x20}, negate=True)]
+    if before_ascii - {0x20}:
+        alts.append(cls(before_ascii - {0x20}) + rb"(?=[\x00-\x7f]|\Z)")
+    return re.compile(b"(?:" + b"|".join(alts) + b")+")
+
+
 def _normalize_prefix(cmap, data: bytes, pos: int) -> tuple[bytes, int]:
     hit = cmap.prefix(data, pos) if cmap is not None else None
     if hit is not None:
@@ -161,7 +195,20 @@ def normalize(data: bytes, cmap, add_dummy_prefix: bool, remove_extra_whitespace
     if add_dummy_prefix:
         out += _SPACE_SYMBOL if escape_whitespaces else b" "
     is_prev_space = remove_extra_whitespaces
+    plain = _plain_runs(cmap.starters, cmap.before_ascii) if cmap is not None else _plain_runs(frozenset(), frozenset())
     while pos < n:
+        run = plain.match(data, pos)
+        if run is not None:
+            try:
+                run.group().decode("utf-8")
+                good = run.end() - pos
+            except UnicodeDecodeError as err:
+                good = err.start                  # up to the first invalid byte (a character boundary)
+            if good:
+                out += data[pos:pos + good]
+                is_prev_space = False
+                pos += good
+                continue
         sp, k = _normalize_prefix(cmap, data, pos)
         if is_prev_space:
             sp = sp.lstrip(b" ")

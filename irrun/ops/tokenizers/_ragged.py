@@ -137,11 +137,19 @@ def scalar_text(value: np.ndarray, what: str) -> bytes:
 
 def tokenize_rows(inputs, tokenize) -> list[np.ndarray]:
     """Apply ``tokenize(piece: bytes) -> list[int]`` to every string of a ragged string tensor
-    (inputs 0..4); returns the ragged ids (ragged_begins, ragged_ends, ids i32)."""
+    (inputs 0..4), once per distinct string; returns the ragged ids (ragged_begins, ragged_ends,
+    ids i32)."""
     rb, re_, b, e, chars = inputs[:5]
     items = strings(b, e, chars, "the words")
     row_ranges = rows(rb, re_, len(items), "the word rows")
-    begins, ends, ids = pack_rows(([t for k in r for t in tokenize(items[k])] for r in row_ranges), rb.shape)
+    memo: dict[bytes, list[int]] = {}       # a word's tokens depend on the word only; text repeats words
+
+    def once(word: bytes) -> list[int]:
+        ids = memo.get(word)
+        if ids is None:
+            ids = memo[word] = tokenize(word)
+        return ids
+    begins, ends, ids = pack_rows(([t for k in r for t in once(items[k])] for r in row_ranges), rb.shape)
     return [begins, ends, int_array(ids)]
 
 
