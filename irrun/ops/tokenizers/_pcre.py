@@ -113,6 +113,18 @@ class Matcher:
     def _byte(self, char_pos: int) -> int:
         return char_pos if self.offsets is None else int(self.offsets[char_pos])
 
+    def spans(self):
+        """``(start, end)`` in bytes of each successive match from the start, up to the first
+        empty one: what repeated ``search`` from each match's end gives, in one pass."""
+        if self.pattern is None:
+            return
+        to_byte = self.offsets.tolist() if self.offsets is not None else None
+        for m in self.pattern.finditer(self.text):
+            a, b = m.span()
+            if a == b:
+                return
+            yield (a, b) if to_byte is None else (to_byte[a], to_byte[b])
+
     def search(self, byte_start: int, groups: bool = False):
         """``(start, end)`` in bytes of the first match at or after ``byte_start``, or None for
         no match; with ``groups``, ``((start, end), [(gs, ge) or None per group])``."""

@@ -184,12 +184,8 @@ class RegexSplit(Op):
                 end = n
             out.append(s[begin:end])
 
-        m, start = Matcher(pattern, s), 0
-        while True:
-            found = m.search(start)
-            if found is None or found[0] == found[1]:
-                break
-            cs, ce = found
+        start = 0
+        for cs, ce in Matcher(pattern, s).spans():
             if cs != start:
                 add(start, cs, self.invert)
             add(cs, ce, not self.invert)
