@@ -11,9 +11,12 @@ CharsMapNormalization ``normalization_form`` nfc/nfkc ± ``case_fold``), rebuilt
 4. ``RemoveRedundantMap``: a multi-character key goes when the shorter keys normalize it alike.
 
 The normalizer then takes the longest key at each position. openvino-tokenizers built its tables
-with ICU; irrun builds them with :mod:`unicodedata` (Unicode ``unicodedata.unidata_version``),
-once per form, on first use (~0.5 s). Where the two Unicode versions differ the maps differ
-(measured by tools/make_tokenizer_op_fixtures.py ``--measure``; see tests/test_tokenizer_ops.py).
+with ICU; irrun builds them with :mod:`unicodedata`, once per form, on first use (0.3 s of CPU
+for nfc, 2 s for nfkc with case folding). Measured against openvino-tokenizers 2026.4.1 with
+Python 3.11's Unicode 14.0 (``tools/make_tokenizer_op_fixtures.py --measure``): NormalizeUnicode
+of every form, CaseFold and nfc/nfkc + case folding give the same bytes on each of the 1111997
+code points alone and on each of the 219904 multi-character keys alone. A Python whose Unicode
+version differs from that ICU's would differ on the characters added in between.
 """
 from __future__ import annotations
 
