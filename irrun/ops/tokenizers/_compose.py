@@ -24,8 +24,10 @@ import unicodedata
 from collections import defaultdict
 from functools import lru_cache
 from itertools import product
+from typing import Literal, cast
 
 _HANGUL = range(0xAC00, 0xD7A4)
+_Form = Literal["NFC", "NFD", "NFKC", "NFKD"]
 
 
 def is_unicode_char(cp: int) -> bool:
@@ -79,12 +81,13 @@ def _remove_redundant(table: dict[str, str]) -> dict[str, str]:
 @lru_cache(maxsize=4)
 def composed_map(form: str, case_fold: bool) -> dict[str, str]:
     """The charsmap of ``form`` ("NFC" or "NFKC"), as characters -> replacement."""
-    decompose = "NFD" if form == "NFC" else "NFKD"
+    compose = cast(_Form, "NFC" if form == "NFC" else "NFKC")
+    decompose = cast(_Form, "NFD" if form == "NFC" else "NFKD")
     table: dict[str, str] = {}
     norm2orig: dict[str, set[str]] = defaultdict(set)
     decomposed: set[str] = set()
     for c in _candidates():
-        composed = unicodedata.normalize(form, c)
+        composed = unicodedata.normalize(compose, c)
         if composed != c:
             table[c] = composed
         d = unicodedata.normalize(decompose, c)
@@ -93,7 +96,7 @@ def composed_map(form: str, case_fold: bool) -> dict[str, str]:
         else:
             decomposed.add(d)
     for d in sorted(decomposed):
-        composed = unicodedata.normalize(form, d)
+        composed = unicodedata.normalize(compose, d)
         if composed == d:
             continue
         for chars in product(*(sorted(norm2orig[x] | {x}) for x in d)):
