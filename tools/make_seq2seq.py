@@ -14,7 +14,10 @@ optimum-intel writes ``openvino_encoder_model.xml`` (input_ids + attention_mask,
 input_features) and a stateful ``openvino_decoder_model.xml`` (input_ids, encoder_hidden_states,
 encoder_attention_mask where the model has one, beam_idx; the self-attention KV cache and the
 cross-attention keys/values, computed from encoder_hidden_states at the first step, live in
-ReadValue/Assign variables).
+ReadValue/Assign variables). With ``--disable-stateful`` (the ``-stateless`` models) the decoder
+is two IRs: ``openvino_decoder_model.xml`` for the first step, returning every layer's keys and
+values (``present.<i>.decoder|encoder.key|value``), and ``openvino_decoder_with_past_model.xml``
+fed them back as ``past_key_values.*`` (its encoder_hidden_states input is then unused).
 
 optimum-intel 1.27.0 cannot export T5 statefully with openvino 2026.4: OpenVINO's SDPA fusion
 leaves a cross-attention key Transpose without a tensor name and ``insert_state_for_nodes`` calls
@@ -44,6 +47,7 @@ TEXT = "text2text-generation-with-past"
 SPEECH = "automatic-speech-recognition-with-past"
 FP32 = ("--weight-format", "fp32")
 INT8 = ("--weight-format", "int8")
+STATELESS = "--disable-stateful"
 UPSTREAM_FIX = "huggingface/optimum-intel PR #1857 (unnamed cross-attention tensors) applied"
 _T5 = dict(vocab_size=1000, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4,
            relative_attention_num_buckets=8, decoder_start_token_id=0, pad_token_id=0, eos_token_id=1)
@@ -57,6 +61,16 @@ ARCHS = {
              dict(**_BART, bos_token_id=0, pad_token_id=1, eos_token_id=2, decoder_start_token_id=2), TEXT),
     "marian": ("MarianMTModel", "MarianConfig",
                dict(**_BART, pad_token_id=0, eos_token_id=1, decoder_start_token_id=0), TEXT),
+    "mbart": ("MBartForConditionalGeneration", "MBartConfig",
+              dict(**_BART, bos_token_id=0, pad_token_id=1, eos_token_id=2, decoder_start_token_id=2), TEXT),
+    "pegasus": ("PegasusForConditionalGeneration", "PegasusConfig",
+                dict(**_BART, pad_token_id=0, eos_token_id=1, decoder_start_token_id=0), TEXT),
+    "m2m_100": ("M2M100ForConditionalGeneration", "M2M100Config",
+                dict(**_BART, bos_token_id=0, pad_token_id=1, eos_token_id=2, decoder_start_token_id=2), TEXT),
+    "blenderbot": ("BlenderbotForConditionalGeneration", "BlenderbotConfig",
+                   dict(**_BART, bos_token_id=0, pad_token_id=1, eos_token_id=2, decoder_start_token_id=1), TEXT),
+    "longt5": ("LongT5ForConditionalGeneration", "LongT5Config",
+               {**_T5, "encoder_attention_type": "transient-global", "local_radius": 2, "global_block_size": 4}, TEXT),
     "whisper": ("WhisperForConditionalGeneration", "WhisperConfig",
                 dict(vocab_size=1000, d_model=32, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4,
                      decoder_attention_heads=4, encoder_ffn_dim=64, decoder_ffn_dim=64, num_mel_bins=16,
@@ -70,10 +84,12 @@ MODELS: dict[str, tuple[str, tuple[str, ...], dict]] = {
     **{f"tiny_{a}-fp32": (a, FP32, {}) for a in ARCHS},
     "tiny_t5-int8": ("t5", INT8, {}),
     "tiny_whisper-int8": ("whisper", INT8, {}),
+    **{f"tiny_{a}-fp32-stateless": (a, (*FP32, STATELESS), {}) for a in ("t5", "bart", "whisper")},
     "mini_t5-int8": ("t5", INT8, MINI),
     "mini_bart-int8": ("bart", INT8, MINI),
 }
 FILES = ("openvino_encoder_model", "openvino_decoder_model")
+WITH_PAST = "openvino_decoder_with_past_model"
 
 
 def save_random(name: str, dest: Path, seed: int = 0) -> int:
@@ -131,7 +147,8 @@ def export(name: str, out: Path, force: bool = False) -> dict:
         p = subprocess.run([sys.executable, __file__, "--cli", *args], capture_output=True, text=True, cwd=tmp,
                            env=dict(os.environ, HF_HUB_OFFLINE="1"))
         took = time.perf_counter() - t0
-        if p.returncode != 0 or not all((ir / f"{f}.xml").exists() for f in FILES):
+        if p.returncode != 0 or not all((ir / f"{f}.xml").exists()
+                                        for f in (*FILES, *[WITH_PAST][:STATELESS in flags])):
             raise SystemExit(f"{name}: export failed (exit {p.returncode}):\n{p.stderr[-3000:]}")
         record = {"name": name, "architecture": arch, "parameters": params, "seed": 0,
                   "command": "optimum-cli " + " ".join(args).replace(str(tmp) + "/", ""), "note": UPSTREAM_FIX,

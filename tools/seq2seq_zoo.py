@@ -10,7 +10,9 @@ tokens whose last ``MASKED`` are masked out, or mel features of Whisper's 3000 f
 stateful decoder from a reset state: a prefill (the decoder start token; Whisper: four tokens)
 and ``STEPS`` greedy steps, fed encoder_hidden_states (and encoder_attention_mask) each step,
 beam_idx 0. ``BEAM_MODELS`` also run as ``<name>-beam2``: batch 2 moved as beam search moves its
-beams (``beam_steps``: beam_idx forks, then swaps the rows of the state).
+beams (``beam_steps``: beam_idx forks, then swaps the rows of the state). The ``-stateless``
+models (``--disable-stateful``) are run as optimum-intel runs them (``stateless_steps``), and
+every output of every step (``present.*`` keys and values too) is compared.
 
 * OpenVINO (the expected values): CPU plugin with the llm suite's ``OV_CONFIG`` (f32 inference,
   f32 KV cache, no dynamic quantisation) in a worker process (tools/ovoracle.py); each next token
@@ -55,8 +57,10 @@ from llm_zoo import (  # noqa: E402
 SUITE = "seq2seq"
 SOURCE, MASKED = 7, 2
 ENCODER, DECODER = "openvino_encoder_model.xml", "openvino_decoder_model.xml"
+WITH_PAST = "openvino_decoder_with_past_model.xml"     # the stateless exports' later steps
 FIXTURES = TOOLS.parent / "tests" / "fixtures" / "seq2seq_zoo"
 BEAM = "-beam2"
+STATELESS = "-stateless"        # make_seq2seq's models exported with --disable-stateful
 #: Every model greedily; these also with two beams (tools: beam_steps).
 BEAM_MODELS = ("tiny_bart-fp32", "tiny_whisper-fp32", "mini_t5-int8", "mini_bart-int8")
 FIXTURE_CASES = ("mini_bart-int8", "mini_bart-int8" + BEAM)
@@ -108,24 +112,54 @@ def beam_steps(request, feeds_for, first: list[int], steps: int = STEPS) -> dict
     return {"feeds": feeds, "logits": logits}
 
 
-def openvino_seq2seq(d: str, config: dict, beams: int = 1) -> dict:
-    """Run in the OpenVINO worker: the encoder once, then the decoder's prefill and STEPS greedy
-    steps (``beams`` 2: beam_steps), state carried; the inputs and outputs of each."""
+def stateless_steps(first, with_past, feeds_for, ids: list[int], steps: int = STEPS) -> dict:
+    """Run in the OpenVINO worker: optimum-intel's stateless decoding: ``first`` (compiled
+    decoder_model) on the prefill, then ``with_past`` (decoder_with_past) on each greedy token, fed
+    the last step's ``present.*`` outputs as ``past_key_values.*`` (the cross-attention ones from
+    the first step). The step inputs, logits and every other output of each step."""
+    feeds: list[dict] = []
+    outs: list[dict] = []
+    past: dict[str, np.ndarray] = {}
+    for k in range(steps + 1):
+        compiled = with_past if k else first
+        names = {i.get_any_name() for i in compiled.inputs}
+        f = {**feeds_for(compiled, [ids]), **{n: v for n, v in past.items() if n in names}}
+        r = compiled.create_infer_request()
+        r.infer(f)
+        out = {o.get_any_name(): np.array(r.get_tensor(o).data, copy=True) for o in compiled.outputs}
+        feeds.append(f)
+        outs.append(out)
+        past.update({"past_key_values." + n.removeprefix("present."): v for n, v in out.items() if n != "logits"})
+        ids = [int(out["logits"][0, -1].argmax())]
+    return {"feeds": feeds, "logits": [o.pop("logits") for o in outs], "outputs": outs}
+
+
+def openvino_seq2seq(d: str, config: dict, mode: str = "") -> dict:
+    """Run in the OpenVINO worker: the encoder once, then the decoder's prefill and STEPS steps:
+    greedy with the state carried (``mode`` "", or BEAM: beam_steps; STATELESS: stateless_steps).
+    The inputs and outputs of each."""
     enc, enc_types = compiled_for_cpu(str(Path(d) / ENCODER))
     source = encoder_feeds(enc_types, config)
     hidden = np.array(enc(source)[0], np.float32, copy=True)
-    dec, dtypes = compiled_for_cpu(str(Path(d) / DECODER))
+    beams = 2 if mode == BEAM else 1
     fixed = {"encoder_hidden_states": hidden.repeat(beams, 0)}
     if "attention_mask" in source:      # Whisper's decoder has no encoder_attention_mask
         fixed["encoder_attention_mask"] = source["attention_mask"].repeat(beams, 0)
 
-    def feeds_for(rows: list[list[int]], beam_idx: list[int]) -> dict[str, np.ndarray]:
+    def feeds_for(compiled, rows: list[list[int]], beam_idx: tuple[int, ...] = (0,)) -> dict[str, np.ndarray]:
+        dtypes = {p.get_any_name(): np.dtype(p.get_element_type().to_dtype()) for p in compiled.inputs}
         f = {"input_ids": np.array(rows), "beam_idx": np.array(beam_idx), **fixed}
         return {k: v.astype(dtypes[k]) for k, v in f.items() if k in dtypes}
 
-    request, first = dec.create_infer_request(), prefill(config, source)
-    steps = (beam_steps(request, feeds_for, first) if beams == 2 else
-             greedy_steps(request, lambda ids, past: feeds_for([ids], [0]), first, STEPS))
+    first = prefill(config, source)
+    if mode == STATELESS:
+        steps = stateless_steps(compiled_for_cpu(str(Path(d) / DECODER))[0],
+                                compiled_for_cpu(str(Path(d) / WITH_PAST))[0], feeds_for, first)
+    else:
+        dec = compiled_for_cpu(str(Path(d) / DECODER))[0]
+        request = dec.create_infer_request()
+        steps = (beam_steps(request, lambda rows, b: feeds_for(dec, rows, b), first) if beams == 2 else
+                 greedy_steps(request, lambda ids, past: feeds_for(dec, [ids]), first, STEPS))
     return {"source": source, "hidden": hidden, **steps}
 
 
@@ -134,28 +168,43 @@ def irrun_encode(d: Path, source: dict[str, np.ndarray]) -> np.ndarray:
     return np.asarray(next(iter(irrun.read_model(d / ENCODER).run(source).values())))
 
 
-def check_case(name: str, d: Path, ref: dict) -> Row:
+def irrun_stateless(d: Path, feeds: list[dict]) -> list[dict[str, np.ndarray]]:
+    """irrun's outputs for the stateless decoder IRs: decoder_model on step 0, decoder_with_past after."""
+    import irrun
+    first, with_past = irrun.read_model(d / DECODER), irrun.read_model(d / WITH_PAST)
+    return [(with_past if i else first).run(f) for i, f in enumerate(feeds)]
+
+
+def _differs(what: str, got: np.ndarray, want: np.ndarray) -> str:
+    """'' when ``got`` is within RTOL/ATOL of ``want``, else what is off."""
     from irrun.diff import compare_arrays
+    c = compare_arrays(what, np.asarray(got, np.float32), want, RTOL, ATOL)
+    return "" if c.equal else f"{what} differs{SEP}" + (
+        f"{c.bad} of {c.size} values off, max abs err {c.max_abs:.3g}" if c.max_abs is not None else c.note)
+
+
+def check_case(name: str, d: Path, ref: dict) -> Row:
     from irrun.errors import UnsupportedError
+    stateless = "outputs" in ref
     try:
         hidden = irrun_encode(d, ref["source"])
-        got = irrun_decode(d / DECODER, ref["feeds"])
+        outs = irrun_stateless(d, ref["feeds"]) if stateless else []
+        got = [o["logits"] for o in outs] if stateless else irrun_decode(d / DECODER, ref["feeds"])
     except UnsupportedError as e:
         return Row(SUITE, name, "unsupported", str(e).split(": ", 1)[-1])
     except Exception as e:          # any error of irrun's is a failure of the case, said in the table
         return Row(SUITE, name, "fail", f"irrun raised {type(e).__name__}{SEP}{str(e)[:300]}")
-    enc = compare_arrays("encoder", hidden.astype(np.float32), ref["hidden"], RTOL, ATOL)
-    bad = "" if enc.equal else (f"encoder output differs{SEP}{enc.bad} of {enc.size} values off, max abs err "
-                                f"{enc.max_abs:.3g}" if enc.max_abs is not None else f"encoder output differs{SEP}{enc.note}")
-    bad = bad or disagreement(got, ref["logits"])
-    for xml in (ENCODER, DECODER):
+    bad = _differs("encoder output", hidden, ref["hidden"]) or disagreement(got, ref["logits"])
+    for i, want in enumerate(ref.get("outputs", [])):
+        bad = bad or next((b for n, w in want.items() if (b := _differs(f"step {i} {n}", outs[i][n], w))), "")
+    for xml in (ENCODER, DECODER, *[WITH_PAST][:stateless]):
         alarm = "" if bad else findings(d / xml)
         bad = bad or (f"irrun check reports a finding{SEP}{xml}: {alarm}" if alarm else "")
     worst = max(float(np.abs(g.astype(np.float64) - w).max()) for g, w in [(hidden, ref["hidden"]), *zip(got, ref["logits"])])
     return Row(SUITE, name, "fail" if bad else "pass", bad or f"max abs err {worst:.3g}")
 
 
-def write_fixture(d: Path, src: Path, ref: dict, beams: int) -> None:
+def write_fixture(d: Path, src: Path, ref: dict, beams: bool) -> None:
     """One checked-in trace of model ``d.name`` (both IRs copied once): ``greedy.npz`` or
     ``beam2.npz`` with the encoder's inputs (``source.<input>``), each step's inputs
     (``<step>.<input>``) and OpenVINO's outputs (``expected.encoder``, ``expected.<step>``)."""
@@ -163,7 +212,7 @@ def write_fixture(d: Path, src: Path, ref: dict, beams: int) -> None:
     for f in (ENCODER, DECODER):
         for p in (src / f, (src / f).with_suffix(".bin")):
             shutil.copyfile(p, d / p.name)
-    np.savez_compressed(d / ("beam2.npz" if beams == 2 else "greedy.npz"),
+    np.savez_compressed(d / ("beam2.npz" if beams else "greedy.npz"),
                         **{f"source.{k}": v for k, v in ref["source"].items()},
                         **{f"{i}.{k}": v for i, f in enumerate(ref["feeds"]) for k, v in f.items()},
                         **{"expected.encoder": ref["hidden"]}, **{f"expected.{i}": v for i, v in enumerate(ref["logits"])})
@@ -186,18 +235,19 @@ def run(workdir: Path, k: str = "", *, write_fixtures: bool = False) -> list[Row
     workdir = Path(workdir)
     with Oracle(timeout=600) as oracle:
         for case in [c for c in _cases() if k in c]:
-            name, beams = case.removesuffix(BEAM), 2 if case.endswith(BEAM) else 1
+            name = case.removesuffix(BEAM)
+            mode = BEAM if case.endswith(BEAM) else STATELESS if case.endswith(STATELESS) else ""
             d = workdir / name
 
             def expected():
                 make_seq2seq.export(name, workdir)
                 config = {**json.loads((d / "config.json").read_text()),
                           **json.loads((d / "generation_config.json").read_text())}
-                return oracle.call(openvino_seq2seq, str(d), config, beams)
+                return oracle.call(openvino_seq2seq, str(d), config, mode)
             row, ref = case_row(SUITE, case, expected, lambda ref: check_case(case, d, ref))
             rows.append(row)
             if write_fixtures and case in FIXTURE_CASES and row.status == "pass":
-                write_fixture(FIXTURES / name, d, ref, beams)
+                write_fixture(FIXTURES / name, d, ref, mode == BEAM)
     return rows
 
 
