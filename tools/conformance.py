@@ -13,6 +13,9 @@ tools/conformance_rows.py):
 * ``llm`` (tools/llm_zoo.py): tiny decoder LLMs exported by optimum-intel (tools/make_llms.py:
   33 architectures, int8/int4/nf4/fp weights), prefill + 3 greedy steps with the state carried;
   expected logits from OpenVINO CPU at f32 (f32 KV cache). Also needs transformers, optimum-intel.
+* ``seq2seq`` (tools/seq2seq_zoo.py): encoder-decoder pairs exported by optimum-intel
+  (tools/make_seq2seq.py: T5, BART, Whisper and kin; stateful, stateless, int8), the encoder once,
+  then the decoder greedily and as two beams; expected outputs from OpenVINO CPU at f32.
 
 Needs torch, onnx and openvino (OpenVINO always runs in a child process with CI=true).
 Converted models are cached in ``--workdir`` (one sub-directory per suite). Prints the pass
