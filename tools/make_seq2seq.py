@@ -5,10 +5,12 @@
 Every model is made from a ``transformers`` config written here (fixed seed), saved with
 ``save_pretrained`` (with its generation config) to a temporary directory, and exported by
 optimum-intel's own command line, ``optimum-cli export openvino --task
-text2text-generation-with-past`` (T5, mT5, BART, Marian) or ``--task
+text2text-generation-with-past`` (T5, mT5, LongT5, BART, mBART, Marian, Pegasus, M2M100,
+Blenderbot) or ``--task
 automatic-speech-recognition-with-past`` (Whisper), in a child process. Tokenizer conversion is
-disabled: the suite feeds token ids and mel features. Tool-only dependencies: torch,
-transformers, optimum-intel, nncf.
+disabled: the suite feeds token ids and mel features. ``MODELS`` names the weight formats
+(``--weight-format`` fp32, fp16, int8, and int4/nf4 in groups of 16). Tool-only dependencies:
+torch, transformers, optimum-intel, nncf.
 
 optimum-intel writes ``openvino_encoder_model.xml`` (input_ids + attention_mask, or
 input_features) and a stateful ``openvino_decoder_model.xml`` (input_ids, encoder_hidden_states,
@@ -84,6 +86,9 @@ MODELS: dict[str, tuple[str, tuple[str, ...], dict]] = {
     **{f"tiny_{a}-fp32": (a, FP32, {}) for a in ARCHS},
     "tiny_t5-int8": ("t5", INT8, {}),
     "tiny_whisper-int8": ("whisper", INT8, {}),
+    "tiny_whisper-fp16": ("whisper", ("--weight-format", "fp16"), {}),
+    **{f"tiny_{a}-{f}": (a, ("--weight-format", f, "--group-size", "16", "--ratio", "1.0"), {})
+       for a, f in (("t5", "int4"), ("bart", "nf4"))},
     **{f"tiny_{a}-fp32-stateless": (a, (*FP32, STATELESS), {}) for a in ("t5", "bart", "whisper")},
     "mini_t5-int8": ("t5", INT8, MINI),
     "mini_bart-int8": ("bart", INT8, MINI),

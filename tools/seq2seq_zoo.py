@@ -3,9 +3,9 @@
     python tools/seq2seq_zoo.py [-k SUBSTR] [--workdir DIR] [--write-fixtures]
     python tools/conformance.py --suite seq2seq ...      (the same, through the shared driver)
 
-Every model of tools/make_seq2seq.py (T5, mT5, BART, Marian and Whisper with random weights,
-fixed seed, exported by ``optimum-cli export openvino``; fp32 and int8 weights) is built into the
-work directory (cached), then run as optimum-intel's generate runs it: the encoder once (``SOURCE``
+Every model of tools/make_seq2seq.py (T5, mT5, LongT5, BART, mBART, Marian, Pegasus, M2M100,
+Blenderbot and Whisper with random weights, fixed seed, exported by ``optimum-cli export
+openvino``; fp32, fp16, int8, int4 and nf4 weights) is built into the work directory (cached), then run as optimum-intel's generate runs it: the encoder once (``SOURCE``
 tokens whose last ``MASKED`` are masked out, or mel features of Whisper's 3000 frames), then the
 stateful decoder from a reset state: a prefill (the decoder start token; Whisper: four tokens)
 and ``STEPS`` greedy steps, fed encoder_hidden_states (and encoder_attention_mask) each step,
@@ -23,7 +23,7 @@ every output of every step (``present.*`` keys and values too) is compared.
 
 Agreement: the encoder's output and every step's logits within ``|irrun - ov| <= ATOL + RTOL*|ov|``
 (the llm suite's bounds and comparison) and the same greedy tokens; ``irrun.check`` finds nothing
-on either IR. Status as in tools/llm_zoo.py.
+on any of the IRs. Status as in tools/llm_zoo.py.
 
 ``--write-fixtures`` writes the traces of ``FIXTURE_CASES`` to tests/fixtures/seq2seq_zoo/<model>/
 (both IRs, case.json, one npz per trace: ``write_fixture``) for tests/test_seq2seq_zoo.py, which
