@@ -17,7 +17,7 @@ unknown or the layer itself rejects them, with the Parameters' own attributes); 
 name the layer with its path: ``3/5`` is layer 5 in the body of layer 3.
 
 Codes: ``graph`` (edges to missing layers/ports, duplicate ids, input ports fed twice or never,
-cycles, no Result), ``dead-layer`` / ``unused-input`` (warnings), ``const`` (bytes that do not fit
+cycles, no Result), ``dead-layer`` (a warning; an unused model input is no finding: ``dead``), ``const`` (bytes that do not fit
 the .bin or the shape; ``const-size`` warns of spare bytes), ``attribute`` (invalid value,
 missing mandatory attribute, op not in the named opset; missing-with-default, unknown and
 malformed-bool attributes are warnings), ``loop-bound`` (a warning: a Loop whose iterations
@@ -240,14 +240,11 @@ class _Check:
         if sc.live == set(sc.g.nodes):
             return
         for n, d in sc.g.nodes(data=True):
-            if n in sc.live:
-                continue
             L = d["layer"]
-            if role_of(L.type) is Role.PARAMETER:
-                if not sc.path:          # a body Parameter is part of its layer's interface
-                    self.add("warning", "unused-input", L, None, None, None,
-                             "the model input feeds no Result (OpenVINO keeps it as an input)")
-            else:
+            # A Parameter that feeds nothing is part of the model's interface, kept by OpenVINO
+            # and written on purpose: optimum-intel's stateless decoder_with_past IRs keep
+            # encoder_hidden_states, which the cached cross-attention keys/values replace.
+            if n not in sc.live and role_of(L.type) is not Role.PARAMETER:
                 self.add("warning", "dead-layer", L, None, None, None,
                          "the layer feeds no Result; OpenVINO drops it (it is not checked)")
 

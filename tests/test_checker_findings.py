@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,9 @@ from irrun.cli import main
 from irrun.errors import ModelFileError
 from irrun.irwriter import IRWriter
 
+from helpers import needs_openvino
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))       # tools/ovoracle.py
 FIXTURES = Path(__file__).parent / "fixtures"
 ALL_IRS = sorted(FIXTURES.rglob("*.xml"))
 
@@ -185,10 +189,12 @@ def test_cycle_and_no_result(tmp_path):
     edit(p, loop)
     fs = check_model(p)
     assert "the graph has a cycle through layers 1 -> 2 -> 1" in only(fs, code="graph").message
-    assert only(fs, code="unused-input").layer_id == "0"
+    assert [f.code for f in fs] == ["graph"]      # the Parameter cut off by the cycle: no finding
 
 
-def test_dead_layer_and_unused_input_are_warnings(tmp_path, capsys):
+def test_dead_layer_is_a_warning_and_an_unused_input_no_finding(tmp_path, capsys):
+    """An input that feeds nothing is interface (optimum-intel's stateless decoder_with_past keeps
+    encoder_hidden_states unused; OpenVINO keeps it as an input): nothing to report."""
     b = IRWriter("dead")
     x = b.parameter("x", "f32", [2])
     b.parameter("unused", "f32", [3])
@@ -196,10 +202,24 @@ def test_dead_layer_and_unused_input_are_warnings(tmp_path, capsys):
     b.result(x, "y")
     p = b.save(tmp_path / "dead.xml")
     fs = check_model(p)
-    assert [(f.severity, f.code, f.layer_id) for f in fs] == \
-        [("warning", "unused-input", "1"), ("warning", "dead-layer", "2")]
+    assert [(f.severity, f.code, f.layer_id) for f in fs] == [("warning", "dead-layer", "2")]
     assert run_cli(capsys, "check", p)[0] == 0
     assert run_cli(capsys, "check", p, "--strict")[0] == 1
+
+
+@needs_openvino
+def test_openvino_keeps_an_unused_input(tmp_path):
+    from ovoracle import Oracle
+    b = IRWriter("unused")
+    x = b.parameter("x", "f32", [2])
+    b.parameter("unused", "f32", [3])
+    b.result(b.layer("Negative", [x], {}, out_dims=[[2]]), "y")
+    p = b.save(tmp_path / "unused.xml")
+    with Oracle() as ov:
+        r = ov.cpu(p, {"x": np.array([1.0, 2.0], np.float32), "unused": np.zeros(3, np.float32)})
+    assert r.ok, r.message
+    assert r.outputs[0].array.tolist() == [-1.0, -2.0]
+    assert check_model(p) == []
 
 
 # --- Consts ------------------------------------------------------------------------------------

@@ -15,6 +15,9 @@ tools/conformance_rows.py):
   expected logits from OpenVINO CPU at f32 (f32 KV cache). Also needs transformers, optimum-intel.
 * ``tokenizers`` (tools/tokenizer_zoo.py): tokenizers trained here, converted by
   openvino_tokenizers.convert_tokenizer with detokenizers; ids and strings equal to OpenVINO CPU's.
+* ``seq2seq`` (tools/seq2seq_zoo.py): encoder-decoder pairs exported by optimum-intel
+  (tools/make_seq2seq.py: T5, BART, Whisper and kin; stateful, stateless, int8), the encoder once,
+  then the decoder greedily and as two beams; expected outputs from OpenVINO CPU at f32.
 
 Needs torch, onnx and openvino (OpenVINO always runs in a child process with CI=true).
 Converted models are cached in ``--workdir`` (one sub-directory per suite). Prints the pass
@@ -37,7 +40,8 @@ TOOLS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TOOLS))
 from conformance_rows import STATUSES, Row  # noqa: E402
 
-SUITES = {"zoo": "zoo", "onnx": "onnx_suite", "llm": "llm_zoo", "tokenizers": "tokenizer_zoo"}
+SUITES = {"zoo": "zoo", "onnx": "onnx_suite", "llm": "llm_zoo", "seq2seq": "seq2seq_zoo",
+          "tokenizers": "tokenizer_zoo"}
 LABELS = {"fail": "failed", "unsupported": "not supported", "excluded": "excluded"}
 SHOWN = 6          # case names listed per reason without -v
 

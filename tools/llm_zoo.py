@@ -73,26 +73,39 @@ def step_feeds(ids: list[int], past: int, dtypes: dict[str, np.dtype], conv_kern
     return {k: v.astype(dtypes[k]) for k, v in feeds.items() if k in dtypes}
 
 
-def openvino_decode(xml: str, config: dict, prompt: int = PROMPT, steps: int = STEPS) -> dict:
-    """Run in the OpenVINO worker: prefill + greedy steps, state carried; the step inputs and the
-    logits of each step."""
-    import openvino as ov
-    core = ov.Core()
-    compiled = core.compile_model(core.read_model(xml), "CPU", OV_CONFIG)
-    req = compiled.create_infer_request()
-    dtypes = {p.get_any_name(): np.dtype(p.get_element_type().to_dtype()) for p in compiled.inputs}
-    ids = np.random.default_rng(0).integers(3, config["vocab_size"], prompt).tolist()
-    feeds, logits, past = [], [], 0
-    req.reset_state()
+def greedy_steps(request, feeds_for, first: list[int], steps: int = STEPS) -> dict:
+    """Run in the OpenVINO worker: from a reset state, ``first`` (the prefill) then ``steps`` greedy
+    tokens, each fed by ``feeds_for(ids, past)`` (``past``: tokens already in the state); the step
+    inputs and the logits (output 0) of each step. Shared by the llm and seq2seq suites."""
+    feeds, logits, past, ids = [], [], 0, first
+    request.reset_state()
     for _ in range(steps + 1):
-        f = step_feeds(ids, past, dtypes, config.get("conv_kernel", 0))
-        req.infer(f)
-        out = np.array(req.get_output_tensor(0).data, np.float32, copy=True)
+        f = feeds_for(ids, past)
+        request.infer(f)
+        out = np.array(request.get_output_tensor(0).data, np.float32, copy=True)
         feeds.append(f)
         logits.append(out)
         past += len(ids)
         ids = [int(out[0, -1].argmax())]
     return {"feeds": feeds, "logits": logits}
+
+
+def compiled_for_cpu(xml: str):
+    """Run in the OpenVINO worker: the IR compiled for the CPU plugin with OV_CONFIG, and its
+    inputs' element types (name -> numpy dtype)."""
+    import openvino as ov
+    core = ov.Core()
+    compiled = core.compile_model(core.read_model(xml), "CPU", OV_CONFIG)
+    return compiled, {p.get_any_name(): np.dtype(p.get_element_type().to_dtype()) for p in compiled.inputs}
+
+
+def openvino_decode(xml: str, config: dict, prompt: int = PROMPT, steps: int = STEPS) -> dict:
+    """Run in the OpenVINO worker: prefill + greedy steps, state carried; the step inputs and the
+    logits of each step."""
+    compiled, dtypes = compiled_for_cpu(xml)
+    ids = np.random.default_rng(0).integers(3, config["vocab_size"], prompt).tolist()
+    return greedy_steps(compiled.create_infer_request(),
+                        lambda ids, past: step_feeds(ids, past, dtypes, config.get("conv_kernel", 0)), ids, steps)
 
 
 def irrun_decode(xml: Path, feeds: list[dict]) -> list[np.ndarray]:
@@ -168,35 +181,53 @@ def write_fixture(d: Path, src: Path, ref: dict, tol: tuple[float, float]) -> No
 def run(workdir: Path, k: str = "", *, write_fixtures: bool = False) -> list[Row]:
     """Export (or reuse), decode and compare every tiny model whose name contains ``k``."""
     import make_llms
-    from ovoracle import Oracle, short_message
+    from ovoracle import Oracle
     rows: list[Row] = []
     workdir = Path(workdir)
     with Oracle(timeout=600) as oracle:
         for name in [n for n in make_llms.TINY_NAMES if k in n]:
             d = workdir / name
-            try:
+
+            def expected():
                 make_llms.export(name, workdir)
-                r = oracle.call(openvino_decode, str(d / "model.xml"), json.loads((d / "config.json").read_text()))
-            except SystemExit as e:
-                rows.append(Row(SUITE, name, "excluded", f"optimum-cli export failed{SEP}{str(e)[-300:]}"))
-            else:
-                rows.append(check_case(name, d / "model.xml", r.value) if r.ok else Row(
-                    SUITE, name, "excluded", f"OpenVINO CPU cannot run it{SEP}{short_message(r.message)}"))
-            print(f"  {name:28} {rows[-1].status} {rows[-1].detail}", file=sys.stderr, flush=True)
-            if write_fixtures and name in FIXTURE_CASES and rows[-1].status == "pass":
-                write_fixture(FIXTURES / name, d, r.value, tolerance(name))
+                return oracle.call(openvino_decode, str(d / "model.xml"), json.loads((d / "config.json").read_text()))
+            row, ref = case_row(SUITE, name, expected, lambda ref: check_case(name, d / "model.xml", ref))
+            rows.append(row)
+            if write_fixtures and name in FIXTURE_CASES and row.status == "pass":
+                write_fixture(FIXTURES / name, d, ref, tolerance(name))
     return rows
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def case_row(suite: str, case: str, expected, check) -> tuple[Row, object]:
+    """One case of a suite whose models are exported then run by OpenVINO: ``expected()`` exports
+    and returns the oracle's result (SystemExit when the export fails), ``check(value)`` compares
+    irrun with it. The row (``excluded`` when the export or OpenVINO fails; printed) and the
+    oracle's value. Shared by the llm and seq2seq suites."""
+    from ovoracle import short_message
+    ref = None
+    try:
+        r = expected()
+    except SystemExit as e:
+        row = Row(suite, case, "excluded", f"optimum-cli export failed{SEP}{str(e)[-300:]}")
+    else:
+        ref = r.value
+        row = check(ref) if r.ok else Row(suite, case, "excluded",
+                                          f"OpenVINO CPU cannot run it{SEP}{short_message(r.message)}")
+    print(f"  {case:28} {row.status} {row.detail}", file=sys.stderr, flush=True)
+    return row, ref
+
+
+def main(argv: list[str] | None = None, doc: str = __doc__, suite_run=None, suite: str = SUITE,
+         fixtures: Path = FIXTURES) -> int:
+    """The command line of a suite module (this one, or tools/seq2seq_zoo.py passing its own)."""
+    p = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     p.add_argument("-k", default="", help="only models whose name contains this")
     p.add_argument("--workdir", type=Path, default=None, help="where the exports are cached")
-    p.add_argument("--write-fixtures", action="store_true", help="write FIXTURE_CASES to tests/fixtures/llm_zoo/")
+    p.add_argument("--write-fixtures", action="store_true", help=f"write FIXTURE_CASES to {fixtures.relative_to(ROOT)}/")
     args = p.parse_args(argv)
     os.environ["CI"] = "true"
     from conformance import default_workdir, report
-    rows = run(args.workdir or default_workdir() / SUITE, args.k, write_fixtures=args.write_fixtures)
+    rows = (suite_run or run)(args.workdir or default_workdir() / suite, args.k, write_fixtures=args.write_fixtures)
     return report(rows)
 
 

@@ -168,11 +168,17 @@ def export(name: str, out: Path, force: bool = False) -> dict:
                   "random_model_seconds": round(made, 1), "export_seconds": round(took, 1),
                   "export_peak_rss_mb_max_so_far": round(_peak_rss_children_mb()),
                   "xml_bytes": (ir / "model.xml").stat().st_size, "bin_bytes": (ir / "model.bin").stat().st_size}
-        (ir / "build.json").write_text(json.dumps(record, indent=1) + "\n")
-        if dest.exists():
-            shutil.rmtree(dest)
-        ir.rename(dest)
+        publish(ir, dest, record)
     return record
+
+
+def publish(ir: Path, dest: Path, record: dict) -> None:
+    """Write ``record`` to ``ir/build.json``, then put ``ir`` in ``dest``'s place (a rename: a
+    half-written export is never found). Shared with tools/make_seq2seq.py."""
+    (ir / "build.json").write_text(json.dumps(record, indent=1) + "\n")
+    if dest.exists():
+        shutil.rmtree(dest)
+    ir.rename(dest)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -191,16 +197,22 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [n for n in names if n not in MODELS]
     if unknown:
         ap.error(f"unknown model(s) {unknown}; known: {', '.join(MODELS)}")
+    return export_each(names, export, args.out, args.force)
+
+
+def export_each(names: list[str], export_one, out: Path, force: bool) -> int:
+    """``export_one(name, out, force)`` for each name, its record or failure said on stderr; the
+    exit code (1 when any failed). Shared with tools/make_seq2seq.py."""
     failed = 0
     for name in names:
         try:
-            r = export(name, args.out, args.force)
+            r = export_one(name, out, force)
         except SystemExit as e:
             print(e, file=sys.stderr)
             failed += 1
             continue
-        print(f"{name}: {r.get('parameters', '?')} params, export {r.get('export_seconds', '?')} s, "
-              f"bin {r.get('bin_bytes', 0) / 1e6:.1f} MB", file=sys.stderr)
+        print(f"{name}: {r.get('parameters', '?')} params, export {r.get('export_seconds', '?')} s"
+              + (f", bin {r['bin_bytes'] / 1e6:.1f} MB" if "bin_bytes" in r else ""), file=sys.stderr)
     return 1 if failed else 0
 
 
