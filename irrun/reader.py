@@ -135,10 +135,6 @@ class _Reader:
         ref = layer.ref if isinstance(layer, Layer) else layer
         raise ModelFileError(msg, file=file or self.xml_path, layer=ref, port=port)
 
-    # -- weights ----------------------------------------------------------------------------
-    def const_value(self, layer: Layer) -> "np.ndarray | ConstBytes":
-        return self.weights.const(layer)
-
     # -- XML --------------------------------------------------------------------------------
     def read(self) -> IRModel:
         root = parse_xml(self.xml_path)
@@ -160,10 +156,11 @@ class _Reader:
         layers_el = elem.find("layers")
         if layers_el is None:
             self.fail(f"<{elem.tag}> has no <layers> element" + (f" (in {'/'.join(path)})" if path else ""))
-        layers = [self.layer(le, i, path) for i, le in enumerate(layers_el.iterfind("layer"))]
+        read = self.layer
+        layers = [read(le, i, path) for i, le in enumerate(layers_el.iterchildren("layer"))]
         edges = []
         edges_el = elem.find("edges")
-        for ee in (edges_el.iterfind("edge") if edges_el is not None else ()):
+        for ee in (edges_el.iterchildren("edge") if edges_el is not None else ()):
             get = ee.get
             try:
                 edges.append(Edge(int(get("from-layer")), int(get("from-port")), int(get("to-layer")),
@@ -185,24 +182,32 @@ class _Reader:
         if not type_ or not version:
             self.fail(f"layer is missing mandatory attribute: {'type' if not type_ else 'version'}",
                       _ref(le, path))
-        child: dict[str, Any] = {}             # first child of each tag, in one pass
-        for c in le:
-            if isinstance(c.tag, str):
-                child.setdefault(c.tag, c)
-        data_el = child.get("data")
-        layer = Layer(
-            id=lid, name=get("name", ""), type=type_, version=version,
-            data=dict(data_el.attrib) if data_el is not None else {},
-            inputs=self.ports(child.get("input"), le, path, "input"),
-            outputs=self.ports(child.get("output"), le, path, "output"),
-            position=position, path=path)
-        if get("output_names") is not None:
-            layer.output_names = split_names(get("output_names"))
-        if len(child) > 3 or not child.keys() <= _PLAIN_CHILDREN:
+        data_el = ins = outs = None
+        child: dict[str, Any] | None = None     # the other children (first of each tag), if any
+        for c in le:                            # one pass over the children (C-level list)
+            tag = c.tag
+            if tag == "data":
+                data_el = c if data_el is None else data_el
+            elif tag == "input":
+                ins = c if ins is None else ins
+            elif tag == "output":
+                outs = c if outs is None else outs
+            elif isinstance(tag, str):
+                child = child or {}
+                child.setdefault(tag, c)
+        layer = Layer(lid, get("name", ""), type_, version,
+                      dict(data_el.items()) if data_el is not None else {},
+                      self.ports(ins, le, path, "input") if ins is not None else [],
+                      self.ports(outs, le, path, "output") if outs is not None else [],
+                      position, path=path)
+        names = get("output_names")
+        if names is not None:
+            layer.output_names = split_names(names)
+        if child is not None:
             self.extras(layer, child, path)
-        if layer.type.lower() in ("const", "constant"):
+        if type_ == "Const" or type_.lower() in ("const", "constant"):
             try:
-                layer.const = self.const_value(layer)
+                layer.const = self.weights.const(layer)
             except IrrunError as e:              # bad bytes, or too big to unpack (budget)
                 if self.strict:
                     raise
@@ -227,11 +232,12 @@ class _Reader:
                 layer.bodies[tag] = self.graph(body, path + (str(layer.id),))
 
     def ports(self, elem, le, path: tuple[str, ...], kind: str) -> list[PortDecl]:
-        """The ``<port>``s of ``<input>``/``<output>`` ``elem`` of layer element ``le``."""
-        if elem is None:
-            return []
+        """The ``<port>``s of ``<input>``/``<output>`` ``elem`` of layer element ``le``. The
+        common case (integer id and dims, a known precision) costs one pass and no checks
+        beyond ``int()``; anything else goes the slow way, which names what is wrong."""
         out = []
-        for i, pe in enumerate(elem.iterfind("port")):
+        precisions = _PRECISIONS
+        for i, pe in enumerate(elem.iterchildren("port")):
             get = pe.get
             try:
                 pid = int(get("id"))
@@ -239,20 +245,18 @@ class _Reader:
                 self.fail(f'{kind} port at line {pe.sourceline} has a missing or non-integer id',
                           _ref(le, path))
             prec = get("precision")
-            et = None
-            if prec is not None:
-                et = _PRECISIONS.get(prec)
-                if et is None:
-                    try:
-                        et = _PRECISIONS[prec] = elements.from_precision(prec)
-                    except KeyError:
-                        self.fail(f'unknown precision "{prec}"', _ref(le, path), f"{kind} port {pid}")
-            texts = [de.text for de in pe.iterfind("dim")]
+            et = precisions.get(prec) if prec is not None else None
+            if et is None and prec is not None:
+                try:
+                    et = precisions[prec] = elements.from_precision(prec)
+                except KeyError:
+                    self.fail(f'unknown precision "{prec}"', _ref(le, path), f"{kind} port {pid}")
+            texts = [de.text for de in pe.iterchildren("dim")]
             try:                                 # the common case in one go (int() strips)
                 dims = tuple(map(int, texts))
+                if dims and min(dims) < -1:
+                    raise ValueError
             except (TypeError, ValueError):
-                dims = None
-            if dims is None or (dims and min(dims) < -1):
                 dims = self.dims(texts, _ref(le, path), f"{kind} port {pid}")
             names = get("names")
             out.append(PortDecl(pid, i, prec, et, dims, split_names(names) if names else []))
@@ -270,10 +274,6 @@ class _Reader:
                 self.fail(f"dimension {v} must be >= -1", ref, port)
             dims.append(v)
         return tuple(dims)
-
-
-#: The children every layer may have; others (rt_info, port maps, bodies) are read by ``extras``.
-_PLAIN_CHILDREN = frozenset({"data", "input", "output"})
 
 
 def _ref(le, path: tuple[str, ...]) -> LayerRef:
