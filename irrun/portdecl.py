@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from . import elements
+from .errors import InternalError
 
 #: A ``<dim`` element whose content is not a plain integer >= -1 (what the fast path accepts).
 _OTHER_DIM = re.compile(rb"<dim(?!>[ \t\r\n]*(?:-1|[0-9]+)[ \t\r\n]*</dim>)[ \t\r\n/>]")
@@ -40,50 +40,44 @@ def split_names(text: str) -> list[str]:
 
 class LazyDims:
     """The dims of one model's ports, read on first use: ``reread()`` reads the same XML bytes
-    again with dims (and without weights) and returns its graph, whose ports give theirs to the
-    first graph's, layer by layer, body by body."""
+    again with dims (and without weights) and returns every port's, in the order the first
+    read met them (a port's ``k``). No reference back to the ports: no cycle keeps a model
+    (and its mapped .bin) alive."""
 
-    def __init__(self, reread: Callable[[], Any]):
-        self.reread: Callable[[], Any] | None = reread
-        self.graph: Any = None                  # the first read's IRGraph (set by the reader)
+    def __init__(self, reread: Callable[[], list]):
+        self.reread: Callable[[], list] | None = reread
+        self.count = 0                           # ports of the first read (set by the reader)
+        self.dims: list[tuple[int, ...]] = []
 
-    def fill(self) -> None:
-        if self.reread is None:
-            return
-        eager = self.reread()
-        _give(self.graph, eager)
-        self.reread = self.graph = None          # (drops the bytes)
-
-
-def _give(lazy, eager) -> None:
-    for a, b in zip(lazy.layers, eager.layers, strict=True):
-        for pa, pb in zip(a.inputs + a.outputs, b.inputs + b.outputs, strict=True):
-            if pa._dims is None:                 # not replaced since (Model.reshape)
-                pa._dims = pb._dims
-        for tag, body in a.bodies.items():
-            _give(body, b.bodies[tag])
+    def get(self, k: int) -> tuple[int, ...]:
+        if self.reread is not None:
+            dims = self.reread()
+            if len(dims) != self.count:          # same bytes, same reader: cannot happen
+                raise InternalError(f"reading the port dims again gave {len(dims)} ports, "
+                                    f"not {self.count}")
+            self.dims, self.reread = dims, None  # (drops the bytes)
+        return self.dims[k]
 
 
 class PortDecl:
     """A ``<port>`` as declared in the file: its id, position, precision, dims and tensor names."""
 
-    __slots__ = ("id", "index", "precision", "etype", "names", "_dims", "_lazy")
+    __slots__ = ("id", "index", "precision", "etype", "names", "_dims", "_lazy", "_k")
 
     def __init__(self, id: int, index: int, precision: str | None, etype: elements.ElementType | None,
-                 dims: tuple[int, ...] | None, names: list[str] | None = None, lazy: LazyDims | None = None):
+                 dims: tuple[int, ...] | None, names: list[str] | None = None,
+                 lazy: LazyDims | None = None, k: int = 0):
         self.id, self.index, self.precision, self.etype = id, index, precision, etype
         self.names = [] if names is None else names
-        self._dims, self._lazy = dims, lazy
+        self._dims, self._lazy, self._k = dims, lazy, k
 
     @property
     def dims(self) -> tuple[int, ...]:
         """Declared dims, -1 = dynamic (parsed on first use, for every port of the model)."""
         if self._dims is None:
-            lazy = self._lazy
-            if lazy is not None:
-                lazy.fill()
+            self._dims = self._lazy.get(self._k) if self._lazy is not None else ()
             self._lazy = None
-        return self._dims or ()
+        return self._dims
 
     def with_dims(self, dims: tuple[int, ...]) -> "PortDecl":
         """The same port declaring ``dims``."""

@@ -112,6 +112,8 @@ class _Reader:
         self.problems: list[IrrunError] = []
         self.weights = WeightsFile(bin_path, self.fail, xml_path)
         self.lazy: LazyDims | None = None        # set when dims are parsed on first use
+        self.nports = 0                          # ports read so far (LazyDims' index)
+        self.all_dims: list[tuple[int, ...]] = []   # every port's, in reading order (eager)
 
     # -- errors -----------------------------------------------------------------------------
     def fail(self, msg: str, layer: Layer | LayerRef | None = None, port: str | None = None,
@@ -128,8 +130,7 @@ class _Reader:
         root = parse_xml_bytes(data, self.xml_path, keep_blank=False)
         if lazy_dims and all_plain(data, root.getroottree().docinfo.encoding):
             path, strict = self.xml_path, self.strict
-            self.lazy = LazyDims(lambda: _Reader(path, None, strict, consts=False)
-                                 .read(data, lazy_dims=False).graph)
+            self.lazy = LazyDims(lambda: _Reader(path, None, strict, consts=False).dims_of(data))
         if etree.QName(root).localname.lower() != "net":
             self.fail(f"the root element is <{etree.QName(root).localname}>, not <net>: "
                       "not an OpenVINO IR file")
@@ -138,11 +139,16 @@ class _Reader:
             self.fail(f'IR version "{version}" is not supported (irrun reads IR v10 and v11)')
         graph = self.graph(root, ())
         if self.lazy is not None:
-            self.lazy.graph = graph
+            self.lazy.count = self.nports
         rt = root.find("rt_info")
         return IRModel(self.xml_path, self.bin_path, root.get("name", ""), int(version), graph,
                        _rt_info(rt) if rt is not None else {}, self.problems,
                        self.weights.map)
+
+    def dims_of(self, data: bytes) -> list[tuple[int, ...]]:
+        """Every port's dims in ``data``, in the order :meth:`read` meets the ports."""
+        self.read(data, lazy_dims=False)
+        return self.all_dims
 
     def graph(self, elem, path: tuple[str, ...]) -> IRGraph:
         if len(path) > MAX_BODY_DEPTH:
@@ -253,8 +259,11 @@ class _Reader:
                         raise ValueError
                 except (TypeError, ValueError):
                     dims = self.dims(texts, _ref(le, path), f"{kind} port {pid}")
+                self.all_dims.append(dims)
             names = get("names")
-            out.append(PortDecl(pid, i, prec, et, dims, split_names(names) if names else [], lazy))
+            out.append(PortDecl(pid, i, prec, et, dims, split_names(names) if names else [], lazy,
+                                self.nports + i))
+        self.nports += len(out)
         return out
 
     def dims(self, texts: list, ref: LayerRef, port: str) -> tuple[int, ...]:
