@@ -53,6 +53,7 @@ class Graph:
         self.outs: dict = {}
         self._inputs: dict | None = None
         self.order: list | None = None     # every layer in topological order (build_graph)
+        self.by_role: dict = {}            # Op.role -> its layers in XML order (build_graph)
 
     def add_node(self, n, **attrs) -> None:
         self.nodes[n] = attrs
@@ -133,7 +134,12 @@ def build_graph(irg: IRGraph, file: str) -> tuple[Graph, list[GraphError]]:
         layers[lid] = layer
         nodes[lid] = {"layer": layer, "type": layer.type, "name": layer.name}
         ins[lid], outs[lid] = {}, []
-        if role(layer.type) is result:
+        r = role(layer.type)
+        by_role = g.by_role.get(r)
+        if by_role is None:
+            by_role = g.by_role[r] = []
+        by_role.append(lid)
+        if r is result:
             results.add(lid)
 
     tables: dict[int, dict[int, int]] = {}       # big port lists: port id -> position
@@ -244,7 +250,7 @@ def _cycle(g: Graph) -> list:
 
 def of_roles(g: Graph, roles: tuple) -> list:
     """The layers whose op's role (``Op.role``) is in ``roles``, in XML order."""
-    return sorted((n for n, d in g.nodes.items() if role(d["layer"].type) in roles),
+    return sorted((n for r in dict.fromkeys(roles) for n in g.by_role.get(r, ())),
                   key=lambda n: g.nodes[n]["layer"].position)
 
 
