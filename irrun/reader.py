@@ -16,7 +16,7 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from lxml import etree
@@ -33,7 +33,7 @@ MAX_BODY_DEPTH = 32
 PORT_MAP_TAGS = ("port_map", "then_port_map", "else_port_map")
 
 
-@dataclass
+@dataclass(slots=True)
 class Layer:
     id: int
     name: str
@@ -67,8 +67,7 @@ class Layer:
         return None if self.const is None else tuple(self.const.shape)
 
 
-@dataclass
-class Edge:
+class Edge(NamedTuple):
     from_layer: int
     from_port: int
     to_layer: int

@@ -93,7 +93,9 @@ class WeightsFile:
         if et.is_dynamic:
             self.fail("Const element_type must not be dynamic", layer)
         try:
-            shape = tuple(_int(p) for p in d.get("shape", "").split(",") if p.strip())
+            text = d.get("shape", "")
+            shape = tuple(map(int, text.split(","))) if _DIMS.fullmatch(text) else \
+                tuple(_int(p) for p in text.split(",") if p.strip())
             offset, size = _int(d["offset"]), _int(d["size"])
         except KeyError as e:
             self.fail(f"Const is missing attribute {e.args[0]}", layer)
@@ -136,6 +138,7 @@ def release_pages(mapped: "mmap.mmap | None") -> None:
 
 
 _INT = re.compile(r"\s*[+-]?[0-9]+\s*")
+_DIMS = re.compile(r"[0-9]+(?:,[0-9]+)*")      # a shape as OpenVINO writes it (not empty)
 
 
 def _int(text: str) -> int:
