@@ -102,7 +102,7 @@ class WeightsFile:
         except ValueError:
             self.fail(f'Const has a non-integer shape, offset or size (shape="{d.get("shape")}", '
                       f'offset="{d.get("offset")}", size="{d.get("size")}")', layer)
-        if any(n < 0 for n in shape) or offset < 0 or size < 0:
+        if (shape and min(shape) < 0) or offset < 0 or size < 0:
             self.fail(f"Const has a negative shape, offset or size (shape={list(shape)}, "
                       f"offset={offset}, size={size})", layer)
         numel = math.prod(shape)
@@ -144,6 +144,8 @@ _DIMS = re.compile(r"[0-9]+(?:,[0-9]+)*")      # a shape as OpenVINO writes it (
 def _int(text: str) -> int:
     """A decimal integer as OpenVINO writes it (``int()`` would also take ``1_000`` and other
     scripts' digits); raises ValueError."""
+    if text.isascii() and text.isdigit():       # the common case, without the expression
+        return int(text)
     if not _INT.fullmatch(text):
         raise ValueError(text)
     return int(text)
