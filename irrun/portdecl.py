@@ -60,15 +60,16 @@ class LazyDims:
 
 
 class PortDecl:
-    """A ``<port>`` as declared in the file: its id, position, precision, dims and tensor names."""
+    """A ``<port>`` as declared in the file: its id, position, precision, dims and tensor names
+    (a tuple: none is the shared empty tuple, not a new list per port)."""
 
     __slots__ = ("id", "index", "precision", "etype", "names", "_dims", "_lazy", "_k")
 
     def __init__(self, id: int, index: int, precision: str | None, etype: elements.ElementType | None,
-                 dims: tuple[int, ...] | None, names: list[str] | None = None,
+                 dims: tuple[int, ...] | None, names: tuple[str, ...] = (),
                  lazy: LazyDims | None = None, k: int = 0):
         self.id, self.index, self.precision, self.etype = id, index, precision, etype
-        self.names = [] if names is None else names
+        self.names = names
         self._dims, self._lazy, self._k = dims, lazy, k
 
     @property

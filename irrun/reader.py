@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -48,7 +49,7 @@ class Layer:
     const: "np.ndarray | ConstBytes | None" = None
     bodies: dict[str, "IRGraph"] = field(default_factory=dict)
     port_maps: dict[str, list[dict[str, str]]] = field(default_factory=dict)
-    back_edges: list[dict[str, str]] = field(default_factory=list)
+    back_edges: Sequence[dict[str, str]] = ()   # (not a new list per layer: fewer objects to track)
     path: tuple[str, ...] = ()           # ids of enclosing sub-graph layers
 
     @property
@@ -260,8 +261,8 @@ class _Reader:
                     dims = self.dims(texts, _ref(le, path), f"{kind} port {pid}")
                 self.all_dims.append(dims)
             names = get("names")
-            out.append(PortDecl(pid, i, prec, et, dims, split_names(names) if names else [], lazy,
-                                self.nports + i))
+            out.append(PortDecl(pid, i, prec, et, dims, tuple(split_names(names)) if names else (),
+                                lazy, self.nports + i))
         self.nports += len(out)
         return out
 
