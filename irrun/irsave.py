@@ -25,9 +25,9 @@ from . import writers
 from .errors import ExecutionError, IrrunError, OutputError, ShapeError
 from .graph import inputs_of
 from .ops.registry import role_of
-from .reader import parse_xml
 from .shapes import PartialShape
 from .tensorinfo import Role
+from .xmlparse import parse_xml
 
 
 def pshape_attr(shape: PartialShape) -> str:

@@ -12,8 +12,6 @@ nested :class:`IRGraph` records with their own id space.
 from __future__ import annotations
 
 import os
-import re
-import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +23,7 @@ from lxml import etree
 from . import budget, elements
 from .errors import IrrunError, LayerRef, ModelFileError
 from .portdecl import LazyDims, PortDecl, all_plain, split_names
+from .xmlparse import parse_xml, parse_xml_bytes, read_xml_bytes  # noqa: F401 (parse_xml: others' import)
 from .weights import ConstBytes, WeightsFile, release_pages
 
 BODY_TAGS = ("body", "then_body", "else_body")
@@ -127,10 +126,17 @@ class _Reader:
         use when ``lazy_dims`` and every ``<dim>`` is plain (irrun/portdecl.py)."""
         if data is None:
             data = read_xml_bytes(self.xml_path)
+        if lazy_dims and self.consts:            # the fast path first (irrun/fastread.py)
+            from . import fastread
+            enc = fastread.encoding(data)
+            if enc is not None and all_plain(data, enc):
+                self.lazy = self.lazy_dims(data)
+                ir = fastread.read(self, data)
+                if ir is not None:
+                    return ir
         root = parse_xml_bytes(data, self.xml_path, keep_blank=False)
-        if lazy_dims and all_plain(data, root.getroottree().docinfo.encoding):
-            path, strict = self.xml_path, self.strict
-            self.lazy = LazyDims(lambda: _Reader(path, None, strict, consts=False).dims_of(data))
+        self.lazy = self.lazy_dims(data) if lazy_dims and all_plain(
+            data, root.getroottree().docinfo.encoding) else None
         if etree.QName(root).localname.lower() != "net":
             self.fail(f"the root element is <{etree.QName(root).localname}>, not <net>: "
                       "not an OpenVINO IR file")
@@ -144,6 +150,10 @@ class _Reader:
         return IRModel(self.xml_path, self.bin_path, root.get("name", ""), int(version), graph,
                        _rt_info(rt) if rt is not None else {}, self.problems,
                        self.weights.map)
+
+    def lazy_dims(self, data: bytes) -> LazyDims:
+        path, strict = self.xml_path, self.strict
+        return LazyDims(lambda: _Reader(path, None, strict, consts=False).dims_of(data))
 
     def dims_of(self, data: bytes) -> list[tuple[int, ...]]:
         """Every port's dims in ``data``, in the order :meth:`read` meets the ports."""
@@ -299,60 +309,6 @@ def _rt_info(elem) -> dict[str, Any]:
         else:
             out[key] = c.get("value", "")
     return out
-
-
-_FIRST_ELEMENT = re.compile(rb"<[A-Za-z_]")
-_DOCTYPE = re.compile(rb"<!DOCTYPE", re.IGNORECASE)
-
-
-def parse_xml(path: str):
-    """Parse with lxml, safely: no entities, no DTD, no network; a DOCTYPE is refused before
-    parsing (an IR never has one, and it is where external entities would come from)."""
-    return parse_xml_bytes(read_xml_bytes(path), path)
-
-
-def read_xml_bytes(path: str) -> bytes:
-    """The bytes of a regular file within the memory budget."""
-    try:
-        with open(path, "rb") as f:
-            st = os.fstat(f.fileno())
-            if not stat.S_ISREG(st.st_mode):      # /dev/zero, a FIFO... would never end
-                raise ModelFileError("not a regular file", file=path)
-            size = st.st_size
-            if size > budget.current():
-                raise budget.MemoryBudgetError(budget.over_message("reading the XML", size,
-                                                                   budget.current()), file=path)
-            data = f.read()
-    except OSError as e:
-        raise ModelFileError(f"cannot read the file: {e.strerror or e}", file=path) from None
-    return data
-
-
-def parse_xml_bytes(data: bytes, path: str, keep_blank: bool = True):
-    """:func:`parse_xml` of the bytes read from ``path``; ``keep_blank=False`` drops the
-    whitespace between elements (a quarter less memory and time; the reader never reads it)."""
-    m = _FIRST_ELEMENT.search(data)
-    if _DOCTYPE.search(data, 0, m.start() if m else len(data)):
-        raise ModelFileError("the file has a DOCTYPE declaration; OpenVINO IR never has one, "
-                             "and irrun refuses it (it could pull in external entities)", file=path)
-    parser = etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True,
-                             dtd_validation=False, huge_tree=False, remove_comments=True,
-                             remove_pis=True, remove_blank_text=not keep_blank)
-    try:
-        root = etree.fromstring(data, parser, base_url=None)
-    except etree.XMLSyntaxError as e:
-        msg = re.sub(r",? (try|use) XML_PARSE_HUGE( option)?", "", " ".join(str(e.msg).split()))
-        raise ModelFileError(f"not a well-formed XML file: {msg}", file=path) from None
-    except (etree.LxmlError, ValueError) as e:     # e.g. an unknown encoding
-        raise ModelFileError(f"not a well-formed XML file: {' '.join(str(e).split())}",
-                             file=path) from None
-    if root is None:
-        raise ModelFileError("not a well-formed XML file: no root element", file=path)
-    tree = root.getroottree()
-    if tree.docinfo.doctype or tree.docinfo.internalDTD is not None:
-        raise ModelFileError("the file has a DOCTYPE declaration; OpenVINO IR never has one, "
-                             "and irrun refuses it (it could pull in external entities)", file=path)
-    return root
 
 
 #: other model formats, by extension: (name, how to get an IR from it)
