@@ -127,7 +127,7 @@ def read(reader, data: bytes):
     """The model in ``data`` (which :func:`encoding` accepted) as the tree reader would read
     it, or None (give up). ``reader``: the :class:`irrun.reader._Reader` (its weights file, lazy
     dims, paths)."""
-    from .reader import _PRECISIONS, Edge, IRGraph, IRModel, Layer
+    from .reader import _PRECISIONS, Edge, IRGraph, IRModel, Layer, is_const
     target = _Target()
     parser = etree.XMLParser(target=target, resolve_entities=False, load_dtd=False, no_network=True,
                              dtd_validation=False, huge_tree=False, remove_comments=True,
@@ -167,7 +167,7 @@ def read(reader, data: bytes):
                 layer.output_names = split_names(names)
             if rt is not None:
                 layer.rt_info = rt[2]
-            if type_ == "Const" or type_.lower() in ("const", "constant"):
+            if is_const(type_):
                 layer.const = reader.weights.const(layer)
             layers.append(layer)
         edges = [Edge(int(a["from-layer"]), int(a["from-port"]), int(a["to-layer"]), int(a["to-port"]))

@@ -80,6 +80,10 @@ class PortDecl:
             self._lazy = None
         return self._dims
 
+    def __reduce__(self):
+        """Pickled and copied with its dims (a lazy port's are read first)."""
+        return PortDecl, (self.id, self.index, self.precision, self.etype, self.dims, self.names)
+
     def with_dims(self, dims: tuple[int, ...]) -> "PortDecl":
         """The same port declaring ``dims``."""
         return PortDecl(self.id, self.index, self.precision, self.etype, tuple(dims), self.names)

@@ -215,7 +215,7 @@ class _Reader:
             layer.output_names = split_names(names)
         if child is not None:
             self.extras(layer, child, path)
-        if self.consts and (type_ == "Const" or type_.lower() in ("const", "constant")):
+        if self.consts and is_const(type_):
             try:
                 layer.const = self.weights.const(layer)
             except IrrunError as e:              # bad bytes, or too big to unpack (budget)
@@ -288,6 +288,12 @@ class _Reader:
                 self.fail(f"dimension {v} must be >= -1", ref, port)
             dims.append(v)
         return tuple(dims)
+
+
+def is_const(type_name: str) -> bool:
+    """Is this the IR's Const layer, whose bytes the reader decodes (the file format's one layer
+    type the reader must know)?"""
+    return type_name.lower() in ("const", "constant")
 
 
 def _ref(le, path: tuple[str, ...]) -> LayerRef:

@@ -147,3 +147,12 @@ def test_reshape_keeps_new_dims_and_reads_the_others(tmp_path):
     out = m.save(tmp_path / "r.xml")
     again = read_ir(out)
     assert again.graph.layers[first.position].outputs[0].dims[0] == 2
+
+
+def test_a_lazy_port_pickles_and_copies_with_its_dims():
+    import copy
+    import pickle
+    port = read_ir(SHUFFLE).graph.layers[0].outputs[0]
+    assert port._dims is None
+    for other in (pickle.loads(pickle.dumps(port)), copy.deepcopy(port)):
+        assert other.dims == (-1, 8, 4, 4) and other.names == port.names and other == port
