@@ -50,18 +50,11 @@ def _tune() -> bool:
 def gc_paused() -> Iterator[None]:
     """Reading makes ~15 objects per layer and none is garbage, but Python's cyclic collector
     would walk all of them again at every collection (~15% of reading an LLM's XML): it is
-    paused while reading (and left as it was). At the end what was made is moved straight to
-    the oldest generation (``gc.freeze()`` + ``gc.unfreeze()``: two list splices, no walk), as
-    it lives as long as the model; otherwise the first collection after the pause would walk
-    all of it at once, then the next generation's again (~15 ms for an LLM's 70 000 objects).
-    Skipped when the process has frozen objects of its own, which ``unfreeze`` would release."""
+    paused while reading (and left as it was)."""
     was = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if was:
-            if gc.get_freeze_count() == 0:
-                gc.freeze()
-                gc.unfreeze()
             gc.enable()

@@ -55,6 +55,7 @@ def test_lazy_dims_are_the_files_dims(path):
 def _edit(path: Path, tmp_path: Path, old: bytes, new: bytes) -> Path:
     data = path.read_bytes()
     assert old in data
+    tmp_path.mkdir(exist_ok=True)
     out = tmp_path / "model.xml"
     out.write_bytes(data.replace(old, new, 1))
     bin_ = path.with_suffix(".bin")
@@ -156,3 +157,29 @@ def test_a_lazy_port_pickles_and_copies_with_its_dims():
     assert port._dims is None
     for other in (pickle.loads(pickle.dumps(port)), copy.deepcopy(port)):
         assert other.dims == (-1, 8, 4, 4) and other.names == port.names and other == port
+
+
+ALL = sorted({*Path(__file__).parent.glob("fixtures/**/*.xml"), *SAMPLES.glob("**/*.xml")})
+
+
+def test_check_finds_the_same_with_lazy_and_eager_dims(monkeypatch, tmp_path):
+    """``irrun check`` on every fixture and on files with stale declared dims: the findings
+    with dims parsed on first use are those of a reader that parses them eagerly."""
+    from irrun import reader
+    from irrun.checker import check_model
+    stale = [_edit(SHUFFLE, tmp_path / "a", b"<dim>8</dim>", b"<dim>7</dim>"),
+             _edit(SHUFFLE, tmp_path / "b", b"<dim>4</dim>\n\t\t\t\t\t<dim>4</dim>", b"<dim>4</dim>"),
+             _edit(FIXTURES / "subgraphs" / "ti_forward" / "model.xml", tmp_path / "c", b"<dim>", b"<dim>5</dim><dim>")]
+
+    def findings(path):
+        try:
+            return [vars(f) for f in check_model(path)]
+        except Exception as e:                      # noqa: BLE001 - compared, not judged
+            return [type(e).__name__, str(e)]
+    lazy = {p: findings(p) for p in ALL + stale}
+    monkeypatch.setattr(reader, "all_plain", lambda data, enc: False)    # no fast path, no laziness
+    assert read_ir(SHUFFLE).graph.layers[0].outputs[0]._dims is not None
+    eager = {p: findings(p) for p in ALL + stale}
+    assert lazy == eager
+    assert sum(any(f["code"] in ("dims", "rank", "input-dims") for f in fs if isinstance(f, dict))
+               for fs in lazy.values()) >= 3           # the stale declarations were found

@@ -1,5 +1,4 @@
-"""Reading pauses Python's cyclic collector and hands what it made to the oldest generation
-(irrun/heap.py): the collector is left as it was, the user's frozen objects stay frozen."""
+"""Reading pauses Python's cyclic collector (irrun/heap.py) and leaves it as it was."""
 from __future__ import annotations
 
 import gc
@@ -10,16 +9,10 @@ import irrun
 MODEL = Path(__file__).parents[1] / "samples" / "shufflenet_block" / "model.xml"
 
 
-def test_read_leaves_the_collector_enabled_with_young_generations_empty():
+def test_read_leaves_the_collector_as_it_was():
     assert gc.isenabled()
-    m = irrun.read_model(MODEL)
-    assert gc.isenabled() and gc.get_freeze_count() == 0
-    layer = m.dag.nodes[m.order[0]]["layer"]
-    assert any(o is layer for o in gc.get_objects(2))      # promoted, not waiting in generation 0
-    assert not any(o is layer for o in gc.get_objects(0))
-
-
-def test_read_leaves_a_disabled_collector_disabled():
+    irrun.read_model(MODEL)
+    assert gc.isenabled()
     gc.disable()
     try:
         irrun.read_model(MODEL)
@@ -28,13 +21,15 @@ def test_read_leaves_a_disabled_collector_disabled():
         gc.enable()
 
 
-def test_read_does_not_release_the_users_frozen_objects():
-    kept = [[] for _ in range(10)]
-    gc.freeze()
-    try:
-        frozen = gc.get_freeze_count()
-        assert frozen >= len(kept)
-        irrun.read_model(MODEL)
-        assert gc.get_freeze_count() == frozen and gc.isenabled()
-    finally:
-        gc.unfreeze()
+def test_models_dropped_in_a_loop_release_their_weights_file():
+    """A model read and dropped is collected by the ordinary generational collections (its
+    mapped .bin, an open descriptor, with it): reading must not leave its objects where only a
+    rare full collection finds them."""
+    import os
+    fds = Path("/proc/self/fd")
+    if not fds.is_dir():
+        return
+    before = len(os.listdir(fds))
+    for _ in range(300):
+        irrun.read_model(MODEL).run      # (a model is a cycle: the collector frees it)
+    assert len(os.listdir(fds)) - before < 100
