@@ -47,6 +47,8 @@ class _GiveUp(Exception):
 
 # What the children of an element are (a stack of these follows the parser).
 _ROOT, _NET, _LAYERS, _EDGES, _EDGE, _LAYER, _DATA, _PORTS, _IGNORE, _RT = range(10)
+#: A layer's children the fast path reads -> their slot in its record.
+_LAYER_CHILDREN = {"data": 1, "input": 2, "output": 3, "rt_info": 4}
 
 
 class _Target:
@@ -58,7 +60,6 @@ class _Target:
         self.net: Any = None
         self.layers: list[list] = []       # [attrib, data, inputs, outputs, rt_info]
         self.edges: list = []
-        self.rt: dict | None = None
         self.seen: set = set()             # <layers>, <edges>, <rt_info> of <net>: once each
         self.rt_stack: list[list] = []     # open rt_info elements: [tag, attrib, children, any?]
         self.net_rt: list | None = None
@@ -66,24 +67,25 @@ class _Target:
 
     def start(self, tag, attrib) -> None:
         mode = self.modes[-1]
-        if mode is _IGNORE:                                  # what a port holds (dims, rt_info)
-            self.modes.append(_IGNORE)
-        elif mode is _RT:
-            self.rt_stack[-1][3] = True
-            self.rt_stack.append([tag, attrib, {}, False])
-            self.modes.append(_RT)
-        elif mode is _PORTS and tag == "port":
+        if mode is _PORTS:                                   # the most frequent first
+            if tag != "port":
+                raise _GiveUp
             self.layers[-1][self.ports].append(attrib)
             self.modes.append(_IGNORE)
-        elif mode is _LAYER and tag in ("data", "input", "output", "rt_info"):
+        elif mode is _IGNORE:                                # what a port holds (dims, rt_info)
+            self.modes.append(_IGNORE)
+        elif mode is _EDGES and tag == "edge":
+            self.edges.append(attrib)
+            self.modes.append(_EDGE)
+        elif mode is _LAYER and tag in _LAYER_CHILDREN:
             layer = self.layers[-1]
-            k = ("data", "input", "output", "rt_info").index(tag) + 1
+            k = _LAYER_CHILDREN[tag]
             if layer[k] is not None:
                 raise _GiveUp
-            if tag == "data":
+            if k == 1:
                 layer[1] = attrib if type(attrib) is dict else {}
                 self.modes.append(_DATA)
-            elif tag == "rt_info":
+            elif k == 4:
                 self.rt_stack.append([tag, attrib, {}, False])
                 layer[4] = self.rt_stack[-1]
                 self.modes.append(_RT)
@@ -94,9 +96,10 @@ class _Target:
         elif mode is _LAYERS and tag == "layer":
             self.layers.append([attrib, None, None, None, None])
             self.modes.append(_LAYER)
-        elif mode is _EDGES and tag == "edge":
-            self.edges.append(attrib)
-            self.modes.append(_EDGE)
+        elif mode is _RT:
+            self.rt_stack[-1][3] = True
+            self.rt_stack.append([tag, attrib, {}, False])
+            self.modes.append(_RT)
         elif mode is _NET and tag in ("layers", "edges", "rt_info") and tag not in self.seen:
             self.seen.add(tag)
             if tag == "rt_info":
