@@ -4,8 +4,8 @@
     CI=true python tools/bench.py --llm read [--repeat 7] ...      (the same, on the real-size LLM)
 
 Each measurement is its own fresh process, started isolated (``python -I``, an empty working
-directory, bytecode cached in ``--workdir``/pycache and compiled once before measuring), that
-does nothing but:
+directory, bytecode cached in ``--workdir``/pycache and compiled once before measuring, 1 BLAS
+thread), that does nothing but:
 
 * irrun: ``import irrun``, then ``irrun.read_model(xml)``;
 * OpenVINO: ``import openvino``, then ``openvino.Core().read_model(xml)``.
@@ -63,13 +63,15 @@ def _cmd(python: str | Path, workdir: Path, *args: object) -> list[str]:
 def measure(engine: str, xml: Path, python: str | Path, workdir: Path) -> dict:
     cwd = tempfile.mkdtemp(prefix=f"read-{engine}-", dir=workdir)
     p = subprocess.run(_cmd(python, workdir, Path(__file__).resolve(), "--worker", engine, xml.resolve()),
-                       capture_output=True, text=True, cwd=cwd, timeout=600, env=dict(os.environ, CI="true"))
+                       capture_output=True, text=True, cwd=cwd, timeout=600, env=ENV)
     if p.returncode != 0:
         tail = (p.stderr.strip().splitlines() or ["(no output)"])[-1]
         raise SystemExit(f"{engine} worker failed (exit {p.returncode}): {tail[:200]}")
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
+#: 1 thread, as every other benchmark (BLAS pools are made when NumPy loads, in both engines).
+ENV = dict(os.environ, CI="true", OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
 KEYS = ("import", "read", "total", "import_cpu", "read_cpu", "total_cpu")
 
 
@@ -79,7 +81,7 @@ def run(xml: Path, repeat: int, irrun_python: str | Path, workdir: Path) -> dict
     pythons = {"irrun": irrun_python, "openvino": sys.executable}
     for engine in ENGINES:                   # compile the bytecode once, outside the measurements
         subprocess.run(_cmd(pythons[engine], workdir, "-c", f"import {engine}"), check=True, timeout=600,
-                       env=dict(os.environ, CI="true"), capture_output=True)
+                       env=ENV, capture_output=True)
     runs: dict[str, list[dict]] = {e: [] for e in ENGINES}
     for i in range(repeat):
         for engine in (ENGINES if i % 2 == 0 else ENGINES[::-1]):
