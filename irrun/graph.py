@@ -29,9 +29,9 @@ def role(type_name: str):
     return role_of(type_name)
 
 
-def _is_result(layer: Layer) -> bool:
+def _result_role():
     from .tensorinfo import Role
-    return role(layer.type) is Role.RESULT
+    return Role.RESULT
 
 
 class _Nodes(dict):
@@ -53,6 +53,7 @@ class Graph:
         self.outs: dict = {}
         self._inputs: dict | None = None
         self.order: list | None = None     # every layer in topological order (build_graph)
+        self.by_role: dict = {}            # Op.role -> its layers in XML order (build_graph)
 
     def add_node(self, n, **attrs) -> None:
         self.nodes[n] = attrs
@@ -120,30 +121,42 @@ def build_graph(irg: IRGraph, file: str) -> tuple[Graph, list[GraphError]]:
     def problem(msg: str, layer: Layer | None = None, port: str | None = None) -> None:
         problems.append(GraphError(msg, file=file, layer=layer.ref if layer else None, port=port))
 
-    out_index: dict[int, dict[int, int]] = {}   # layer -> port id -> position (first wins)
-    in_index: dict[int, dict[int, int]] = {}
+    nodes, ins, outs = g.nodes, g.ins, g.outs     # filled here directly: one pass, few calls
+    layers: dict[int, Layer] = {}
+    results: set[int] = set()
+    result = _result_role()
     for layer in irg.layers:
-        if layer.id in g:
-            problem(f"duplicate layer id {layer.id} (also used by layer "
-                    f'"{g.nodes[layer.id]["layer"].name}")', layer)
+        lid = layer.id
+        if lid in layers:
+            problem(f"duplicate layer id {lid} (also used by layer "
+                    f'"{layers[lid].name}")', layer)
             continue
-        g.add_node(layer.id, layer=layer, type=layer.type, name=layer.name)
-        out_index[layer.id] = {p.id: p.index for p in reversed(layer.outputs)}
-        in_index[layer.id] = {p.id: p.index for p in reversed(layer.inputs)}
+        layers[lid] = layer
+        nodes[lid] = {"layer": layer, "type": layer.type, "name": layer.name}
+        ins[lid], outs[lid] = {}, []
+        r = role(layer.type)
+        by_role = g.by_role.get(r)
+        if by_role is None:
+            by_role = g.by_role[r] = []
+        by_role.append(lid)
+        if r is result:
+            results.add(lid)
 
-    nodes = g.nodes
+    tables: dict[int, dict[int, int]] = {}       # big port lists: port id -> position
+    forward = True                                # does every edge go down the file?
     for e in irg.edges:
-        src = nodes[e.from_layer]["layer"] if e.from_layer in nodes else None
-        dst = nodes[e.to_layer]["layer"] if e.to_layer in nodes else None
-        sp = out_index[src.id].get(e.from_port) if src is not None else None   # dicts: a layer
-        dp = in_index[dst.id].get(e.to_port) if dst is not None else None      # with 100000 ports
-        if sp is not None and dp is not None and dp not in g.ins[e.to_layer] \
-                and not _is_result(src):                             # must not cost 100000**2
-            g.add_edge(e.from_layer, e.to_layer, key=dp, src_port=sp, dst_port=dp)
+        u, v = e.from_layer, e.to_layer
+        src, dst = layers.get(u), layers.get(v)
+        sp = _position(src.outputs, e.from_port, tables) if src is not None else None
+        dp = _position(dst.inputs, e.to_port, tables) if dst is not None else None
+        if sp is not None and dp is not None and dp not in ins[v] and u not in results:
+            ins[v][dp] = (u, sp)
+            outs[u].append((v, dp, sp))
+            forward = forward and src.position < dst.position
             continue
-        desc = f"edge {e.from_layer}:{e.from_port} -> {e.to_layer}:{e.to_port}"
+        desc = f"edge {u}:{e.from_port} -> {v}:{e.to_port}"
         if src is None or dst is None:
-            missing = e.from_layer if src is None else e.to_layer
+            missing = u if src is None else v
             problem(f"{desc} names layer {missing}, which does not exist", src or dst)
             continue
         if sp is None:
@@ -152,26 +165,44 @@ def build_graph(irg: IRGraph, file: str) -> tuple[Graph, list[GraphError]]:
         if dp is None:
             problem(f"{desc}: layer {dst.id} has no input port with id {e.to_port}", dst)
             continue
-        if _is_result(src):
+        if u in results:
             problem(f"{desc} reads a Result layer, which has no outputs", src)
             continue
         problem(f"input port {e.to_port} is fed by more than one edge ({desc} is another)",
                 dst, f"input port {e.to_port}")
 
-    for n, data in g.nodes.items():
-        layer = data["layer"]
-        for p in layer.inputs:
-            if p.index not in g.ins[n]:
-                problem("input port is not connected to anything", layer, f"input port {p.id}")
-    g.order = _topological(g, g.nodes)
+    for n, layer in layers.items():
+        if len(ins[n]) != len(layer.inputs):
+            fed = ins[n]
+            for p in layer.inputs:
+                if p.index not in fed:
+                    problem("input port is not connected to anything", layer, f"input port {p.id}")
+    # Kahn's algorithm with ties in XML order gives the XML order itself when every edge goes
+    # down the file (as OpenVINO writes them): then no sort is needed.
+    g.order = list(nodes) if forward else _topological(g, nodes)
     cycle = _cycle(g) if len(g.order) < len(g) else []
     if cycle:
         ids = [str(u) for u in cycle]
         problem(f"the graph has a cycle through layers {' -> '.join(ids + ids[:1])}",
                 g.nodes[cycle[0]]["layer"])
-    if not any(_is_result(d["layer"]) for d in g.nodes.values()):
+    if not results:
         problem("the graph has no Result layer, so it has no outputs")
     return g, problems
+
+
+def _position(ports: list, port_id: int, tables: dict) -> int | None:
+    """The position of the first port with id ``port_id``: a scan of a few ports, a dict for
+    more (``tables``, made once per port list), so that a layer with 100000 ports does not cost
+    100000**2."""
+    if len(ports) <= 8:
+        for p in ports:
+            if p.id == port_id:
+                return p.index
+        return None
+    table = tables.get(id(ports))
+    if table is None:
+        table = tables[id(ports)] = {p.id: p.index for p in reversed(ports)}
+    return table.get(port_id)
 
 
 def _topological(g: Graph, nodes) -> list:
@@ -219,7 +250,7 @@ def _cycle(g: Graph) -> list:
 
 def of_roles(g: Graph, roles: tuple) -> list:
     """The layers whose op's role (``Op.role``) is in ``roles``, in XML order."""
-    return sorted((n for n, d in g.nodes.items() if role(d["layer"].type) in roles),
+    return sorted((n for r in dict.fromkeys(roles) for n in g.by_role.get(r, ())),
                   key=lambda n: g.nodes[n]["layer"].position)
 
 

@@ -11,8 +11,6 @@ first run. Peak memory is unchanged; what a run frees stays with the process for
 """
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import gc
 import os
 import sys
@@ -36,6 +34,9 @@ def keep() -> bool:
 def _tune() -> bool:
     if not sys.platform.startswith("linux") or os.environ.get("IRRUN_MALLOC") == "default":
         return False
+    # imported here, not with the module: ctypes.util loads subprocess (~5 ms of every read)
+    import ctypes
+    import ctypes.util
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
         mallopt = libc.mallopt
@@ -47,7 +48,7 @@ def _tune() -> bool:
 
 @contextmanager
 def gc_paused() -> Iterator[None]:
-    """Reading makes ~10 objects per layer and none is garbage, but Python's cyclic collector
+    """Reading makes ~15 objects per layer and none is garbage, but Python's cyclic collector
     would walk all of them again at every collection (~15% of reading an LLM's XML): it is
     paused while reading (and left as it was)."""
     was = gc.isenabled()

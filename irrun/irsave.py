@@ -16,7 +16,6 @@ import copy
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -26,9 +25,9 @@ from . import writers
 from .errors import ExecutionError, IrrunError, OutputError, ShapeError
 from .graph import inputs_of
 from .ops.registry import role_of
-from .reader import parse_xml
 from .shapes import PartialShape
 from .tensorinfo import Role
+from .xmlparse import parse_xml
 
 
 def pshape_attr(shape: PartialShape) -> str:
@@ -68,10 +67,10 @@ def reshape(model, shapes: Mapping[str, object]) -> None:
             g.nodes[n]["layer"].data["shape"] = pshape_attr(shape)
     for n in model.order:
         layer = g.nodes[n]["layer"]
-        layer.outputs[:] = [replace(d, dims=port_dims(types[(n, i)].shape))
+        layer.outputs[:] = [d.with_dims(port_dims(types[(n, i)].shape))
                             for i, d in enumerate(layer.outputs)]
         for k, (u, sp) in enumerate(inputs_of(g, n)):
-            layer.inputs[k] = replace(layer.inputs[k], dims=port_dims(types[(u, sp)].shape))
+            layer.inputs[k] = layer.inputs[k].with_dims(port_dims(types[(u, sp)].shape))
     model._types = types
     model._plans.clear()
 

@@ -91,7 +91,7 @@ def all_ports(model, inputs: Mapping[str, np.ndarray] | np.ndarray, mode: str = 
     """Every output port of every live layer of ``model`` (except Parameters and Consts) as
     OpenVINO computes it on ``inputs``, keyed ``"<layer id>:<port id>"``."""
     from .debug import load_tensors, save_tensors
-    from .reader import parse_xml
+    from .xmlparse import parse_xml
 
     if not available():
         raise OpenVINOError("openvino is not installed (pip install openvino), so there is no "

@@ -12,17 +12,18 @@ nested :class:`IRGraph` records with their own id space.
 from __future__ import annotations
 
 import os
-import re
-import stat
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from lxml import etree
 
 from . import budget, elements
 from .errors import IrrunError, LayerRef, ModelFileError
+from .portdecl import LazyDims, PortDecl, all_plain, split_names
+from .xmlparse import parse_xml, parse_xml_bytes, read_xml_bytes  # noqa: F401 (parse_xml: others' import)
 from .weights import ConstBytes, WeightsFile, release_pages
 
 BODY_TAGS = ("body", "then_body", "else_body")
@@ -32,19 +33,7 @@ MAX_BODY_DEPTH = 32
 PORT_MAP_TAGS = ("port_map", "then_port_map", "else_port_map")
 
 
-@dataclass
-class PortDecl:
-    """A ``<port>`` as declared in the file: its id, position, precision, dims and tensor names."""
-
-    id: int
-    index: int
-    precision: str | None
-    etype: elements.ElementType | None   # parsed precision (None when absent)
-    dims: tuple[int, ...]                # declared dims, -1 = dynamic
-    names: list[str] = field(default_factory=list)
-
-
-@dataclass
+@dataclass(slots=True)
 class Layer:
     id: int
     name: str
@@ -59,7 +48,7 @@ class Layer:
     const: "np.ndarray | ConstBytes | None" = None
     bodies: dict[str, "IRGraph"] = field(default_factory=dict)
     port_maps: dict[str, list[dict[str, str]]] = field(default_factory=dict)
-    back_edges: list[dict[str, str]] = field(default_factory=list)
+    back_edges: Sequence[dict[str, str]] = ()   # (not a new list per layer: fewer objects to track)
     path: tuple[str, ...] = ()           # ids of enclosing sub-graph layers
 
     @property
@@ -78,8 +67,7 @@ class Layer:
         return None if self.const is None else tuple(self.const.shape)
 
 
-@dataclass
-class Edge:
+class Edge(NamedTuple):
     from_layer: int
     from_port: int
     to_layer: int
@@ -114,20 +102,17 @@ class IRModel:
 _PRECISIONS: dict[str, elements.ElementType] = {}      # port precision text -> type, as read
 
 
-def split_names(text: str) -> list[str]:
-    """Split a ``names`` attribute on commas, honouring the ``\\,`` escape."""
-    if "\\" not in text:
-        return [p.strip() for p in text.split(",") if p.strip()]
-    return [p.replace("\\,", ",").strip() for p in re.split(r"(?<!\\),", text) if p.strip()]
-
-
 class _Reader:
-    def __init__(self, xml_path: str, bin_path: str | None, strict: bool = True):
+    def __init__(self, xml_path: str, bin_path: str | None, strict: bool = True, consts: bool = True):
         self.xml_path = xml_path
         self.bin_path = bin_path
         self.strict = strict
+        self.consts = consts                     # False: no Const is read (LazyDims' second read)
         self.problems: list[IrrunError] = []
         self.weights = WeightsFile(bin_path, self.fail, xml_path)
+        self.lazy: LazyDims | None = None        # set when dims are parsed on first use
+        self.nports = 0                          # ports read so far (LazyDims' index)
+        self.all_dims: list[tuple[int, ...]] = []   # every port's, in reading order (eager)
 
     # -- errors -----------------------------------------------------------------------------
     def fail(self, msg: str, layer: Layer | LayerRef | None = None, port: str | None = None,
@@ -135,13 +120,23 @@ class _Reader:
         ref = layer.ref if isinstance(layer, Layer) else layer
         raise ModelFileError(msg, file=file or self.xml_path, layer=ref, port=port)
 
-    # -- weights ----------------------------------------------------------------------------
-    def const_value(self, layer: Layer) -> "np.ndarray | ConstBytes":
-        return self.weights.const(layer)
-
     # -- XML --------------------------------------------------------------------------------
-    def read(self) -> IRModel:
-        root = parse_xml(self.xml_path)
+    def read(self, data: bytes | None = None, lazy_dims: bool = True) -> IRModel:
+        """The model in ``data`` (default: the file's bytes); its ports' dims parsed on first
+        use when ``lazy_dims`` and every ``<dim>`` is plain (irrun/portdecl.py)."""
+        if data is None:
+            data = read_xml_bytes(self.xml_path)
+        if lazy_dims and self.consts:            # the fast path first (irrun/fastread.py)
+            from . import fastread
+            enc = fastread.encoding(data)
+            if enc is not None and all_plain(data, enc):
+                self.lazy = self.lazy_dims(data)
+                ir = fastread.read(self, data)
+                if ir is not None:
+                    return ir
+        root = parse_xml_bytes(data, self.xml_path, keep_blank=False)
+        self.lazy = self.lazy_dims(data) if lazy_dims and all_plain(
+            data, root.getroottree().docinfo.encoding) else None
         if etree.QName(root).localname.lower() != "net":
             self.fail(f"the root element is <{etree.QName(root).localname}>, not <net>: "
                       "not an OpenVINO IR file")
@@ -149,10 +144,21 @@ class _Reader:
         if version not in ("10", "11"):
             self.fail(f'IR version "{version}" is not supported (irrun reads IR v10 and v11)')
         graph = self.graph(root, ())
+        if self.lazy is not None:
+            self.lazy.count = self.nports
         rt = root.find("rt_info")
         return IRModel(self.xml_path, self.bin_path, root.get("name", ""), int(version), graph,
                        _rt_info(rt) if rt is not None else {}, self.problems,
                        self.weights.map)
+
+    def lazy_dims(self, data: bytes) -> LazyDims:
+        path, strict = self.xml_path, self.strict
+        return LazyDims(lambda: _Reader(path, None, strict, consts=False).dims_of(data))
+
+    def dims_of(self, data: bytes) -> list[tuple[int, ...]]:
+        """Every port's dims in ``data``, in the order :meth:`read` meets the ports."""
+        self.read(data, lazy_dims=False)
+        return self.all_dims
 
     def graph(self, elem, path: tuple[str, ...]) -> IRGraph:
         if len(path) > MAX_BODY_DEPTH:
@@ -160,10 +166,11 @@ class _Reader:
         layers_el = elem.find("layers")
         if layers_el is None:
             self.fail(f"<{elem.tag}> has no <layers> element" + (f" (in {'/'.join(path)})" if path else ""))
-        layers = [self.layer(le, i, path) for i, le in enumerate(layers_el.iterfind("layer"))]
+        read = self.layer
+        layers = [read(le, i, path) for i, le in enumerate(layers_el.iterchildren("layer"))]
         edges = []
         edges_el = elem.find("edges")
-        for ee in (edges_el.iterfind("edge") if edges_el is not None else ()):
+        for ee in (edges_el.iterchildren("edge") if edges_el is not None else ()):
             get = ee.get
             try:
                 edges.append(Edge(int(get("from-layer")), int(get("from-port")), int(get("to-layer")),
@@ -185,24 +192,32 @@ class _Reader:
         if not type_ or not version:
             self.fail(f"layer is missing mandatory attribute: {'type' if not type_ else 'version'}",
                       _ref(le, path))
-        child: dict[str, Any] = {}             # first child of each tag, in one pass
-        for c in le:
-            if isinstance(c.tag, str):
-                child.setdefault(c.tag, c)
-        data_el = child.get("data")
-        layer = Layer(
-            id=lid, name=get("name", ""), type=type_, version=version,
-            data=dict(data_el.attrib) if data_el is not None else {},
-            inputs=self.ports(child.get("input"), le, path, "input"),
-            outputs=self.ports(child.get("output"), le, path, "output"),
-            position=position, path=path)
-        if get("output_names") is not None:
-            layer.output_names = split_names(get("output_names"))
-        if len(child) > 3 or not child.keys() <= _PLAIN_CHILDREN:
+        data_el = ins = outs = None
+        child: dict[str, Any] | None = None     # the other children (first of each tag), if any
+        for c in le:                            # one pass over the children (C-level list)
+            tag = c.tag
+            if tag == "data":
+                data_el = c if data_el is None else data_el
+            elif tag == "input":
+                ins = c if ins is None else ins
+            elif tag == "output":
+                outs = c if outs is None else outs
+            elif isinstance(tag, str):
+                child = child or {}
+                child.setdefault(tag, c)
+        layer = Layer(lid, get("name", ""), type_, version,
+                      dict(data_el.items()) if data_el is not None else {},
+                      self.ports(ins, le, path, "input") if ins is not None else [],
+                      self.ports(outs, le, path, "output") if outs is not None else [],
+                      position, path=path)
+        names = get("output_names")
+        if names is not None:
+            layer.output_names = split_names(names)
+        if child is not None:
             self.extras(layer, child, path)
-        if layer.type.lower() in ("const", "constant"):
+        if self.consts and is_const(type_):
             try:
-                layer.const = self.const_value(layer)
+                layer.const = self.weights.const(layer)
             except IrrunError as e:              # bad bytes, or too big to unpack (budget)
                 if self.strict:
                     raise
@@ -227,11 +242,12 @@ class _Reader:
                 layer.bodies[tag] = self.graph(body, path + (str(layer.id),))
 
     def ports(self, elem, le, path: tuple[str, ...], kind: str) -> list[PortDecl]:
-        """The ``<port>``s of ``<input>``/``<output>`` ``elem`` of layer element ``le``."""
-        if elem is None:
-            return []
+        """The ``<port>``s of ``<input>``/``<output>`` ``elem`` of layer element ``le``. The
+        common case (integer id and dims, a known precision) costs one pass and no checks
+        beyond ``int()``; anything else goes the slow way, which names what is wrong."""
         out = []
-        for i, pe in enumerate(elem.iterfind("port")):
+        precisions, lazy, dims = _PRECISIONS, self.lazy, None
+        for i, pe in enumerate(elem.iterchildren("port")):
             get = pe.get
             try:
                 pid = int(get("id"))
@@ -239,23 +255,25 @@ class _Reader:
                 self.fail(f'{kind} port at line {pe.sourceline} has a missing or non-integer id',
                           _ref(le, path))
             prec = get("precision")
-            et = None
-            if prec is not None:
-                et = _PRECISIONS.get(prec)
-                if et is None:
-                    try:
-                        et = _PRECISIONS[prec] = elements.from_precision(prec)
-                    except KeyError:
-                        self.fail(f'unknown precision "{prec}"', _ref(le, path), f"{kind} port {pid}")
-            texts = [de.text for de in pe.iterfind("dim")]
-            try:                                 # the common case in one go (int() strips)
-                dims = tuple(map(int, texts))
-            except (TypeError, ValueError):
-                dims = None
-            if dims is None or (dims and min(dims) < -1):
-                dims = self.dims(texts, _ref(le, path), f"{kind} port {pid}")
+            et = precisions.get(prec) if prec is not None else None
+            if et is None and prec is not None:
+                try:
+                    et = precisions[prec] = elements.from_precision(prec)
+                except KeyError:
+                    self.fail(f'unknown precision "{prec}"', _ref(le, path), f"{kind} port {pid}")
+            if lazy is None:
+                texts = [de.text for de in pe.iterchildren("dim")]
+                try:                             # the common case in one go (int() strips)
+                    dims = tuple(map(int, texts))
+                    if dims and min(dims) < -1:
+                        raise ValueError
+                except (TypeError, ValueError):
+                    dims = self.dims(texts, _ref(le, path), f"{kind} port {pid}")
+                self.all_dims.append(dims)
             names = get("names")
-            out.append(PortDecl(pid, i, prec, et, dims, split_names(names) if names else []))
+            out.append(PortDecl(pid, i, prec, et, dims, tuple(split_names(names)) if names else (),
+                                lazy, self.nports + i))
+        self.nports += len(out)
         return out
 
     def dims(self, texts: list, ref: LayerRef, port: str) -> tuple[int, ...]:
@@ -272,8 +290,10 @@ class _Reader:
         return tuple(dims)
 
 
-#: The children every layer may have; others (rt_info, port maps, bodies) are read by ``extras``.
-_PLAIN_CHILDREN = frozenset({"data", "input", "output"})
+def is_const(type_name: str) -> bool:
+    """Is this the IR's Const layer, whose bytes the reader decodes (the file format's one layer
+    type the reader must know)?"""
+    return type_name.lower() in ("const", "constant")
 
 
 def _ref(le, path: tuple[str, ...]) -> LayerRef:
@@ -295,49 +315,6 @@ def _rt_info(elem) -> dict[str, Any]:
         else:
             out[key] = c.get("value", "")
     return out
-
-
-_FIRST_ELEMENT = re.compile(rb"<[A-Za-z_]")
-_DOCTYPE = re.compile(rb"<!DOCTYPE", re.IGNORECASE)
-
-
-def parse_xml(path: str):
-    """Parse with lxml, safely: no entities, no DTD, no network; a DOCTYPE is refused before
-    parsing (an IR never has one, and it is where external entities would come from)."""
-    try:
-        with open(path, "rb") as f:
-            st = os.fstat(f.fileno())
-            if not stat.S_ISREG(st.st_mode):      # /dev/zero, a FIFO... would never end
-                raise ModelFileError("not a regular file", file=path)
-            size = st.st_size
-            if size > budget.current():
-                raise budget.MemoryBudgetError(budget.over_message("reading the XML", size,
-                                                                   budget.current()), file=path)
-            data = f.read()
-    except OSError as e:
-        raise ModelFileError(f"cannot read the file: {e.strerror or e}", file=path) from None
-    m = _FIRST_ELEMENT.search(data)
-    if _DOCTYPE.search(data, 0, m.start() if m else len(data)):
-        raise ModelFileError("the file has a DOCTYPE declaration; OpenVINO IR never has one, "
-                             "and irrun refuses it (it could pull in external entities)", file=path)
-    parser = etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True,
-                             dtd_validation=False, huge_tree=False, remove_comments=True,
-                             remove_pis=True)
-    try:
-        root = etree.fromstring(data, parser, base_url=None)
-    except etree.XMLSyntaxError as e:
-        msg = re.sub(r",? (try|use) XML_PARSE_HUGE( option)?", "", " ".join(str(e.msg).split()))
-        raise ModelFileError(f"not a well-formed XML file: {msg}", file=path) from None
-    except (etree.LxmlError, ValueError) as e:     # e.g. an unknown encoding
-        raise ModelFileError(f"not a well-formed XML file: {' '.join(str(e).split())}",
-                             file=path) from None
-    if root is None:
-        raise ModelFileError("not a well-formed XML file: no root element", file=path)
-    tree = root.getroottree()
-    if tree.docinfo.doctype or tree.docinfo.internalDTD is not None:
-        raise ModelFileError("the file has a DOCTYPE declaration; OpenVINO IR never has one, "
-                             "and irrun refuses it (it could pull in external entities)", file=path)
-    return root
 
 
 #: other model formats, by extension: (name, how to get an IR from it)

@@ -42,10 +42,13 @@ class Build:
         """An op for every layer of ``g`` that can be built, and the error of every other."""
         ops: dict[int, Op] = {}
         errors: dict[int, IrrunError] = {}
-        for n, data in g.nodes(data=True):
+        classes: dict[tuple[str, str], type[Op]] = {}     # (type, version) -> class, resolved once
+        for n, data in g.nodes.items():
             layer = data["layer"]
             try:
-                cls = registry.resolve(layer.type, layer.version)
+                cls = classes.get((layer.type, layer.version))
+                if cls is None:
+                    cls = classes[layer.type, layer.version] = registry.resolve(layer.type, layer.version)
                 ops[n] = cls.from_ir(layer, self)
             except OpError as e:
                 errors[n] = (UnsupportedError if e.unsupported else ShapeError)(

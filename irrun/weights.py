@@ -93,14 +93,16 @@ class WeightsFile:
         if et.is_dynamic:
             self.fail("Const element_type must not be dynamic", layer)
         try:
-            shape = tuple(_int(p) for p in d.get("shape", "").split(",") if p.strip())
+            text = d.get("shape", "")
+            shape = tuple(map(int, text.split(","))) if _DIMS.fullmatch(text) else \
+                tuple(_int(p) for p in text.split(",") if p.strip())
             offset, size = _int(d["offset"]), _int(d["size"])
         except KeyError as e:
             self.fail(f"Const is missing attribute {e.args[0]}", layer)
         except ValueError:
             self.fail(f'Const has a non-integer shape, offset or size (shape="{d.get("shape")}", '
                       f'offset="{d.get("offset")}", size="{d.get("size")}")', layer)
-        if any(n < 0 for n in shape) or offset < 0 or size < 0:
+        if (shape and min(shape) < 0) or offset < 0 or size < 0:
             self.fail(f"Const has a negative shape, offset or size (shape={list(shape)}, "
                       f"offset={offset}, size={size})", layer)
         numel = math.prod(shape)
@@ -136,11 +138,14 @@ def release_pages(mapped: "mmap.mmap | None") -> None:
 
 
 _INT = re.compile(r"\s*[+-]?[0-9]+\s*")
+_DIMS = re.compile(r"[0-9]+(?:,[0-9]+)*")      # a shape as OpenVINO writes it (not empty)
 
 
 def _int(text: str) -> int:
     """A decimal integer as OpenVINO writes it (``int()`` would also take ``1_000`` and other
     scripts' digits); raises ValueError."""
+    if text.isascii() and text.isdigit():       # the common case, without the expression
+        return int(text)
     if not _INT.fullmatch(text):
         raise ValueError(text)
     return int(text)

@@ -3,7 +3,7 @@
     CI=true python tools/bench.py [--models resnet18,mobilenetv2,bert_small,datamove]
                                   [--threads 1,2] [--runtimes irrun,openvino,onnxruntime,reference]
                                   [--seconds 10] [--workdir DIR] [--irrun-python PATH] [--markdown]
-    CI=true python tools/bench.py --llm [real,tiny] ...   (decoder LLMs: see tools/bench_llm.py)
+    CI=true python tools/bench.py --llm [real,tiny,read] ...   (decoder LLMs: see tools/bench_llm.py)
 
 Builds (once, cached in ``--workdir``; torch, onnx and openvino are installed on demand) the
 models of issue 6, each as ONNX and as the IR OpenVINO converts that ONNX to, so every runtime

@@ -1,6 +1,7 @@
 """irrun next to OpenVINO on decoder LLMs (stateful KV cache): greedy generation, side by side.
 
     CI=true python tools/bench.py --llm [real,tiny,<model name>,...] [--prefill 16] [--decode 16]
+    CI=true python tools/bench.py --llm read [--repeat 7]    (import + read_model alone: tools/bench_read.py)
                                   [--tiny-decode 32] [--threads 1] [--models-dir /work/llm-models]
                                   [--irrun-python PATH] [--no-max-memory] [--repeat 1] [--markdown] [--json FILE]
 
@@ -266,6 +267,9 @@ def _ms(s: float | None) -> str:
 
 def main(argv: list[str]) -> int:
     import argparse
+    if "--llm=read" in argv or "read" in argv[argv.index("--llm") + 1:argv.index("--llm") + 2]:
+        import bench_read                        # the real-size model's import + read, no decode
+        return bench_read.main([a for a in argv if a not in ("--llm", "read", "--llm=read")])
     from bench import machine
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--llm", default="real,tiny", help="real, tiny, or model names (tools/make_llms.py)")

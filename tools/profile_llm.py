@@ -1,5 +1,7 @@
 """Time a stateful decoder LLM IR (optimum-intel export) in irrun and OpenVINO, each in its own
-process: read time, prefill of P tokens, median decode ms/token, greedy tokens, last logits.
+process: import + read_model, ready to run (OpenVINO: + compile_model), prefill of P tokens,
+median decode ms/token, greedy tokens, last logits. (``tools/bench_read.py`` compares import +
+read_model alone, over several fresh processes.)
 
     python tools/profile_llm.py MODEL_DIR [--prefill 16] [--decode 8] [--threads 1]
         [--engine both|irrun|ov] [--max-memory 1G] [--profile out.prof]
@@ -38,6 +40,7 @@ def worker(engine: str, xml: str, prefill: int, decode: int, out: str, max_memor
         import irrun
         from irrun.budget import parse_size
         model = irrun.read_model(xml)
+        read = time.perf_counter() - t0
         names = [p.name for p in model.inputs]
         mm = parse_size(max_memory) if max_memory else None
 
@@ -48,6 +51,7 @@ def worker(engine: str, xml: str, prefill: int, decode: int, out: str, max_memor
         import openvino as ov
         core = ov.Core()
         m = core.read_model(xml)
+        read = time.perf_counter() - t0
         compiled = core.compile_model(m, "CPU", {"INFERENCE_PRECISION_HINT": "f32",
                                                  "KV_CACHE_PRECISION": "f32",
                                                  "DYNAMIC_QUANTIZATION_GROUP_SIZE": "0"})
@@ -58,7 +62,7 @@ def worker(engine: str, xml: str, prefill: int, decode: int, out: str, max_memor
             req.infer(feeds)
             return req.get_output_tensor(0).data.copy()
         reset = req.reset_state
-    read = time.perf_counter() - t0
+    ready = time.perf_counter() - t0       # OpenVINO: + compile_model; irrun: + model.inputs
     rng = np.random.default_rng(0)
     vocab = None
     prompt = rng.integers(1, 100, size=(1, prefill))
@@ -93,7 +97,8 @@ def worker(engine: str, xml: str, prefill: int, decode: int, out: str, max_memor
     np.save(out + ".npy", logits)
     import resource
     with open(out + ".json", "w") as f:
-        json.dump({"read": read, "prefill": times["prefill"][-1], "decode": times["decode"][-1], "best": times["best"],
+        json.dump({"read": read, "ready": ready, "prefill": times["prefill"][-1], "decode": times["decode"][-1],
+                   "best": times["best"],
                    "tokens": tokens, "vocab": vocab,
                    "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}, f)
 
@@ -130,7 +135,8 @@ def main() -> int:
             res[engine]["logits"] = np.load(out + ".npy")
     for engine, r in res.items():
         dec = "-" if r["decode"] is None else f"{r['decode'] * 1e3:.2f} (best {r['best'] * 1e3:.2f})"
-        print(f"{engine:6s} read {r['read']:.2f} s  prefill({a.prefill}) {r['prefill'] * 1e3:.1f} ms  "
+        print(f"{engine:6s} import + read_model {r['read']:.2f} s  ready {r['ready']:.2f} s  "
+              f"prefill({a.prefill}) {r['prefill'] * 1e3:.1f} ms  "
               f"decode {dec} ms/token  peak RSS {r['rss_mb']:.0f} MB")
     if len(res) == 2:
         i, o = res["irrun"], res["ov"]

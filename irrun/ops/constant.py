@@ -47,7 +47,12 @@ class Constant1(Op):
     def from_ir(cls, layer, build):
         if isinstance(layer.const, np.ndarray) or layer.const is None:
             return cls.from_layer(layer.data, layer.const)
-        op = cls.from_layer(layer.data)
+        d = layer.data
+        if "shape" in d:       # the reader has parsed and checked these four attributes
+            op = cls(element_type=layer.const.etype, shape=list(layer.const.shape),
+                     offset=int(d["offset"]), size=int(d["size"]))
+        else:                  # (OpenVINO refuses a Const without a shape: from_layer says so)
+            op = cls.from_layer(d)
         op.data, op.fresh_outputs = layer.const, layer.const.unpack_on_use
         return op
 
