@@ -35,7 +35,7 @@ TOOLS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TOOLS))
 from conformance_rows import STATUSES, Row  # noqa: E402
 
-SUITES = {"zoo": "zoo", "onnx": "onnx_suite", "llm": "llm_zoo"}
+SUITES = {"zoo": "zoo", "onnx": "onnx_suite", "llm": "llm_zoo", "encoders": "encoder_zoo"}
 LABELS = {"fail": "failed", "unsupported": "not supported", "excluded": "excluded"}
 SHOWN = 6          # case names listed per reason without -v
 

@@ -1,0 +1,33 @@
+"""The encoder zoo (tools/encoder_zoo.py --write-fixtures): tiny random-weight encoders made with the
+tools users use (optimum-cli export openvino, nncf, openvino.convert_model on a diffusers UNet) must
+run in irrun to the outputs OpenVINO's CPU plugin (INFERENCE_PRECISION_HINT f32) gave on the same two
+input sets, and ``irrun check`` must find nothing on these OpenVINO-written IRs.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import assert_fixture_matches
+
+import irrun
+
+ZOO = Path(__file__).parent / "fixtures" / "encoder_zoo"
+CASES = sorted(p.name for p in ZOO.iterdir() if (p / "model.xml").exists()) if ZOO.is_dir() else []
+
+
+def test_encoder_zoo_fixtures_present():
+    assert len(CASES) >= 2, "run python tools/encoder_zoo.py --write-fixtures"
+    for c in CASES:
+        assert sum(p.stat().st_size for p in (ZOO / c).iterdir()) < 300 << 10, c
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_encoder_matches_openvino(case):
+    assert (ZOO / case / "inputs_2.npz").exists(), "two input sets of different shapes"
+    assert_fixture_matches(ZOO / case)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_check_finds_nothing_on_an_openvino_written_ir(case):
+    assert irrun.check(ZOO / case / "model.xml") == []

@@ -1,0 +1,122 @@
+"""The encoder suite of the conformance tool: optimum-intel / nncf / diffusers exports, irrun vs OpenVINO.
+
+    python tools/encoder_zoo.py [-k SUBSTR] [--workdir DIR] [--write-fixtures]
+    python tools/conformance.py --suite encoders ...        (the same, through the shared driver)
+
+Every case of tools/make_encoders.py (random-weight BERT, BERT classifier, CLIP, ViT, ConvNeXt,
+wav2vec2 exported by ``optimum-cli export openvino`` with fp32/fp16/int8 weights; a diffusers
+UNet converted by ``openvino.convert_model``; nncf weight compression and post-training
+quantisation) is built into the work directory (cached), then run on its two input sets
+(``make_encoders.feeds``) by OpenVINO's CPU plugin with ``INFERENCE_PRECISION_HINT`` f32 (the
+expected values, in a worker process: tools/ovoracle.py) and by irrun.
+
+Agreement as in the zoo suite (tools/zoo.py's ``check``): integers exactly, floats within
+``|irrun - ov| <= ATOL + RTOL*|ov|`` (``WIDER`` lists the cases that need more, with the
+measured reason), and ``irrun check`` must report nothing on the IR (warnings included: any
+finding on an IR OpenVINO wrote is a false alarm). Status: ``pass``; ``fail`` (the worst error
+and the first diverging layer, irrun's error, or the finding); ``unsupported``; ``excluded``
+when the export fails or OpenVINO's CPU plugin cannot run the IR.
+
+``--write-fixtures`` writes the passing cases of ``FIXTURE_CASES`` to
+tests/fixtures/encoder_zoo/<model>_<weights>/ (the layout of tests/fixtures/zoo/) for
+tests/test_encoder_zoo.py, which needs no OpenVINO.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+
+TOOLS = Path(__file__).resolve().parent
+ROOT = TOOLS.parent
+sys.path.insert(0, str(TOOLS))
+from conformance_rows import SEP, Row  # noqa: E402
+
+SUITE = "encoders"
+RTOL, ATOL = 1e-4, 1e-5
+#: Without DYNAMIC_QUANTIZATION_GROUP_SIZE=0 the CPU plugin quantises the activations of a
+#: FullyConnected with int8 weights to u8 (bert/int8: max abs err 3.1e-4 against its own unfused
+#: graph, every layer of which irrun matches), which no IR op says.
+OV_CONFIG = {"INFERENCE_PRECISION_HINT": "f32", "DYNAMIC_QUANTIZATION_GROUP_SIZE": 0}
+#: case -> (rtol, atol, the measured reason) where the common bound is too tight.
+WIDER: dict[str, tuple[float, float, str]] = {}
+FIXTURES = ROOT / "tests" / "fixtures" / "encoder_zoo"
+FIXTURE_CASES = ("bert/ptq", "wav2vec2/int8", "unet/fp32")
+FIXTURE_LIMIT = 300 << 10           # per checked-in case
+
+
+def openvino_outputs(xml: str, feeds: list[dict]) -> list[dict]:
+    """Run in the OpenVINO worker: CPU plugin outputs per input set, each output under its first
+    tensor name. ``OV_CONFIG``: f32 inference and no dynamic quantisation of activations."""
+    import openvino as ov
+    core = ov.Core()
+    model = core.read_model(xml)
+    compiled = core.compile_model(model, "CPU", OV_CONFIG)
+    names = [sorted(p.get_names())[0] for p in compiled.outputs]
+    out = []
+    for f in feeds:
+        res = compiled.create_infer_request().infer(f)
+        out.append({n: np.array(res[i], copy=True) for i, n in enumerate(names)})
+    return out
+
+
+def run(workdir: Path, k: str = "", *, write_fixtures: bool = False) -> list[Row]:
+    """Build (or reuse), run and compare every case whose name contains ``k``."""
+    import make_encoders
+    from llm_zoo import findings
+    from ovoracle import Oracle, short_message
+    from zoo import check, write_fixture
+    rows: list[Row] = []
+    workdir = Path(workdir)
+    with Oracle(timeout=300) as oracle:
+        for case in [c for c in make_encoders.CASES if k in c]:
+            model, weights = case.split("/")
+            try:
+                d = make_encoders.build(case, workdir)
+            except SystemExit as e:
+                rows.append(Row(SUITE, case, "excluded", f"export failed{SEP}{str(e)[-300:]}"))
+                continue
+            feeds = make_encoders.feeds(model)
+            r = oracle.call(openvino_outputs, str(d / "model.xml"), feeds)
+            if not r.ok:
+                rows.append(Row(SUITE, case, "excluded", f"OpenVINO CPU cannot run it{SEP}{short_message(r.message)}"))
+                continue
+            want = r.value
+            tol = WIDER.get(case, (RTOL, ATOL, ""))
+            row = check(model, weights, d / "model.xml", feeds, want, tol[:2], suite=SUITE)
+            if row.status == "pass":
+                alarm = findings(d / "model.xml")
+                if alarm:
+                    row = Row(SUITE, case, "fail", f"irrun check reports a finding{SEP}{alarm}")
+            rows.append(row)
+            print(f"  {case:20} {row.status} {row.detail}", file=sys.stderr, flush=True)
+            if write_fixtures and case in FIXTURE_CASES and row.status == "pass":
+                command = json.loads((d / "build.json").read_text())["command"]
+                info = SimpleNamespace(name=model, tol=tol if tol[2] else None, doc=f"{case}: {command}")
+                fx = FIXTURES / case.replace("/", "_")
+                write_fixture(fx, d / "model.xml", feeds, want, info, tol[:2],
+                              made_by="python tools/encoder_zoo.py --write-fixtures")
+                size = sum(p.stat().st_size for p in fx.iterdir())
+                if size > FIXTURE_LIMIT:
+                    print(f"{fx}: {size >> 10} KiB, over the {FIXTURE_LIMIT >> 10} KiB limit", file=sys.stderr)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("-k", default="", help="only cases whose name contains this")
+    p.add_argument("--workdir", type=Path, default=None, help="where the exports are cached")
+    p.add_argument("--write-fixtures", action="store_true", help="write FIXTURE_CASES to tests/fixtures/encoder_zoo/")
+    args = p.parse_args(argv)
+    os.environ["CI"] = "true"
+    from conformance import default_workdir, report
+    return report(run(args.workdir or default_workdir() / SUITE, args.k, write_fixtures=args.write_fixtures))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

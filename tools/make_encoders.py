@@ -1,0 +1,233 @@
+"""Build the encoder IRs of the ``encoders`` conformance suite: random weights, nothing downloaded.
+
+    CI=true python tools/make_encoders.py OUT [NAME ...] [--force]
+
+Every model is made from a ``transformers`` (or ``diffusers``) config written here (fixed seed,
+hidden 32, 2 layers), saved with ``save_pretrained`` to a temporary directory and exported the
+way users export it:
+
+* ``optimum-cli export openvino --task <task> --weight-format fp32|fp16|int8`` (a child process;
+  int8 is NNCF's weight compression as optimum-intel applies it): BERT feature extraction and
+  sequence classification, CLIP (text and vision towers, one model), ViT and ConvNeXt image
+  classification, wav2vec2 CTC;
+* the diffusers UNet2DConditionModel by ``openvino.convert_model`` on the torch module (optimum's
+  diffusers export wants a whole pipeline: tokenizer, text encoder, VAE and scheduler);
+* ``nncf.compress_weights`` (int8, asymmetric) on the fp32 ViT IR, and ``nncf.quantize`` (post-
+  training quantisation: FakeQuantize on activations and weights, a random calibration set of 8
+  samples) on the fp32 BERT and ConvNeXt IRs.
+
+Each case is ``OUT/<model>/<weights>/`` with model.xml, model.bin and build.json (the command);
+``feeds(model)`` gives the inputs the suite runs it on (two input sets of different shapes, fixed
+seed). Tool-only dependencies: torch, transformers, optimum-intel, nncf, diffusers.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("CI", "true")            # OpenVINO's telemetry stalls without it
+VOCAB = 1000
+TEXT = dict(vocab_size=VOCAB, hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
+            max_position_embeddings=64)
+VISION = dict(image_size=32, patch_size=8, num_channels=3, hidden_size=32, num_hidden_layers=2,
+              num_attention_heads=4, intermediate_size=64)
+
+#: model -> (transformers class and config, optimum task); the family picks the inputs.
+HF = {
+    "bert": ("BertModel", "BertConfig", TEXT, "feature-extraction"),
+    "bert_cls": ("BertForSequenceClassification", "BertConfig", {**TEXT, "num_labels": 3}, "text-classification"),
+    "clip": ("CLIPModel", "CLIPConfig", dict(
+        text_config={**TEXT, "max_position_embeddings": 16}, vision_config=VISION, projection_dim=16),
+        "zero-shot-image-classification"),
+    "vit": ("ViTForImageClassification", "ViTConfig", {**VISION, "num_labels": 5}, "image-classification"),
+    "convnext": ("ConvNextForImageClassification", "ConvNextConfig", dict(
+        num_channels=3, hidden_sizes=[16, 32], depths=[1, 1], image_size=32, num_labels=5), "image-classification"),
+    "wav2vec2": ("Wav2Vec2ForCTC", "Wav2Vec2Config", dict(
+        vocab_size=32, hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
+        conv_dim=(16, 16), conv_stride=(5, 2), conv_kernel=(10, 3), num_conv_pos_embeddings=8,
+        num_conv_pos_embedding_groups=4, feat_extract_norm="layer", do_stable_layer_norm=True),
+        "automatic-speech-recognition"),
+}
+UNET = dict(sample_size=8, in_channels=4, out_channels=4, block_out_channels=(16, 32), layers_per_block=1,
+            down_block_types=("CrossAttnDownBlock2D", "DownBlock2D"), up_block_types=("UpBlock2D", "CrossAttnUpBlock2D"),
+            cross_attention_dim=32, attention_head_dim=8, norm_num_groups=8)
+#: case -> how it is made: ("optimum", weight format) | ("convert",) | (nncf step, the fp32 case it starts from)
+CASES: dict[str, tuple[str, ...]] = {
+    "bert/fp32": ("optimum", "fp32"), "bert/fp16": ("optimum", "fp16"), "bert/int8": ("optimum", "int8"),
+    "bert/ptq": ("quantize", "bert/fp32"),
+    "bert_cls/fp32": ("optimum", "fp32"),
+    "clip/fp32": ("optimum", "fp32"),
+    "vit/fp32": ("optimum", "fp32"), "vit/int8w": ("compress_weights", "vit/fp32"),
+    "convnext/fp32": ("optimum", "fp32"), "convnext/ptq": ("quantize", "convnext/fp32"),
+    "wav2vec2/fp32": ("optimum", "fp32"), "wav2vec2/int8": ("optimum", "int8"),
+    "unet/fp32": ("convert",),
+}
+
+
+def feeds(model: str) -> list[dict[str, np.ndarray]]:
+    """The suite's input sets for ``model`` (two, of different batch and length; fixed seed):
+    token ids with a padded second row, images, audio, or UNet latents + timestep + text states."""
+    rng = np.random.default_rng(0)
+    out = []
+    for batch, n in ((2, 7), (1, 5)):
+        f: dict[str, np.ndarray] = {}
+        if model in ("bert", "bert_cls", "clip"):
+            f["input_ids"] = rng.integers(1, 16 if model == "clip" else VOCAB, (batch, n)).astype(np.int64)
+            f["attention_mask"] = np.ones((batch, n), np.int64)
+            f["attention_mask"][1:, n - 2:] = 0
+            if model != "clip":
+                f["token_type_ids"] = (np.arange(n) >= n // 2).astype(np.int64)[None].repeat(batch, 0)
+        if model in ("clip", "vit", "convnext"):
+            f["pixel_values"] = rng.standard_normal((batch, 3, 32, 32), np.float32)
+        if model == "wav2vec2":
+            f["input_values"] = rng.standard_normal((batch, 80 * n), np.float32)
+        if model == "unet":
+            f["sample"] = rng.standard_normal((batch, 4, 8, 8), np.float32)
+            f["timestep"] = np.array(float(10 * n), np.float32)
+            f["encoder_hidden_states"] = rng.standard_normal((batch, n, 32), np.float32)
+        out.append(f)
+    return out
+
+
+def _hf_model(model: str):
+    import torch
+    import transformers as t
+    cls, cfg, kwargs, _ = HF[model]
+    torch.manual_seed(0)
+    return getattr(t, cls)(getattr(t, cfg)(**kwargs)).eval()
+
+
+def save_random(model: str, dest: Path) -> None:
+    """Write a randomly initialised ``model`` to ``dest`` (save_pretrained)."""
+    _hf_model(model).save_pretrained(dest)
+
+
+def convert_unet(dest: Path) -> str:
+    """The tiny UNet2DConditionModel converted by openvino.convert_model; the command as text."""
+    import openvino as ov
+    import torch
+    from diffusers import UNet2DConditionModel
+    torch.manual_seed(0)
+    unet = UNet2DConditionModel(**UNET).eval()
+
+    class Wrap(torch.nn.Module):        # a tensor out, not diffusers' output dataclass
+        def __init__(self):
+            super().__init__()
+            self.unet = unet
+
+        def forward(self, sample, timestep, encoder_hidden_states):
+            return self.unet(sample, timestep, encoder_hidden_states, return_dict=False)[0]
+
+    f = feeds("unet")[0]
+    example = {k: torch.from_numpy(v) for k, v in f.items()}
+    m = ov.convert_model(Wrap(), example_input=example,
+                         input=[("sample", [-1, 4, 8, 8]), ("timestep", []), ("encoder_hidden_states", [-1, -1, 32])])
+    for port, name in zip(m.inputs, example):
+        port.get_tensor().set_names({name})
+    m.outputs[0].get_tensor().set_names({"out_sample"})
+    ov.save_model(m, dest / "model.xml", compress_to_fp16=False)
+    return "openvino.convert_model(UNet2DConditionModel(...)); openvino.save_model(compress_to_fp16=False)"
+
+
+def nncf_step(step: str, src: Path, model: str, dest: Path) -> str:
+    """``nncf.compress_weights`` (int8 asymmetric) or ``nncf.quantize`` (8 random calibration
+    samples drawn like the suite's first input set) on the fp32 IR ``src``."""
+    import nncf
+    import openvino as ov
+    m = ov.Core().read_model(src)
+    if step == "compress_weights":
+        out, how = nncf.compress_weights(m), "nncf.compress_weights(model)"
+    else:
+        rng = np.random.default_rng(1)
+        base = feeds(model)[0]
+        calib = [{k: (rng.standard_normal(v.shape).astype(v.dtype) if v.dtype.kind == "f"
+                      else rng.integers(1, VOCAB, v.shape).astype(v.dtype) if k == "input_ids" else v)
+                  for k, v in base.items()} for _ in range(8)]
+        kind = nncf.ModelType.TRANSFORMER if model.startswith("bert") else None
+        out = nncf.quantize(m, nncf.Dataset(calib), model_type=kind, subset_size=8)
+        how = f"nncf.quantize(model, nncf.Dataset(8 random samples), model_type={kind})"
+    ov.save_model(out, dest / "model.xml", compress_to_fp16=False)
+    return how
+
+
+def optimum_export(model: str, fmt: str, tmp: Path, dest: Path) -> str:
+    """``optimum-cli export openvino`` of the random ``model`` with weights ``fmt``; the command."""
+    src = tmp / "hf"
+    subprocess.run([sys.executable, __file__, "--save-random", model, str(src)], check=True,
+                   capture_output=True, text=True)
+    cmd = [sys.executable, "-m", "optimum.commands.optimum_cli", "export", "openvino", "--model", str(src),
+           "--task", HF[model][3], "--weight-format", fmt, "--disable-convert-tokenizer", str(tmp / "ir")]
+    p = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp, env=dict(os.environ, HF_HUB_OFFLINE="1"))
+    if p.returncode != 0 or not (tmp / "ir" / "openvino_model.xml").exists():
+        raise SystemExit(f"export failed (exit {p.returncode}):\n{p.stderr[-3000:]}")
+    for ext in ("xml", "bin"):
+        (tmp / "ir" / f"openvino_model.{ext}").rename(dest / f"model.{ext}")
+    return "optimum-cli " + " ".join(cmd[cmd.index("export"):]).replace(str(tmp) + "/", "")
+
+
+def build(case: str, out: Path, force: bool = False) -> Path:
+    """Make ``out/case`` (atomically: built next to it, then renamed) unless it is there; its dir."""
+    dest = out / case
+    if (dest / "model.xml").exists() and not force:
+        return dest
+    how = CASES[case]
+    model = case.split("/")[0]
+    if how[0] in ("compress_weights", "quantize"):
+        build(how[1], out)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=case.replace("/", "-") + "-", dir=dest.parent) as tmp:
+        ir = Path(tmp) / "case"
+        ir.mkdir()
+        t0 = time.perf_counter()
+        if how[0] == "optimum":
+            command = optimum_export(model, how[1], Path(tmp), ir)
+        else:   # OpenVINO/nncf in a child process: fresh node numbering, memory returned at its end
+            args = [how[0], str(out / how[1] / "model.xml"), model] if how[0] != "convert" else ["unet"]
+            p = subprocess.run([sys.executable, __file__, "--step", *args, str(ir)], capture_output=True, text=True,
+                               cwd=tmp)
+            if p.returncode:
+                raise SystemExit(f"{how[0]} failed (exit {p.returncode}):\n{p.stderr[-3000:]}")
+            command = p.stdout.strip().splitlines()[-1]
+        (ir / "build.json").write_text(json.dumps(
+            {"case": case, "seed": 0, "command": command, "seconds": round(time.perf_counter() - t0, 1)}, indent=1) + "\n")
+        if dest.exists():
+            shutil.rmtree(dest)
+        ir.rename(dest)
+    return dest
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--save-random"]:
+        save_random(argv[1], Path(argv[2]))
+        return 0
+    if argv[:1] == ["--step"]:
+        dest = Path(argv[-1])
+        print(convert_unet(dest) if argv[1] == "unet" else nncf_step(argv[1], Path(argv[2]), argv[3], dest))
+        return 0
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out", type=Path)
+    ap.add_argument("names", nargs="*", help="cases (default: all)")
+    ap.add_argument("--force", action="store_true")
+    args = ap.parse_args(argv)
+    failed = 0
+    for case in args.names or CASES:
+        try:
+            print(case, json.loads((build(case, args.out, args.force) / "build.json").read_text())["command"])
+        except SystemExit as e:
+            print(f"{case}: {e}", file=sys.stderr)
+            failed += 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
