@@ -31,3 +31,14 @@ def test_encoder_matches_openvino(case):
 @pytest.mark.parametrize("case", CASES)
 def test_check_finds_nothing_on_an_openvino_written_ir(case):
     assert irrun.check(ZOO / case / "model.xml") == []
+
+
+def test_fixtures_are_the_quantised_exports_they_claim():
+    """ptq: nncf.quantize's FakeQuantize on activations; int8: optimum's u8 weights decompressed
+    by a Convert/Subtract/Multiply chain (the patterns irrun must run)."""
+    for case in CASES:
+        xml = (ZOO / case / "model.xml").read_text(encoding="utf-8")
+        if case.endswith("_ptq"):
+            assert xml.count('type="FakeQuantize"') >= 4, case
+        if case.endswith("_int8"):
+            assert 'element_type="u8"' in xml and 'type="Subtract"' in xml, case

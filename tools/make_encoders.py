@@ -74,6 +74,44 @@ HF = {
     "hubert": ("HubertModel", "HubertConfig", dict(WAV2VEC2_TINY), "feature-extraction"),
     "wavlm": ("WavLMModel", "WavLMConfig", dict(WAV2VEC2_TINY, num_buckets=16, max_bucket_distance=32),
               "feature-extraction"),
+    "dinov2": ("Dinov2ForImageClassification", "Dinov2Config", {**VISION, "mlp_ratio": 2, "num_labels": 5},
+               "image-classification"),
+    "beit": ("BeitForImageClassification", "BeitConfig", {**VISION, "use_relative_position_bias": True,
+                                                          "num_labels": 5}, "image-classification"),
+    "swinv2": ("Swinv2ForImageClassification", "Swinv2Config", dict(
+        image_size=32, patch_size=4, embed_dim=16, depths=[1, 1], num_heads=[2, 4], window_size=4, num_labels=5),
+        "image-classification"),
+    "yolos": ("YolosForObjectDetection", "YolosConfig", {**VISION, "image_size": [32, 32], "num_detection_tokens": 5,
+                                                         "num_labels": 3}, "object-detection"),
+    "segformer": ("SegformerForSemanticSegmentation", "SegformerConfig", dict(
+        num_encoder_blocks=2, depths=[1, 1], sr_ratios=[2, 1], hidden_sizes=[16, 32], patch_sizes=[7, 3],
+        strides=[4, 2], num_attention_heads=[1, 2], mlp_ratios=[2, 2], decoder_hidden_size=32, num_labels=3),
+        "semantic-segmentation"),
+    "mobilevit": ("MobileViTForImageClassification", "MobileViTConfig", dict(
+        image_size=32, patch_size=2, hidden_sizes=[16, 24, 32], neck_hidden_sizes=[8, 8, 16, 16, 16, 24, 32],
+        num_attention_heads=2, num_labels=5), "image-classification"),
+    "convnextv2": ("ConvNextV2ForImageClassification", "ConvNextV2Config", dict(
+        num_stages=2, hidden_sizes=[16, 32], depths=[1, 1], num_labels=5), "image-classification"),
+    "levit": ("LevitForImageClassification", "LevitConfig", dict(
+        image_size=32, hidden_sizes=[16, 32, 48], num_attention_heads=[2, 2, 2], depths=[1, 1, 1],
+        key_dim=[8, 8, 8], num_labels=5), "image-classification"),
+    "efficientnet": ("EfficientNetForImageClassification", "EfficientNetConfig", dict(
+        image_size=32, width_coefficient=0.1, depth_coefficient=0.1, hidden_dim=64, num_labels=5),
+        "image-classification"),
+    "siglip": ("SiglipModel", "SiglipConfig", dict(
+        text_config={**TEXT, "max_position_embeddings": 16}, vision_config=VISION), "zero-shot-image-classification"),
+    "mpnet": ("MPNetForMaskedLM", "MPNetConfig", TEXT, "fill-mask"),
+    "convbert": ("ConvBertForTokenClassification", "ConvBertConfig", {**TEXT, "embedding_size": 32, "num_labels": 3},
+                 "token-classification"),
+    "roformer": ("RoFormerForQuestionAnswering", "RoFormerConfig", {**TEXT, "embedding_size": 32},
+                 "question-answering"),
+    "sew_d": ("SEWDModel", "SEWDConfig", dict(WAV2VEC2_TINY, squeeze_factor=2, max_position_embeddings=64,
+                                              position_buckets=16, feat_extract_norm="group"), "feature-extraction"),
+    "data2vec_audio": ("Data2VecAudioForSequenceClassification", "Data2VecAudioConfig", dict(
+        WAV2VEC2_TINY, conv_pos_kernel_size=5, num_conv_pos_embeddings=2, num_labels=3), "audio-classification"),
+    "ast": ("ASTForAudioClassification", "ASTConfig", dict(
+        hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64, patch_size=16,
+        frequency_stride=10, time_stride=10, max_length=64, num_mel_bins=32, num_labels=3), "audio-classification"),
 }
 UNET = dict(sample_size=8, in_channels=4, out_channels=4, block_out_channels=(16, 32), layers_per_block=1,
             down_block_types=("CrossAttnDownBlock2D", "DownBlock2D"), up_block_types=("UpBlock2D", "CrossAttnUpBlock2D"),
@@ -91,14 +129,18 @@ CASES: dict[str, tuple[str, ...]] = {
     "wav2vec2/fp32": ("optimum", "fp32"), "wav2vec2/int8w": ("compress_weights", "wav2vec2/fp32"),
     "hubert/int8": ("optimum", "int8"),
     "unet/fp32": ("convert",),
-    **{f"{m}/fp32": ("optimum", "fp32") for m in ("distilbert", "roberta", "albert", "deberta_v2", "swin", "resnet",
-                                                  "hubert", "wavlm")},
+    **{f"{m}/fp32": ("optimum", "fp32") for m in (
+        "distilbert", "roberta", "albert", "deberta_v2", "mpnet", "convbert", "roformer", "siglip",
+        "swin", "swinv2", "resnet", "dinov2", "beit", "yolos", "segformer", "mobilevit", "convnextv2", "levit",
+        "efficientnet", "hubert", "wavlm", "sew_d", "data2vec_audio", "ast")},
 }
 
 
-TEXT_MODELS = ("bert", "bert_cls", "clip", "distilbert", "roberta", "albert", "deberta_v2")
-IMAGE_MODELS = ("clip", "vit", "convnext", "swin", "resnet")
-AUDIO_MODELS = ("wav2vec2", "hubert", "wavlm")
+TEXT_MODELS = ("bert", "bert_cls", "clip", "distilbert", "roberta", "albert", "deberta_v2", "mpnet", "convbert",
+               "roformer", "siglip")
+IMAGE_MODELS = ("clip", "siglip", "vit", "convnext", "swin", "swinv2", "resnet", "dinov2", "beit", "yolos", "segformer",
+                "mobilevit", "convnextv2", "levit", "efficientnet")
+AUDIO_MODELS = ("wav2vec2", "hubert", "wavlm", "sew_d", "data2vec_audio")
 
 
 def feeds(model: str) -> list[dict[str, np.ndarray]]:
@@ -120,6 +162,8 @@ def feeds(model: str) -> list[dict[str, np.ndarray]]:
             f["pixel_values"] = rng.standard_normal((batch, 3, 32, 32), np.float32)
         if model in AUDIO_MODELS:
             f["input_values"] = rng.standard_normal((batch, 80 * n), np.float32)
+        if model == "ast":         # a fixed-length log-mel spectrogram: max_length x num_mel_bins
+            f["input_values"] = rng.standard_normal((batch, 64, 32), np.float32)
         if model == "unet":
             f["sample"] = rng.standard_normal((batch, 4, 8, 8), np.float32)
             f["timestep"] = np.array(float(10 * n), np.float32)

@@ -218,7 +218,8 @@ def run(workdir: Path, k: str = "", *, rebuild: bool = False, write_fixtures: bo
 
 
 def write_fixture(d: Path, xml: Path, feeds: list[dict], want: list[dict], info, tol,
-                  made_by: str = "python tools/zoo.py --write-fixtures") -> None:
+                  made_by: str = "python tools/zoo.py --write-fixtures",
+                  oracle: str = "OpenVINO CPU plugin, INFERENCE_PRECISION_HINT f32") -> None:
     """One checked-in case: the IR, its input sets and OpenVINO's outputs, case.json (``info``:
     name, doc, tol)."""
     shutil.rmtree(d, ignore_errors=True)
@@ -233,7 +234,7 @@ def write_fixture(d: Path, xml: Path, feeds: list[dict], want: list[dict], info,
         "model": info.name, "variant": d.name.rsplit("_", 1)[1], "description": info.doc,
         "rtol": tol[0], "atol": tol[1], "tolerance_reason": info.tol[2] if info.tol else "",
         "made_by": made_by,
-        "expected": "OpenVINO CPU plugin, INFERENCE_PRECISION_HINT f32"},
+        "expected": oracle},
         indent=1) + "\n")
 
 
