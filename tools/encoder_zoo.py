@@ -44,7 +44,11 @@ RTOL, ATOL = 1e-4, 1e-5
 #: graph, every layer of which irrun matches), which no IR op says.
 OV_CONFIG = {"INFERENCE_PRECISION_HINT": "f32", "DYNAMIC_QUANTIZATION_GROUP_SIZE": 0}
 #: case -> (rtol, atol, the measured reason) where the common bound is too tight.
-WIDER: dict[str, tuple[float, float, str]] = {}
+WIDER: dict[str, tuple[float, float, str]] = {
+    "vit/nf4": (1e-4, 5e-5, "OpenVINO's CPU plugin decompresses nf4 weights inside its fused FullyConnected, whose "
+                "logits differ from its own unfused graph by up to 3.0e-5 here (|logits| 1e-4..0.14); with every "
+                "port an output (irrun compare) all layers agree with irrun within rtol 1e-4 / atol 1e-5"),
+}
 FIXTURES = ROOT / "tests" / "fixtures" / "encoder_zoo"
 FIXTURE_CASES = ("bert/ptq", "hubert/int8", "convnext/ptq")
 FIXTURE_LIMIT = 300 << 10           # per checked-in case

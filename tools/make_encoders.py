@@ -123,10 +123,22 @@ CASES: dict[str, tuple[str, ...]] = {
     "bert_cls/fp32": ("optimum", "fp32"),
     "clip/fp32": ("optimum", "fp32"),
     "vit/fp32": ("optimum", "fp32"), "vit/int8w": ("compress_weights", "vit/fp32"),
+    # 4/8-bit weight formats of nncf, every layer (ratio 1, all_layers): u4/i4/nf4/f4e2m1/f8e4m3
+    # weights with f16/f8e8m0 scales, decompressed in the graph
+    "vit/int8_sym": ("compress_weights", "vit/fp32", {"mode": "int8_sym"}),
+    **{f"vit/{mode}": ("compress_weights", "vit/fp32", {"mode": mode, "group_size": 16, "ratio": 1.0,
+                                                        "all_layers": True})
+       for mode in ("int4_sym", "int4_asym", "nf4", "nvfp4", "cb4")},
+    # these take no 4-d (convolution) weights (nncf 3.4 refuses ViT's patch embedding): on BERT
+    **{f"bert/{mode}": ("compress_weights", "bert/fp32", {"mode": mode, "group_size": group, "ratio": 1.0})
+       for mode, group in (("mxfp4", 32), ("fp8_e4m3", 16), ("fp4", 16))},
+    "vit/ptq": ("quantize", "vit/fp32"),
+    "bert/fp8": ("quantize", "bert/fp32", {"mode": "fp8_e4m3"}),
     "convnext/fp32": ("optimum", "fp32"), "convnext/ptq": ("quantize", "convnext/fp32"),
     # optimum-cli --weight-format int8 of an automatic-speech-recognition model looks for a seq2seq
     # openvino_encoder_model.xml (optimum-intel 1.27) and fails: the CTC model gets nncf directly.
     "wav2vec2/fp32": ("optimum", "fp32"), "wav2vec2/int8w": ("compress_weights", "wav2vec2/fp32"),
+    "wav2vec2/ptq": ("quantize", "wav2vec2/fp32"),
     "hubert/int8": ("optimum", "int8"),
     "unet/fp32": ("convert",),
     **{f"{m}/fp32": ("optimum", "fp32") for m in (
@@ -181,8 +193,12 @@ def _hf_model(model: str):
 
 
 def save_random(model: str, dest: Path) -> None:
-    """Write a randomly initialised ``model`` to ``dest`` (save_pretrained)."""
+    """Write a randomly initialised ``model`` to ``dest`` (save_pretrained); for dinov2 also an
+    image processor, from which optimum's export takes the image size of its dummy input."""
     _hf_model(model).save_pretrained(dest)
+    if model == "dinov2":
+        from transformers import BitImageProcessor
+        BitImageProcessor(size={"shortest_edge": 32}, crop_size={"height": 32, "width": 32}).save_pretrained(dest)
 
 
 def convert_unet(dest: Path) -> str:
@@ -212,14 +228,19 @@ def convert_unet(dest: Path) -> str:
     return "openvino.convert_model(UNet2DConditionModel(...)); openvino.save_model(compress_to_fp16=False)"
 
 
-def nncf_step(step: str, src: Path, model: str, dest: Path) -> str:
-    """``nncf.compress_weights`` (int8 asymmetric) or ``nncf.quantize`` (8 random calibration
-    samples drawn like the suite's first input set) on the fp32 IR ``src``."""
+def nncf_step(step: str, src: Path, model: str, options: dict, dest: Path) -> str:
+    """``nncf.compress_weights`` or ``nncf.quantize`` (8 random calibration samples drawn like the
+    suite's first input set) on the fp32 IR ``src``; ``options``: the ``mode`` by its value
+    (e.g. "int4_sym", "fp8_e4m3") and other keyword arguments."""
     import nncf
     import openvino as ov
     m = ov.Core().read_model(src)
+    kw = dict(options)
+    if "mode" in kw:
+        kw["mode"] = (nncf.CompressWeightsMode if step == "compress_weights" else nncf.QuantizationMode)(kw["mode"])
+    shown = "".join(f", {k}={v!r}" for k, v in options.items())
     if step == "compress_weights":
-        out, how = nncf.compress_weights(m), "nncf.compress_weights(model)"
+        out, how = nncf.compress_weights(m, **kw), f"nncf.compress_weights(model{shown})"
     else:
         rng = np.random.default_rng(1)
         names = {n for p in m.inputs for n in p.get_names()}
@@ -227,9 +248,9 @@ def nncf_step(step: str, src: Path, model: str, dest: Path) -> str:
         calib = [{k: (rng.standard_normal(v.shape).astype(v.dtype) if v.dtype.kind == "f"
                       else rng.integers(1, VOCAB, v.shape).astype(v.dtype) if k == "input_ids" else v)
                   for k, v in base.items()} for _ in range(8)]
-        kind = nncf.ModelType.TRANSFORMER if model.startswith("bert") else None
-        out = nncf.quantize(m, nncf.Dataset(calib), model_type=kind, subset_size=8)
-        how = f"nncf.quantize(model, nncf.Dataset(8 random samples), model_type={kind})"
+        kind = nncf.ModelType.TRANSFORMER if model in ("bert", "vit", "wav2vec2") else None
+        out = nncf.quantize(m, nncf.Dataset(calib), model_type=kind, subset_size=8, **kw)
+        how = f"nncf.quantize(model, nncf.Dataset(8 random samples), model_type={kind}{shown})"
     ov.save_model(out, dest / "model.xml", compress_to_fp16=False)
     return how
 
@@ -267,7 +288,8 @@ def build(case: str, out: Path, force: bool = False) -> Path:
         if how[0] == "optimum":
             command = optimum_export(model, how[1], Path(tmp), ir)
         else:   # OpenVINO/nncf in a child process: fresh node numbering, memory returned at its end
-            args = [how[0], str(out / how[1] / "model.xml"), model] if how[0] != "convert" else ["unet"]
+            args = [how[0], str(out / how[1] / "model.xml"), model, json.dumps(how[2] if len(how) > 2 else {})] \
+                if how[0] != "convert" else ["unet"]
             p = subprocess.run([sys.executable, __file__, "--step", *args, str(ir)], capture_output=True, text=True,
                                cwd=tmp)
             if p.returncode:
@@ -288,7 +310,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if argv[:1] == ["--step"]:
         dest = Path(argv[-1])
-        print(convert_unet(dest) if argv[1] == "unet" else nncf_step(argv[1], Path(argv[2]), argv[3], dest))
+        print(convert_unet(dest) if argv[1] == "unet" else
+              nncf_step(argv[1], Path(argv[2]), argv[3], json.loads(argv[4]), dest))
         return 0
     import argparse
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
