@@ -7,14 +7,17 @@ hidden 32, 2 layers), saved with ``save_pretrained`` to a temporary directory an
 way users export it:
 
 * ``optimum-cli export openvino --task <task> --weight-format fp32|fp16|int8`` (a child process;
-  int8 is NNCF's weight compression as optimum-intel applies it): BERT feature extraction and
-  sequence classification, CLIP (text and vision towers, one model), ViT and ConvNeXt image
-  classification, wav2vec2 CTC;
+  int8 is NNCF's weight compression as optimum-intel applies it) of 29 architectures: text (BERT
+  feature extraction and classification, DistilBERT, RoBERTa, ALBERT, DeBERTa-v2, MPNet, ConvBERT,
+  RoFormer), image (ViT, DINOv2, BEiT, Swin, Swin-v2, YOLOS, SegFormer, MobileViT, ConvNeXt,
+  ConvNeXt-v2, LeViT, ResNet, EfficientNet), text+image (CLIP, SigLIP) and audio (wav2vec2 CTC,
+  HuBERT, WavLM, SEW-D, data2vec-audio, AST);
 * the diffusers UNet2DConditionModel by ``openvino.convert_model`` on the torch module (optimum's
   diffusers export wants a whole pipeline: tokenizer, text encoder, VAE and scheduler);
-* ``nncf.compress_weights`` (int8, asymmetric) on the fp32 ViT IR, and ``nncf.quantize`` (post-
-  training quantisation: FakeQuantize on activations and weights, a random calibration set of 8
-  samples) on the fp32 BERT and ConvNeXt IRs.
+* ``nncf.compress_weights`` on the fp32 IRs: int8 (asymmetric, symmetric), int4 (sym, asym), nf4,
+  nvfp4, cb4 (ViT; group 16, every layer), mxfp4, fp8_e4m3, fp4 (BERT), and ``nncf.quantize``
+  (post-training quantisation, a random calibration set of 8 samples): FakeQuantize on BERT, ViT,
+  ConvNeXt and wav2vec2, FakeConvert (fp8_e4m3 mode) on BERT.
 
 Each case is ``OUT/<model>/<weights>/`` with model.xml, model.bin and build.json (the command);
 ``feeds(model)`` gives the inputs the suite runs it on (two input sets of different shapes, fixed
@@ -96,7 +99,7 @@ HF = {
         image_size=32, hidden_sizes=[16, 32, 48], num_attention_heads=[2, 2, 2], depths=[1, 1, 1],
         key_dim=[8, 8, 8], num_labels=5), "image-classification"),
     "efficientnet": ("EfficientNetForImageClassification", "EfficientNetConfig", dict(
-        image_size=32, width_coefficient=0.1, depth_coefficient=0.1, hidden_dim=64, num_labels=5),
+        image_size=32, width_coefficient=0.1, depth_coefficient=0.1, hidden_dim=128, num_labels=5),
         "image-classification"),
     "siglip": ("SiglipModel", "SiglipConfig", dict(
         text_config={**TEXT, "max_position_embeddings": 16}, vision_config=VISION), "zero-shot-image-classification"),
