@@ -12,8 +12,9 @@ way users export it:
   RoFormer), image (ViT, DINOv2, BEiT, Swin, Swin-v2, YOLOS, SegFormer, MobileViT, ConvNeXt,
   ConvNeXt-v2, LeViT, ResNet, EfficientNet), text+image (CLIP, SigLIP) and audio (wav2vec2 CTC,
   HuBERT, WavLM, SEW-D, data2vec-audio, AST);
-* the diffusers UNet2DConditionModel by ``openvino.convert_model`` on the torch module (optimum's
-  diffusers export wants a whole pipeline: tokenizer, text encoder, VAE and scheduler);
+* diffusers' UNet2DConditionModel, AutoencoderKL decoder, SD3Transformer2DModel and
+  FluxTransformer2DModel (its RoPE computes in f64) by ``openvino.convert_model`` on the torch
+  module (optimum's diffusers export wants a whole pipeline: tokenizer, text encoder, VAE, scheduler);
 * ``nncf.compress_weights`` on the fp32 IRs: int8 (asymmetric, symmetric), int4 (sym, asym), nf4,
   nvfp4, cb4 (ViT; group 16, every layer), mxfp4, fp8_e4m3, fp4 (BERT), and ``nncf.quantize``
   (post-training quantisation, a random calibration set of 8 samples): FakeQuantize on BERT, ViT,
@@ -116,9 +117,24 @@ HF = {
         hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64, patch_size=16,
         frequency_stride=10, time_stride=10, max_length=64, num_mel_bins=32, num_labels=3), "audio-classification"),
 }
-UNET = dict(sample_size=8, in_channels=4, out_channels=4, block_out_channels=(16, 32), layers_per_block=1,
-            down_block_types=("CrossAttnDownBlock2D", "DownBlock2D"), up_block_types=("UpBlock2D", "CrossAttnUpBlock2D"),
-            cross_attention_dim=32, attention_head_dim=8, norm_num_groups=8)
+#: model -> (diffusers class, its tiny arguments)
+DIFFUSERS = {
+    "unet": ("UNet2DConditionModel", dict(
+        sample_size=8, in_channels=4, out_channels=4, block_out_channels=(16, 32), layers_per_block=1,
+        down_block_types=("CrossAttnDownBlock2D", "DownBlock2D"), up_block_types=("UpBlock2D", "CrossAttnUpBlock2D"),
+        cross_attention_dim=32, attention_head_dim=8, norm_num_groups=8)),
+    "vae_decoder": ("AutoencoderKL", dict(
+        in_channels=3, out_channels=3, down_block_types=("DownEncoderBlock2D",) * 2,
+        up_block_types=("UpDecoderBlock2D",) * 2, block_out_channels=(8, 16), latent_channels=4, norm_num_groups=4,
+        layers_per_block=1, sample_size=16)),
+    "sd3": ("SD3Transformer2DModel", dict(
+        sample_size=8, patch_size=2, in_channels=4, num_layers=1, attention_head_dim=8, num_attention_heads=2,
+        joint_attention_dim=16, caption_projection_dim=16, pooled_projection_dim=16, out_channels=4,
+        pos_embed_max_size=16)),
+    "flux": ("FluxTransformer2DModel", dict(
+        patch_size=1, in_channels=4, num_layers=1, num_single_layers=1, attention_head_dim=8, num_attention_heads=2,
+        joint_attention_dim=16, pooled_projection_dim=16, axes_dims_rope=(2, 2, 4))),
+}
 #: case -> how it is made: ("optimum", weight format) | ("convert",) | (nncf step, the fp32 case it starts from)
 CASES: dict[str, tuple[str, ...]] = {
     "bert/fp32": ("optimum", "fp32"), "bert/fp16": ("optimum", "fp16"), "bert/int8": ("optimum", "int8"),
@@ -143,7 +159,7 @@ CASES: dict[str, tuple[str, ...]] = {
     "wav2vec2/fp32": ("optimum", "fp32"), "wav2vec2/int8w": ("compress_weights", "wav2vec2/fp32"),
     "wav2vec2/ptq": ("quantize", "wav2vec2/fp32"),
     "hubert/int8": ("optimum", "int8"),
-    "unet/fp32": ("convert",),
+    **{f"{m}/fp32": ("convert",) for m in DIFFUSERS},
     **{f"{m}/fp32": ("optimum", "fp32") for m in (
         "distilbert", "roberta", "albert", "deberta_v2", "mpnet", "convbert", "roformer", "siglip",
         "swin", "swinv2", "resnet", "dinov2", "beit", "yolos", "segformer", "mobilevit", "convnextv2", "levit",
@@ -183,6 +199,19 @@ def feeds(model: str) -> list[dict[str, np.ndarray]]:
             f["sample"] = rng.standard_normal((batch, 4, 8, 8), np.float32)
             f["timestep"] = np.array(float(10 * n), np.float32)
             f["encoder_hidden_states"] = rng.standard_normal((batch, n, 32), np.float32)
+        if model == "vae_decoder":
+            f["latent_sample"] = rng.standard_normal((batch, 4, n + 1, 8), np.float32)
+        if model in ("sd3", "flux"):     # sd3: a latent image; flux: 2x2-packed latent tokens + their ids
+            side = 8 if model == "sd3" else 4
+            f["hidden_states"] = rng.standard_normal(
+                (batch, 4, side, side) if model == "sd3" else (batch, side * side, 4), np.float32)
+            f["encoder_hidden_states"] = rng.standard_normal((batch, n, 16), np.float32)
+            f["pooled_projections"] = rng.standard_normal((batch, 16), np.float32)
+            f["timestep"] = np.full(batch, 0.1 * n, np.float32)
+            if model == "flux":
+                grid = np.stack(np.meshgrid(np.arange(side), np.arange(side), indexing="ij"), -1).reshape(-1, 2)
+                f["img_ids"] = np.concatenate([np.zeros((side * side, 1)), grid], 1).astype(np.float32)
+                f["txt_ids"] = np.zeros((n, 3), np.float32)
         out.append(f)
     return out
 
@@ -204,31 +233,48 @@ def save_random(model: str, dest: Path) -> None:
         BitImageProcessor(size={"shortest_edge": 32}, crop_size={"height": 32, "width": 32}).save_pretrained(dest)
 
 
-def convert_unet(dest: Path) -> str:
-    """The tiny UNet2DConditionModel converted by openvino.convert_model; the command as text."""
-    import openvino as ov
+def _diffusers_module(model: str):
+    """The tiny diffusers model ``model`` (fixed seed) and the forward that returns its tensor."""
+    import diffusers as d
     import torch
-    from diffusers import UNet2DConditionModel
     torch.manual_seed(0)
-    unet = UNet2DConditionModel(**UNET).eval()
+    net = getattr(d, DIFFUSERS[model][0])(**DIFFUSERS[model][1]).eval()
+    call = {"unet": lambda sample, timestep, encoder_hidden_states:
+            net(sample, timestep, encoder_hidden_states, return_dict=False)[0],
+            "vae_decoder": lambda latent_sample: net.decode(latent_sample, return_dict=False)[0],
+            "sd3": lambda hidden_states, encoder_hidden_states, pooled_projections, timestep: net(
+                hidden_states, encoder_hidden_states, pooled_projections, timestep, return_dict=False)[0],
+            "flux": lambda hidden_states, encoder_hidden_states, pooled_projections, timestep, img_ids, txt_ids: net(
+                hidden_states, encoder_hidden_states, pooled_projections, timestep, img_ids, txt_ids,
+                return_dict=False)[0]}[model]
 
-    class Wrap(torch.nn.Module):        # a tensor out, not diffusers' output dataclass
+    class Wrap(torch.nn.Module):        # named tensor inputs, a tensor out (not diffusers' dataclass)
         def __init__(self):
             super().__init__()
-            self.unet = unet
+            self.net = net
 
-        def forward(self, sample, timestep, encoder_hidden_states):
-            return self.unet(sample, timestep, encoder_hidden_states, return_dict=False)[0]
+        def forward(self, *args):
+            return call(*args)
+    return Wrap()
 
-    f = feeds("unet")[0]
-    example = {k: torch.from_numpy(v) for k, v in f.items()}
-    m = ov.convert_model(Wrap(), example_input=example,
-                         input=[("sample", [-1, 4, 8, 8]), ("timestep", []), ("encoder_hidden_states", [-1, -1, 32])])
+
+def convert_diffusers(model: str, dest: Path) -> str:
+    """The tiny diffusers ``model`` converted by openvino.convert_model (every input dimension
+    dynamic but the channels); the command as text."""
+    import openvino as ov
+    import torch
+    example = {k: torch.from_numpy(v) for k, v in feeds(model)[0].items()}
+    shapes = [(k, [-1] * (v.ndim - 1) + [v.shape[-1]] if v.ndim > 1 else [-1] * v.ndim) for k, v in example.items()]
+    if model in ("unet", "vae_decoder"):      # NCHW: channels fixed, batch and space dynamic
+        shapes = [(k, [-1, v.shape[1], -1, -1] if v.ndim == 4 else dims) for (k, dims), v in zip(shapes, example.values())]
+    m = ov.convert_model(_diffusers_module(model), example_input=tuple(example.values()),
+                         input=[ov.PartialShape(dims) for _, dims in shapes])
     for port, name in zip(m.inputs, example):
         port.get_tensor().set_names({name})
     m.outputs[0].get_tensor().set_names({"out_sample"})
     ov.save_model(m, dest / "model.xml", compress_to_fp16=False)
-    return "openvino.convert_model(UNet2DConditionModel(...)); openvino.save_model(compress_to_fp16=False)"
+    return (f"openvino.convert_model({DIFFUSERS[model][0]}(...), example_input=..., input={shapes}); "
+            "openvino.save_model(compress_to_fp16=False)")
 
 
 def nncf_step(step: str, src: Path, model: str, options: dict, dest: Path) -> str:
@@ -292,7 +338,7 @@ def build(case: str, out: Path, force: bool = False) -> Path:
             command = optimum_export(model, how[1], Path(tmp), ir)
         else:   # OpenVINO/nncf in a child process: fresh node numbering, memory returned at its end
             args = [how[0], str(out / how[1] / "model.xml"), model, json.dumps(how[2] if len(how) > 2 else {})] \
-                if how[0] != "convert" else ["unet"]
+                if how[0] != "convert" else ["convert", model]
             p = subprocess.run([sys.executable, __file__, "--step", *args, str(ir)], capture_output=True, text=True,
                                cwd=tmp)
             if p.returncode:
@@ -313,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if argv[:1] == ["--step"]:
         dest = Path(argv[-1])
-        print(convert_unet(dest) if argv[1] == "unet" else
+        print(convert_diffusers(argv[2], dest) if argv[1] == "convert" else
               nncf_step(argv[1], Path(argv[2]), argv[3], json.loads(argv[4]), dest))
         return 0
     import argparse
