@@ -20,12 +20,14 @@ way users export it:
   (post-training quantisation, a random calibration set of 8 samples): FakeQuantize on BERT, ViT,
   ConvNeXt and wav2vec2, FakeConvert (fp8_e4m3 mode) on BERT.
 
-Each case is ``OUT/<model>/<weights>/`` with model.xml, model.bin and build.json (the command);
+Each case is ``OUT/<model>/<weights>/`` with model.xml, model.bin and build.json (the command and
+the ``recipe`` hash: a cached case is rebuilt when its recipe, config or an exporter's version changes);
 ``feeds(model)`` gives the inputs the suite runs it on (two input sets of different shapes, fixed
 seed). Tool-only dependencies: torch, transformers, optimum-intel, nncf, diffusers.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -113,6 +115,48 @@ HF = {
                                               position_buckets=16, feat_extract_norm="group"), "feature-extraction"),
     "data2vec_audio": ("Data2VecAudioForSequenceClassification", "Data2VecAudioConfig", dict(
         WAV2VEC2_TINY, conv_pos_kernel_size=5, num_conv_pos_embeddings=2, num_labels=3), "audio-classification"),
+    "longformer": ("LongformerModel", "LongformerConfig", {**TEXT, "attention_window": 4, "pad_token_id": 1},
+                   "feature-extraction"),
+    "squeezebert": ("SqueezeBertModel", "SqueezeBertConfig", {**TEXT, "embedding_size": 32, **{
+        f"{g}_groups": 2 for g in ("q", "k", "v", "post_attention", "intermediate", "output")}}, "feature-extraction"),
+    "esm": ("EsmForMaskedLM", "EsmConfig", {**TEXT, "vocab_size": 33, "position_embedding_type": "rotary",
+                                            "pad_token_id": 1, "mask_token_id": 32, "token_dropout": True},
+            "fill-mask"),
+    "mobilebert": ("MobileBertModel", "MobileBertConfig", {**TEXT, "embedding_size": 16, "intra_bottleneck_size": 16,
+                                                          "true_hidden_size": 16, "num_feedforward_networks": 2},
+                   "feature-extraction"),
+    "swin2sr": ("Swin2SRForImageSuperResolution", "Swin2SRConfig", dict(
+        image_size=32, embed_dim=16, depths=[1], num_heads=[2], window_size=4, upscale=2, upsampler="pixelshuffle"),
+        "image-to-image"),
+    "dpt": ("DPTForDepthEstimation", "DPTConfig", {**VISION, "num_hidden_layers": 4, "neck_hidden_sizes": [8, 16, 32, 32],
+                                                  "fusion_hidden_size": 16}, "depth-estimation"),
+    "glpn": ("GLPNForDepthEstimation", "GLPNConfig", dict(
+        num_encoder_blocks=2, depths=[1, 1], sr_ratios=[2, 1], hidden_sizes=[16, 32], patch_sizes=[7, 3],
+        strides=[4, 2], num_attention_heads=[1, 2], mlp_ratios=[2, 2], decoder_hidden_size=16), "depth-estimation"),
+    "mobilenet_v2": ("MobileNetV2ForImageClassification", "MobileNetV2Config", dict(
+        image_size=32, depth_multiplier=0.25, num_labels=5), "image-classification"),
+    "pvt": ("PvtForImageClassification", "PvtConfig", dict(
+        image_size=32, num_encoder_blocks=2, depths=[1, 1], sequence_reduction_ratios=[2, 1], hidden_sizes=[16, 32],
+        patch_sizes=[4, 2], strides=[4, 2], num_attention_heads=[1, 2], mlp_ratios=[2, 2], num_labels=5),
+        "image-classification"),
+    "poolformer": ("PoolFormerForImageClassification", "PoolFormerConfig", dict(
+        num_encoder_blocks=2, depths=[1, 1], hidden_sizes=[16, 32], patch_sizes=[7, 3], strides=[4, 2], padding=[2, 1],
+        num_labels=5), "image-classification"),
+    "owlvit": ("OwlViTForObjectDetection", "OwlViTConfig", dict(
+        text_config={**TEXT, "max_position_embeddings": 16}, vision_config=VISION, projection_dim=16),
+        "zero-shot-object-detection"),
+    "detr": ("DetrForObjectDetection", "DetrConfig", dict(
+        use_timm_backbone=False, use_pretrained_backbone=False, backbone_config=dict(
+            model_type="resnet", embedding_size=8, hidden_sizes=[8, 16, 16, 32], depths=[1, 1, 1, 1],
+            layer_type="basic", out_features=["stage4"]),
+        d_model=32, encoder_layers=1, decoder_layers=1, encoder_attention_heads=2, decoder_attention_heads=2,
+        encoder_ffn_dim=32, decoder_ffn_dim=32, num_queries=5, num_labels=3), "object-detection"),
+    "rt_detr": ("RTDetrForObjectDetection", "RTDetrConfig", dict(
+        backbone_config=dict(model_type="rt_detr_resnet", embedding_size=8, hidden_sizes=[8, 16, 32, 32],
+                             depths=[1, 1, 1, 1], layer_type="basic", out_features=["stage2", "stage3", "stage4"]),
+        encoder_hidden_dim=16, encoder_in_channels=[16, 32, 32], encoder_attention_heads=2, encoder_ffn_dim=32,
+        d_model=16, decoder_in_channels=[16, 16, 16], decoder_ffn_dim=32, decoder_layers=1, decoder_attention_heads=2,
+        decoder_n_points=2, num_queries=10, num_labels=3), "object-detection"),
     "ast": ("ASTForAudioClassification", "ASTConfig", dict(
         hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64, patch_size=16,
         frequency_stride=10, time_stride=10, max_length=64, num_mel_bins=32, num_labels=3), "audio-classification"),
@@ -163,15 +207,24 @@ CASES: dict[str, tuple[str, ...]] = {
     **{f"{m}/fp32": ("optimum", "fp32") for m in (
         "distilbert", "roberta", "albert", "deberta_v2", "mpnet", "convbert", "roformer", "siglip",
         "swin", "swinv2", "resnet", "dinov2", "beit", "yolos", "segformer", "mobilevit", "convnextv2", "levit",
-        "efficientnet", "hubert", "wavlm", "sew_d", "data2vec_audio", "ast")},
+        "efficientnet", "hubert", "wavlm", "sew_d", "data2vec_audio", "ast", "longformer",
+        "squeezebert", "esm", "mobilebert", "swin2sr", "dpt", "glpn", "mobilenet_v2", "pvt", "poolformer", "owlvit",
+        "detr", "rt_detr")},
 }
 
 
 TEXT_MODELS = ("bert", "bert_cls", "clip", "distilbert", "roberta", "albert", "deberta_v2", "mpnet", "convbert",
-               "roformer", "siglip")
+               "roformer", "siglip", "longformer", "squeezebert", "esm", "mobilebert", "owlvit")
 IMAGE_MODELS = ("clip", "siglip", "vit", "convnext", "swin", "swinv2", "resnet", "dinov2", "beit", "yolos", "segformer",
-                "mobilevit", "convnextv2", "levit", "efficientnet")
+                "mobilevit", "convnextv2", "levit", "efficientnet", "swin2sr", "dpt", "glpn", "mobilenet_v2", "pvt",
+                "poolformer", "owlvit", "detr", "rt_detr")
 AUDIO_MODELS = ("wav2vec2", "hubert", "wavlm", "sew_d", "data2vec_audio")
+#: token ids below this (small vocabularies; CLIP-like text towers pool at the largest id)
+ID_LIMIT = {"clip": 16, "owlvit": 16, "esm": 33}
+#: image side where 32 is too small (detectors: stride-32 features of 2x2)
+IMAGE_SIDE = {"detr": 64, "rt_detr": 64}
+# longformer: OpenVINO CPU cannot run the export at a length that is not a multiple of the attention
+# window (4): "the shape of input data (8.7.8) conflicts with the reshape pattern (0.-1.4.8)"; lengths 8, 4
 
 
 def feeds(model: str) -> list[dict[str, np.ndarray]]:
@@ -181,16 +234,19 @@ def feeds(model: str) -> list[dict[str, np.ndarray]]:
     where the model has none)."""
     rng = np.random.default_rng(0)
     out = []
-    for batch, n in ((2, 7), (1, 5)):
+    for batch, n in ((2, 8), (1, 4)) if model == "longformer" else ((2, 7), (1, 5)):
         f: dict[str, np.ndarray] = {}
         if model in TEXT_MODELS:
-            f["input_ids"] = rng.integers(1, 16 if model == "clip" else VOCAB, (batch, n)).astype(np.int64)
+            f["input_ids"] = rng.integers(1, ID_LIMIT.get(model, VOCAB), (batch, n)).astype(np.int64)
             f["attention_mask"] = np.ones((batch, n), np.int64)
             f["attention_mask"][1:, n - 2:] = 0
             segment = (np.arange(n) >= n // 2) if model.startswith("bert") else np.zeros(n)
             f["token_type_ids"] = segment.astype(np.int64)[None].repeat(batch, 0)
+            f["global_attention_mask"] = (np.arange(n) == 0).astype(np.int64)[None].repeat(batch, 0)
         if model in IMAGE_MODELS:
-            f["pixel_values"] = rng.standard_normal((batch, 3, 32, 32), np.float32)
+            side = IMAGE_SIDE.get(model, 32)
+            f["pixel_values"] = rng.standard_normal((batch, 3, side, side), np.float32)
+            f["pixel_mask"] = np.ones((batch, side, side), np.int64)
         if model in AUDIO_MODELS:
             f["input_values"] = rng.standard_normal((batch, 80 * n), np.float32)
         if model == "ast":         # a fixed-length log-mel spectrogram: max_length x num_mel_bins
@@ -320,10 +376,23 @@ def optimum_export(model: str, fmt: str, tmp: Path, dest: Path) -> str:
     return "optimum-cli " + " ".join(cmd[cmd.index("export"):]).replace(str(tmp) + "/", "")
 
 
+def recipe(case: str) -> str:
+    """What the files of ``case`` depend on, hashed: its recipe, its model's config, the recipe of
+    the case it starts from, and the exporters' versions. A cached case with another is rebuilt."""
+    from importlib import metadata
+    how, model = CASES[case], case.split("/")[0]
+    parts = [case, how, HF.get(model) or DIFFUSERS.get(model),
+             recipe(how[1]) if how[0] in ("compress_weights", "quantize") else "",
+             [metadata.version(p) for p in ("torch", "transformers", "optimum-intel", "nncf", "openvino", "diffusers")]]
+    return hashlib.sha256(json.dumps(parts, default=str, sort_keys=True).encode()).hexdigest()[:16]
+
+
 def build(case: str, out: Path, force: bool = False) -> Path:
-    """Make ``out/case`` (atomically: built next to it, then renamed) unless it is there; its dir."""
+    """Make ``out/case`` (atomically: built next to it, then renamed) unless it is there, made by
+    the same ``recipe``; its directory."""
     dest = out / case
-    if (dest / "model.xml").exists() and not force:
+    if (dest / "model.xml").exists() and not force and (dest / "build.json").exists() and \
+            json.loads((dest / "build.json").read_text()).get("recipe") == recipe(case):
         return dest
     how = CASES[case]
     model = case.split("/")[0]
@@ -345,7 +414,8 @@ def build(case: str, out: Path, force: bool = False) -> Path:
                 raise SystemExit(f"{how[0]} failed (exit {p.returncode}):\n{p.stderr[-3000:]}")
             command = p.stdout.strip().splitlines()[-1]
         (ir / "build.json").write_text(json.dumps(
-            {"case": case, "seed": 0, "command": command, "seconds": round(time.perf_counter() - t0, 1)}, indent=1) + "\n")
+            {"case": case, "seed": 0, "command": command, "seconds": round(time.perf_counter() - t0, 1),
+             "recipe": recipe(case)}, indent=1) + "\n")
         if dest.exists():
             shutil.rmtree(dest)
         ir.rename(dest)
