@@ -1,6 +1,6 @@
 """The encoder zoo (tools/encoder_zoo.py --write-fixtures): tiny random-weight encoders made with the
 tools users use (optimum-cli export openvino, nncf, openvino.convert_model on a diffusers UNet) must
-run in irrun to the outputs OpenVINO's CPU plugin (INFERENCE_PRECISION_HINT f32) gave on the same two
+run in irrun to the outputs OpenVINO's CPU plugin (INFERENCE_PRECISION_HINT f32) gave on the same three
 input sets, and ``irrun check`` must find nothing on these OpenVINO-written IRs.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ def test_encoder_zoo_fixtures_present():
 
 @pytest.mark.parametrize("case", CASES)
 def test_encoder_matches_openvino(case):
-    assert (ZOO / case / "inputs_2.npz").exists(), "two input sets of different shapes"
+    assert (ZOO / case / "inputs_3.npz").exists(), "three input sets of different shapes"
     assert_fixture_matches(ZOO / case)
 
 

@@ -6,7 +6,7 @@
 Every case of tools/make_encoders.py (random-weight BERT, BERT classifier, CLIP, ViT, ConvNeXt,
 wav2vec2 and 34 more exported by ``optimum-cli export openvino`` (fp32/fp16/int8 weights); diffusers
 UNet, VAE decoder, SD3 and Flux converted by ``openvino.convert_model``; nncf weight formats and post-training
-quantisation) is built into the work directory (cached), then run on its two input sets
+quantisation) is built into the work directory (cached), then run on its three input sets
 (``make_encoders.feeds``) by OpenVINO's CPU plugin with ``INFERENCE_PRECISION_HINT`` f32 (the
 expected values, in a worker process: tools/ovoracle.py) and by irrun.
 

@@ -27,7 +27,7 @@ a "height" it is not given), PVT (optimum's reload of the saved model fails on a
 
 Each case is ``OUT/<model>/<weights>/`` with model.xml, model.bin and build.json (the command and
 the ``recipe`` hash: a cached case is rebuilt when its recipe, config or an exporter's version changes);
-``feeds(model)`` gives the inputs the suite runs it on (two input sets of different shapes, fixed
+``feeds(model)`` gives the inputs the suite runs it on (three input sets of different shapes, fixed
 seed). Tool-only dependencies: torch, transformers, optimum-intel, nncf, diffusers.
 """
 from __future__ import annotations
@@ -222,13 +222,13 @@ IMAGE_SIDE = {"detr": 64}
 
 
 def feeds(model: str) -> list[dict[str, np.ndarray]]:
-    """The suite's input sets for ``model`` (two, of different batch and length; fixed seed):
+    """The suite's input sets for ``model`` (three, of different batch and length; fixed seed):
     token ids with a padded second row, images, audio, or UNet latents + timestep + text states.
     A superset: the suite feeds only the inputs the IR has (optimum drops e.g. token_type_ids
     where the model has none)."""
     rng = np.random.default_rng(0)
     out = []
-    for batch, n in ((2, 8), (1, 4)) if model == "longformer" else ((2, 7), (1, 5)):
+    for batch, n in ((2, 8), (1, 4), (3, 12)) if model == "longformer" else ((2, 7), (1, 5), (3, 12)):
         f: dict[str, np.ndarray] = {}
         if model in TEXT_MODELS:
             f["input_ids"] = rng.integers(1, ID_LIMIT.get(model, VOCAB), (batch, n)).astype(np.int64)
