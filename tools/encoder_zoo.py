@@ -49,6 +49,13 @@ WIDER: dict[str, tuple[float, float, str]] = {
                 "logits differ from its own unfused graph by up to 3.0e-5 here (|logits| 1e-4..0.14); with every "
                 "port an output (irrun compare) all layers agree with irrun within rtol 1e-4 / atol 1e-5"),
 }
+#: case -> why OpenVINO's CPU plugin gives no usable expected values (measured), so the case is
+#: ``excluded``; its reference evaluator cannot stand in (it has no GroupNormalization kernel).
+OV_WRONG = {
+    "unet/ptq": "OpenVINO CPU's int8 pipeline is off at a GroupNormalization after a FakeQuantize — 1.8e-4 from "
+                "the float64 GroupNormalization of its own input (irrun: 5.4e-7; alone, the layer agrees with "
+                "irrun to 4.8e-7), which flips FakeQuantize roundings downstream",
+}
 FIXTURES = ROOT / "tests" / "fixtures" / "encoder_zoo"
 FIXTURE_CASES = ("bert/ptq", "hubert/int8", "convnext/ptq")
 FIXTURE_LIMIT = 300 << 10           # per checked-in case
@@ -86,6 +93,9 @@ def run(workdir: Path, k: str = "", *, write_fixtures: bool = False) -> list[Row
                 d = make_encoders.build(case, workdir)
             except SystemExit as e:
                 rows.append(Row(SUITE, case, "excluded", f"export failed{SEP}{str(e)[-300:]}"))
+                continue
+            if case in OV_WRONG:
+                rows.append(Row(SUITE, case, "excluded", OV_WRONG[case]))
                 continue
             r = oracle.call(openvino_outputs, str(d / "model.xml"), make_encoders.feeds(model))
             if not r.ok:

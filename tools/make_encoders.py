@@ -19,7 +19,7 @@ way users export it:
 * ``nncf.compress_weights`` on the fp32 IRs: int8 (asymmetric, symmetric), int4 (sym, asym), nf4,
   nvfp4, cb4 (ViT; group 16, every layer), mxfp4, fp8_e4m3, fp4 (BERT), and ``nncf.quantize``
   (post-training quantisation, a random calibration set of 8 samples): FakeQuantize on BERT, ViT,
-  ConvNeXt and wav2vec2, FakeConvert (fp8_e4m3 mode) on BERT.
+  ConvNeXt, wav2vec2, Swin, DeBERTa-v2, MobileNetV2 and the UNet, FakeConvert (fp8_e4m3 mode) on BERT.
 
 Left out, the exporters failing on them (optimum-intel 1.27, transformers 4.57): wav2vec2-conformer
 (the torch tracer's check finds two traces differ), RT-DETR (optimum's dummy input generator wants
@@ -196,6 +196,7 @@ CASES: dict[str, tuple[str, ...]] = {
     # openvino_encoder_model.xml (optimum-intel 1.27) and fails: the CTC model gets nncf directly.
     "wav2vec2/fp32": ("optimum", "fp32"), "wav2vec2/int8w": ("compress_weights", "wav2vec2/fp32"),
     "wav2vec2/ptq": ("quantize", "wav2vec2/fp32"),
+    **{f"{m}/ptq": ("quantize", f"{m}/fp32") for m in ("swin", "deberta_v2", "mobilenet_v2", "unet")},
     "hubert/int8": ("optimum", "int8"),
     **{f"{m}/fp32": ("convert",) for m in DIFFUSERS},
     **{f"{m}/fp32": ("optimum", "fp32") for m in (
@@ -347,7 +348,7 @@ def nncf_step(step: str, src: Path, model: str, options: dict, dest: Path) -> st
         calib = [{k: (rng.standard_normal(v.shape).astype(v.dtype) if v.dtype.kind == "f"
                       else rng.integers(1, VOCAB, v.shape).astype(v.dtype) if k == "input_ids" else v)
                   for k, v in base.items()} for _ in range(8)]
-        kind = nncf.ModelType.TRANSFORMER if model in ("bert", "vit", "wav2vec2") else None
+        kind = nncf.ModelType.TRANSFORMER if model in ("bert", "vit", "wav2vec2", "swin", "deberta_v2") else None
         out = nncf.quantize(m, nncf.Dataset(calib), model_type=kind, subset_size=8, **kw)
         how = f"nncf.quantize(model, nncf.Dataset(8 random samples), model_type={kind}{shown})"
     ov.save_model(out, dest / "model.xml", compress_to_fp16=False)
