@@ -35,10 +35,15 @@ def test_check_finds_nothing_on_an_openvino_written_ir(case):
 
 def test_fixtures_are_the_quantised_exports_they_claim():
     """ptq: nncf.quantize's FakeQuantize on activations; int8: optimum's u8 weights decompressed
-    by a Convert/Subtract/Multiply chain (the patterns irrun must run)."""
+    by a Convert/Subtract/Multiply chain; mxfp4: nncf's f4e2m1 weights with f8e8m0 group scales
+    (the patterns irrun must run)."""
+    kinds = {c.rsplit("_", 1)[1] for c in CASES}
+    assert {"ptq", "int8", "mxfp4"} <= kinds, kinds
     for case in CASES:
         xml = (ZOO / case / "model.xml").read_text(encoding="utf-8")
         if case.endswith("_ptq"):
             assert xml.count('type="FakeQuantize"') >= 4, case
         if case.endswith("_int8"):
             assert 'element_type="u8"' in xml and 'type="Subtract"' in xml, case
+        if case.endswith("_mxfp4"):
+            assert 'element_type="f4e2m1"' in xml and 'element_type="f8e8m0"' in xml, case

@@ -57,7 +57,7 @@ OV_WRONG = {
                 "irrun to 4.8e-7), which flips FakeQuantize roundings downstream",
 }
 FIXTURES = ROOT / "tests" / "fixtures" / "encoder_zoo"
-FIXTURE_CASES = ("bert/ptq", "hubert/int8", "convnext/ptq")
+FIXTURE_CASES = ("bert/ptq", "hubert/int8", "bert/mxfp4")
 FIXTURE_LIMIT = 300 << 10           # per checked-in case
 
 
