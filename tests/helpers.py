@@ -7,11 +7,14 @@
 
 Use ``params=(0, 2)`` to make several inputs Parameters (their values then only reach the kernel
 at run time), ``params=()`` to make every input a Const (the op is folded during inference).
-Error tests use ``raises_for(op_type, exc, fragment, fn, *args)``.
+Error tests use ``raises_for(op_type, exc, fragment, fn, *args)``. ``assert_fixture_matches(d)``
+runs a checked-in zoo case (tests/fixtures/zoo/, tests/fixtures/encoder_zoo/) against OpenVINO's
+recorded outputs.
 """
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import tempfile
@@ -118,3 +121,37 @@ def raises_for(op_type, exc, fragment, fn, *args, **kw):
 def shape_str(info) -> str:
     """``TensorInfo`` -> the spec tables' notation, e.g. ``[2..4,?]``."""
     return str(info.shape)
+
+
+def _input_sets(d: Path):
+    """(inputs, expected) per input set: inputs.npz/expected.npz, then inputs_2.npz/... ."""
+    i = 1
+    while (d / f"inputs{'' if i == 1 else f'_{i}'}.npz").exists():
+        s = "" if i == 1 else f"_{i}"
+        with np.load(d / f"inputs{s}.npz") as f, np.load(d / f"expected{s}.npz") as e:
+            yield {k: f[k] for k in f.files}, {k: e[k] for k in e.files}
+        i += 1
+
+
+def assert_fixture_matches(d: Path) -> None:
+    """irrun's outputs on every input set of the checked-in case ``d`` equal OpenVINO's recorded
+    ones: same dtype and shape, integers exactly, floats within case.json's rtol/atol."""
+    case = d.name
+    meta = json.loads((d / "case.json").read_text(encoding="utf-8"))
+    model = irrun.read_model(d / "model.xml")
+    sets = list(_input_sets(d))
+    assert sets, f"{case}: no inputs.npz"
+    for n, (inputs, expected) in enumerate(sets, 1):
+        got = model.run(inputs)
+        by_name = {name: got[p.name] for p in model.outputs for name in p.names}
+        assert expected, f"{case}, input set {n}: no expected outputs"
+        for name, want in expected.items():
+            assert name in by_name, f"{case}: no output named {name}"
+            have = np.asarray(by_name[name])
+            what = f"{case}, input set {n}, output {name}"
+            assert have.dtype == want.dtype and have.shape == want.shape, \
+                f"{what}: {have.dtype}{list(have.shape)}, OpenVINO {want.dtype}{list(want.shape)}"
+            if want.dtype.kind == "f":
+                np.testing.assert_allclose(have, want, rtol=meta["rtol"], atol=meta["atol"], err_msg=what)
+            else:
+                np.testing.assert_array_equal(have, want, err_msg=what)

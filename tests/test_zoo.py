@@ -9,28 +9,15 @@ the f16 weights into f32 before computing.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-import numpy as np
 import pytest
-
-import irrun
+from helpers import assert_fixture_matches
 
 ZOO = Path(__file__).parent / "fixtures" / "zoo"
 CASES = sorted(p.name for p in ZOO.iterdir() if (p / "model.xml").exists()) if ZOO.is_dir() else []
 MODELS = {"resnet", "mobilenet_v2", "mobilenet_v3", "shufflenet_v2", "unet", "dynamic_cnn", "detection",
           "bert", "gpt2", "gpt2_sdpa", "vit", "lstm_gru"}
-
-def _sets(d: Path):
-    """(inputs, expected) per input set: inputs.npz/expected.npz, then inputs_2.npz/... ."""
-    i = 1
-    while (d / f"inputs{'' if i == 1 else f'_{i}'}.npz").exists():
-        s = "" if i == 1 else f"_{i}"
-        with np.load(d / f"inputs{s}.npz") as f, np.load(d / f"expected{s}.npz") as e:
-            yield {k: f[k] for k in f.files}, {k: e[k] for k in e.files}
-        i += 1
-
 
 def test_zoo_fixtures_present():
     have = {(c.rsplit("_", 1)[0], c.rsplit("_", 1)[1]) for c in CASES}
@@ -40,25 +27,7 @@ def test_zoo_fixtures_present():
 
 @pytest.mark.parametrize("case", CASES)
 def test_zoo_model_matches_openvino(case):
-    d = ZOO / case
-    meta = json.loads((d / "case.json").read_text(encoding="utf-8"))
-    model = irrun.read_model(d / "model.xml")
-    sets = list(_sets(d))
-    assert sets, f"{case}: no inputs.npz"
-    for n, (inputs, expected) in enumerate(sets, 1):
-        got = model.run(inputs)
-        by_name = {name: got[p.name] for p in model.outputs for name in p.names}
-        assert expected, f"{case}, input set {n}: no expected outputs"
-        for name, want in expected.items():
-            assert name in by_name, f"{case}: no output named {name}"
-            have = np.asarray(by_name[name])
-            what = f"{case}, input set {n}, output {name}"
-            assert have.dtype == want.dtype and have.shape == want.shape, \
-                f"{what}: {have.dtype}{list(have.shape)}, OpenVINO {want.dtype}{list(want.shape)}"
-            if want.dtype.kind == "f":
-                np.testing.assert_allclose(have, want, rtol=meta["rtol"], atol=meta["atol"], err_msg=what)
-            else:
-                np.testing.assert_array_equal(have, want, err_msg=what)
+    assert_fixture_matches(ZOO / case)
 
 
 def test_fp16_variant_really_has_compressed_weights():

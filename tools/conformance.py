@@ -1,6 +1,7 @@
-"""irrun's conformance run: the model zoo, ONNX's node tests and the LLM zoo, one command, one pass table.
+"""irrun's conformance run: the model zoo, ONNX's node tests, the LLM, seq2seq, encoder and tokenizer
+zoos; one command, one pass table.
 
-    python tools/conformance.py [-k SUBSTR] [--suite zoo|onnx|llm|tokenizers] [--workdir DIR] [--markdown] [-v]
+    python tools/conformance.py [-k SUBSTR] [--suite zoo|onnx|llm|seq2seq|encoders|tokenizers] [--workdir DIR] [--markdown] [-v]
 
 Suites (each a module with ``run(workdir: Path, k: str = "") -> list[Row]``, Row in
 tools/conformance_rows.py):
@@ -18,6 +19,9 @@ tools/conformance_rows.py):
 * ``seq2seq`` (tools/seq2seq_zoo.py): encoder-decoder pairs exported by optimum-intel
   (tools/make_seq2seq.py: T5, BART, Whisper and kin; stateful, stateless, int8), the encoder once,
   then the decoder greedily and as two beams; expected outputs from OpenVINO CPU at f32.
+* ``encoders`` (tools/encoder_zoo.py): encoders exported by optimum-intel, diffusers models by
+  convert_model, nncf weight formats and PTQ (tools/make_encoders.py); three input shapes each;
+  expected outputs from OpenVINO CPU at f32.
 
 Needs torch, onnx and openvino (OpenVINO always runs in a child process with CI=true).
 Converted models are cached in ``--workdir`` (one sub-directory per suite). Prints the pass
@@ -41,7 +45,7 @@ sys.path.insert(0, str(TOOLS))
 from conformance_rows import STATUSES, Row  # noqa: E402
 
 SUITES = {"zoo": "zoo", "onnx": "onnx_suite", "llm": "llm_zoo", "seq2seq": "seq2seq_zoo",
-          "tokenizers": "tokenizer_zoo"}
+          "encoders": "encoder_zoo", "tokenizers": "tokenizer_zoo"}
 LABELS = {"fail": "failed", "unsupported": "not supported", "excluded": "excluded"}
 SHOWN = 6          # case names listed per reason without -v
 

@@ -143,9 +143,10 @@ def float64_of(d: Path, meta: dict) -> list[dict[str, np.ndarray]] | None:
 
 
 def check(name: str, variant: str, xml: Path, feeds: list[dict], want: list[dict],
-          tol: tuple[float, float], truth: list[dict] | None = None) -> Row:
+          tol: tuple[float, float], truth: list[dict] | None = None, suite: str = SUITE) -> Row:
     """Run irrun on every input set of one case and compare with OpenVINO's outputs; ``truth``
-    (the source model in float64, for fp32 weights) says in a failure whose rounding it is."""
+    (the source model in float64, for fp32 weights) says in a failure whose rounding it is.
+    ``suite`` names the row's suite (tools/encoder_zoo.py uses this check too)."""
     import irrun
     from irrun.errors import IrrunError, UnsupportedError
     case = f"{name}/{variant}"
@@ -156,7 +157,7 @@ def check(name: str, variant: str, xml: Path, feeds: list[dict], want: list[dict
             by = {n: got[p.name] for p in model.outputs for n in p.names}
             for out, arr in w.items():
                 if out not in by:
-                    return Row(SUITE, case, "fail", f"output missing{SEP}no output named {out}")
+                    return Row(suite, case, "fail", f"output missing{SEP}no output named {out}")
                 why = mismatch(by[out], arr, *tol)
                 if why:
                     if truth is not None and out in truth[i] and arr.dtype.kind == "f":
@@ -164,16 +165,16 @@ def check(name: str, variant: str, xml: Path, feeds: list[dict], want: list[dict
                         why += (f"; max abs err vs the float64 torch model: irrun {np.abs(by[out] - t).max():.3g},"
                                 f" OpenVINO {np.abs(arr - t).max():.3g}")
                     shape = "x".join(map(str, next(iter(f.values())).shape))
-                    return Row(SUITE, case, "fail", f"outputs differ{SEP}input set {i + 1} ({shape}): "
+                    return Row(suite, case, "fail", f"outputs differ{SEP}input set {i + 1} ({shape}): "
                                f"{out}: {why}; {first_diverging(model, f, *tol)}")
     except UnsupportedError as e:
         op = f"{e.layer.type}-{e.layer.version}" if e.layer else "(no layer named)"
-        return Row(SUITE, case, "unsupported", f"unsupported op {op}{SEP}{e}")
+        return Row(suite, case, "unsupported", f"unsupported op {op}{SEP}{e}")
     except IrrunError as e:
-        return Row(SUITE, case, "fail", f"{type(e).__name__}{SEP}{e}")
+        return Row(suite, case, "fail", f"{type(e).__name__}{SEP}{e}")
     except Exception as e:      # an irrun bug: report it, go on with the next case
-        return Row(SUITE, case, "fail", f"crash {type(e).__name__}{SEP}{e}")
-    return Row(SUITE, case, "pass")
+        return Row(suite, case, "fail", f"crash {type(e).__name__}{SEP}{e}")
+    return Row(suite, case, "pass")
 
 
 def run(workdir: Path, k: str = "", *, rebuild: bool = False, write_fixtures: bool = False) -> list[Row]:
@@ -216,7 +217,11 @@ def run(workdir: Path, k: str = "", *, rebuild: bool = False, write_fixtures: bo
     return rows
 
 
-def write_fixture(d: Path, xml: Path, feeds: list[dict], want: list[dict], info, tol) -> None:
+def write_fixture(d: Path, xml: Path, feeds: list[dict], want: list[dict], info, tol,
+                  made_by: str = "python tools/zoo.py --write-fixtures",
+                  oracle: str = "OpenVINO CPU plugin, INFERENCE_PRECISION_HINT f32") -> None:
+    """One checked-in case: the IR, its input sets and OpenVINO's outputs, case.json (``info``:
+    name, doc, tol)."""
     shutil.rmtree(d, ignore_errors=True)
     d.mkdir(parents=True)
     shutil.copyfile(xml, d / "model.xml")
@@ -228,8 +233,8 @@ def write_fixture(d: Path, xml: Path, feeds: list[dict], want: list[dict], info,
     (d / "case.json").write_text(json.dumps({
         "model": info.name, "variant": d.name.rsplit("_", 1)[1], "description": info.doc,
         "rtol": tol[0], "atol": tol[1], "tolerance_reason": info.tol[2] if info.tol else "",
-        "made_by": "python tools/zoo.py --write-fixtures",
-        "expected": "OpenVINO CPU plugin, INFERENCE_PRECISION_HINT f32"},
+        "made_by": made_by,
+        "expected": oracle},
         indent=1) + "\n")
 
 
