@@ -8,20 +8,22 @@ every intermediate after its last consumer.
 
 The plan also decides two savings the ops opt into (:class:`irrun.ops.base.Op`): which outputs
 nobody reads (``skip``, for ops with ``lazy_outputs``) and which input buffer a layer may write its
-result into (``inplace``, see :func:`_inplace`).
+result into (``inplace``, see :func:`irrun.inplace.choose_inplace`).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import attrgetter
 from time import perf_counter
 
 import numpy as np
 
 from . import budget, heap
-from .contract import check_outputs, output_specs, outputs_fit, raise_failure, run_checked
+from .contract import check_outputs, output_specs, outputs_fit, outputs_match, raise_failure, run_checked
 from .errors import UnsupportedError
 from .graph import Graph, inputs_of, role
+from .inplace import choose_inplace
 from .ops.base import Op
 from .tensorinfo import Role, TensorInfo
 
@@ -48,8 +50,11 @@ class Step:
     specs: tuple = ()              # (dtype, ((lo, hi), ...)) per output: irrun.contract.outputs_fit
     values: tuple = ()             # a "const" step's outputs
     guard: int = 0                 # item size to check (input elements x it) against the budget
+    puts: tuple = ()               # (output index, port) per kept output
+    owned: tuple = ()              # a "const" step's (port, bytes) that count in the live account
 
 
+_SIZE = attrgetter("size")
 #: ``Step.hi`` of an output whose size shape inference cannot bound.
 UNBOUNDED = 1 << 80
 
@@ -61,6 +66,11 @@ class Plan(list):
 
     need: int = 0
     unguarded: int = 0
+    #: "const" steps that read nothing and own no bytes: their outputs enter a run's arrays at
+    #: its start, which changes nothing in the live account (they count nothing) ...
+    preset: dict = {}
+    #: ... and the loop runs the other steps only
+    loop: list = []
 
 
 @dataclass
@@ -107,6 +117,7 @@ def link(steps: list[Step], types: dict) -> list[Step]:
         step.frees = []
         step.need = _least_shape(step.infos) if step.kind != "const" else (0, 0, ())
         step.keep = [i for i in range(len(step.infos)) if (step.node, i) in readers]
+        step.puts = tuple((i, (step.node, i)) for i in step.keep)
         if step.kind == "const" or (step.kind == "op" and not step.op.uses_context
                                     and all(r in constant for r in step.reads)):   # (a packed Const
                                     # has no reads: irrun/ops/constant.py)
@@ -120,18 +131,22 @@ def link(steps: list[Step], types: dict) -> list[Step]:
             step.call, step.kw = step.op.run, {"skip": step.skip} if step.skip else {}
             step.slow = step.constant or step.op.uses_context
             step.specs = output_specs(step.infos)
-        elif step.kind == "const":
-            step.values = tuple(i.value for i in step.infos)
             if all(i is not None and i.etype.dtype is not None and i.shape.is_static for i in step.infos):
                 step.expect = tuple((i.etype.dtype, i.shape.to_tuple()) for i in step.infos)
+        elif step.kind == "const":
+            step.values = tuple(i.value for i in step.infos)
+            step.owned = tuple((p, n) for i, p in step.puts if (n := _owned_bytes(step.values[i])))
     seen: set = set()
     for step in reversed(steps):           # the last reader of a port frees it
         for r in step.reads:
             if r not in seen:
                 seen.add(r)
                 step.frees.append(r)
-    _inplace(steps, types)
+    choose_inplace(steps, types)
     out = Plan(steps)
+    out.preset = {p: s.values[i] for s in steps if s.kind == "const" and not s.reads and not s.owned
+                  for i, p in s.puts}
+    out.loop = [s for s in steps if not (s.kind == "const" and not s.reads and not s.owned)]
     out.need = max((s.need[0] for s in steps), default=0)
     out.unguarded = max((s.hi for s in steps if s.kind == "op" and not s.op.allocation), default=0)
     return out
@@ -150,57 +165,6 @@ def cached_plan(cache: dict, key: tuple, make: Callable[[], list[Step]]) -> list
             cache.pop(next(iter(cache)))
         cache[key] = steps
     return steps
-
-
-def _inplace(steps: list[Step], types: dict) -> None:
-    """Choose, for each layer whose op lists ``inplace`` inputs, one input buffer its output may
-    be written into. Input port T qualifies only if overwriting it cannot be seen:
-
-    * T is a fresh kernel output (its op has ``fresh_outputs``): not a Parameter (the caller's
-      array), a Const (the mapped .bin) or a folded value (shared by every run);
-    * this layer reads T once and is its last reader, and no tensor that may be a view of T (an
-      output of a non-fresh op downstream of T: Reshape, Transpose, slices...) is read later;
-    * neither T nor such a view is kept beyond the run: read by a Result (a model output) or by
-      an op with ``uses_context`` (an Assign stores its input as the variable's next value);
-    * T has the output's element type and (partial) shape; kernels also check the concrete
-      array (:func:`irrun.ops.elementwise.fits`) before writing.
-    """
-    last: dict[tuple, int] = {}
-    kept: set = set()
-    for k, s in enumerate(steps):
-        for r in s.reads:
-            last[r] = k
-            if s.kind == "result" or (s.kind == "op" and s.op.uses_context):
-                kept.add(r)
-    fresh: set = set()
-    views: dict[tuple, set] = {}           # fresh tensor -> tensors that may share its buffer
-    roots: dict[tuple, frozenset] = {}     # tensor -> fresh tensors whose buffer it may share
-    for s in steps:
-        for i in range(len(s.infos)):
-            t = (s.node, i)
-            if s.kind == "op" and s.op.fresh_outputs:
-                fresh.add(t)
-                roots[t] = frozenset((t,))
-            elif s.kind == "op":
-                roots[t] = frozenset().union(*(roots.get(r, ()) for r in s.reads))
-            else:
-                roots[t] = frozenset()
-            for root in roots[t]:
-                views.setdefault(root, set()).add(t)
-    for k, s in enumerate(steps):
-        if s.kind != "op" or not s.op.inplace or not s.infos or s.infos[0] is None:
-            continue
-        want = s.infos[0]
-        for idx in s.op.inplace:
-            if idx >= len(s.reads):
-                continue
-            t = s.reads[idx]
-            info = types.get(t)
-            if t in fresh and s.reads.count(t) == 1 and last.get(t) == k and info is not None \
-                    and info.etype == want.etype and info.shape.dims == want.shape.dims \
-                    and not any(v in kept or (v != t and last.get(v, -1) >= k) for v in views[t]):
-                s.inplace = t
-                break
 
 
 def _least_shape(infos: list[TensorInfo | None]) -> tuple[int, int, tuple[int, ...]]:
@@ -302,9 +266,13 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
 def _run(steps: list[Step], feeds: dict, file: str | None, ctx: RunContext | None, limit: int,
          env: dict, live: budget.Live | None = None) -> dict:
     """:func:`execute` without an observer: the loop of every run, kept to what each layer
-    needs beyond its kernel (a bound method, prepared keyword arguments, O(1) output checks)."""
+    needs beyond its kernel (a bound method, prepared keyword arguments, O(1) output checks where
+    the plan proved the shapes static, the Consts that count nothing set before the loop)."""
     results = {}
     counted: dict[tuple, int] = {}          # port -> bytes its array owns (the live account)
+    if isinstance(steps, Plan):
+        env.update(steps.preset)
+        steps = steps.loop
     for s in steps:
         kind = s.kind
         if kind == "op":
@@ -325,7 +293,8 @@ def _run(steps: list[Step], feeds: dict, file: str | None, ctx: RunContext | Non
                         outs = s.call(*args, **s.kw)
                 except Exception as e:
                     raise_failure(e, file, s.ref)
-                if not outputs_fit(outs, s.specs):
+                if not (outputs_match(outs, s.expect) if s.expect is not None
+                        else outputs_fit(outs, s.specs)):
                     outs = check_outputs(outs, s.infos, s.ref, file)
         elif kind == "param":
             outs = (feeds[s.node],)
@@ -335,8 +304,8 @@ def _run(steps: list[Step], feeds: dict, file: str | None, ctx: RunContext | Non
             results[s.node] = env[s.reads[0]]
             outs = ()
         if live is None:
-            for i in s.keep:
-                env[(s.node, i)] = outs[i]
+            for i, p in s.puts:
+                env[p] = outs[i]
             for r in s.frees:
                 env.pop(r, None)
             continue
@@ -348,14 +317,13 @@ def _account(live: budget.Live, counted: dict, s: Step, outs, env: dict, limit: 
              file: str | None) -> None:
     """Keep step ``s``'s outputs in ``env``, drop the ports it was the last to read, and keep the
     run's live account (:class:`irrun.budget.Live`): the bytes of the arrays this run holds that
-    own their data (views, and read-only arrays such as cached constants, count nothing; ``counted``
-    holds each port's share). Its peak, a layer's outputs beside the inputs it was the last to
-    read, must fit ``limit``."""
+    own their data (:func:`_owned_bytes`; ``counted`` holds each port's share). Its peak, a
+    layer's outputs beside the inputs it was the last to read, must fit ``limit``."""
     total = live.total
-    for i in s.keep:
-        a = env[(s.node, i)] = outs[i]
-        if type(a) is np.ndarray and a.base is None and a.flags.writeable:
-            n = counted[(s.node, i)] = a.nbytes if a.dtype.kind != "T" else budget.string_bytes(a)
+    for i, p in s.puts:
+        a = env[p] = outs[i]
+        if n := _owned_bytes(a):
+            counted[p] = n
             total += n
     peak = total
     if s.inplace is not None and s.inplace in counted and outs and env.get(s.inplace) is outs[0]:
@@ -369,10 +337,18 @@ def _account(live: budget.Live, counted: dict, s: Step, outs, env: dict, limit: 
                                        file=file, layer=s.ref)
 
 
+def _owned_bytes(a) -> int:
+    """What an array counts in the live account: the bytes it owns (views and read-only arrays,
+    such as cached constants, count nothing)."""
+    if type(a) is np.ndarray and a.base is None and a.flags.writeable:
+        return a.nbytes if a.dtype.kind != "T" else budget.string_bytes(a)
+    return 0
+
+
 def _guard(s: Step, args: list, limit: int, file: str | None) -> None:
     """Before a layer whose op allocates no more elements than its largest input holds
     (``Op.allocation == "inputs"``) runs where shape inference could not bound its output."""
-    most = max((a.size for a in args), default=0) * s.guard
+    most = max(map(_SIZE, args), default=0) * s.guard
     if most > limit:
         raise budget.MemoryBudgetError(budget.over_message(f"the output (up to {most // s.guard} "
                                                            "elements)", most, limit),

@@ -63,4 +63,7 @@ class Transpose1(Op):
         return [TensorInfo(data.etype, PartialShape(data.shape[i] for i in perm))]
 
     def run(self, x, order):
-        return [x.transpose(transpose_order(PartialShape(x.shape), as_int64(order).reshape(-1).tolist()))]
+        perm = as_int64(order).reshape(-1).tolist()
+        if len(perm) != x.ndim or sorted(perm) != list(range(x.ndim)):   # (else: a valid order)
+            perm = transpose_order(PartialShape(x.shape), perm)
+        return [x.transpose(perm)]

@@ -1,0 +1,104 @@
+"""The executor's loop of every run (irrun/executor.py ``_run``) against its reference, the loop
+that shows every step to an observer (``execute(..., observe=)``, which keeps the live account
+through ``_account``): the same outputs bit for bit, and the same memory-budget decision — the
+same refusal, at the same layer, with the same bytes — at every limit. The fast loop takes the
+Consts that own no bytes out of the loop (``Plan.preset``; folded values that own bytes,
+``Step.owned``, stay in it) and checks static outputs by their whole shape (``Step.expect``)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import irrun
+from irrun import budget
+from irrun.contract import output_specs, outputs_fit, outputs_match
+from irrun.elements import from_dtype
+from irrun.executor import Plan, RunContext, execute
+from irrun.shapes import Dim, PartialShape
+from irrun.tensorinfo import TensorInfo
+
+ZOO = Path(__file__).parent / "fixtures" / "zoo"
+CASES = ["gpt2_fp32", "gpt2_sdpa_fp16", "dynamic_cnn_fp32", "bert_fp32", "lstm_gru_fp32"]
+
+
+def _model_and_feeds(case: str):
+    model = irrun.read_model(ZOO / case / "model.xml")
+    with np.load(ZOO / case / "inputs.npz") as f:
+        inputs = {k: f[k] for k in f.files}
+    model.run(inputs)                                     # makes the shared plan
+    feeds = model._feeds(inputs)
+    steps = [v for k, v in model.program.plans.items() if k[-1]][-1]     # the run's plan
+    return model, steps, feeds
+
+
+def _outcome(model, steps, feeds, limit: int, observe) -> tuple:
+    """(error text or None, the outputs, the live bytes left) of one run at ``limit``."""
+    with budget.limit(limit), budget.live_scope() as live:
+        try:
+            out = execute(steps, feeds, model.path, observe, RunContext(dict(model.state.values)))
+        except budget.MemoryBudgetError as e:
+            return str(e), None, None
+    return None, out, live.total
+
+
+class _Nothing:
+    keeps_arrays = False                # (no in-place writes are given up: the same plan runs)
+
+    def __call__(self, *args):
+        return None
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_fast_loop_keeps_the_account_of_the_observed_loop(case):
+    model, steps, feeds = _model_and_feeds(case)
+    assert isinstance(steps, Plan) and steps.preset and len(steps.loop) + len(steps.preset) <= len(steps)
+    _, ref, _ = _outcome(model, steps, feeds, budget.current(), _Nothing())
+    err, got, _ = _outcome(model, steps, feeds, budget.current(), None)
+    assert err is None and list(got) == list(ref)
+    for k in ref:
+        assert got[k].dtype == ref[k].dtype and got[k].shape == ref[k].shape
+        np.testing.assert_array_equal(got[k], ref[k])
+    limits = sorted({1, 64, 1000, 1 << 14, 1 << 17, 1 << 20, 1 << 23}
+                    | {int(v) for v in np.geomspace(16, 1 << 24, 24)})
+    refused = 0
+    for limit in limits:
+        want = _outcome(model, steps, feeds, limit, _Nothing())
+        have = _outcome(model, steps, feeds, limit, None)
+        assert have[0] == want[0], limit               # same refusal text: layer and bytes
+        assert have[2] == want[2], limit               # same live bytes left after a whole run
+        refused += want[0] is not None
+    assert 0 < refused < len(limits)                   # the scan saw both answers
+
+
+def test_folded_values_that_own_bytes_count_in_the_fast_loop():
+    """A folded value (a ShapeOf chain's result) owns its bytes: it stays in the loop, where its
+    bytes are counted; only Consts that read nothing and count nothing are set before it."""
+    counted = []
+    for case in CASES:
+        _, steps, _ = _model_and_feeds(case)
+        counted += [n for s in steps.loop if s.kind == "const" for _, n in s.owned]
+        in_loop = {id(s) for s in steps.loop}
+        preset = [s for s in steps if id(s) not in in_loop]
+        assert all(s.kind == "const" and not s.reads and not s.owned for s in preset)
+        assert {p for s in preset for _, p in s.puts} == set(steps.preset)
+    assert counted and all(n > 0 for n in counted)
+
+
+def _info(dtype, dims) -> TensorInfo:
+    return TensorInfo(from_dtype(np.dtype(dtype)), PartialShape(dims))
+
+
+@pytest.mark.parametrize("dims", [[2, 3], [1, Dim(0, None), 4], [Dim(2, 5)], [Dim(0, None)], [], [7]])
+def test_the_cheap_output_check_agrees_with_the_partial_shape(dims):
+    info = _info("float32", dims)
+    specs = output_specs([info])
+    for shape in [(2, 3), (1, 0, 4), (1, 9, 4), (1, 9, 5), (2,), (5,), (6,), (0,), (), (7,), (2, 3, 1)]:
+        a = np.zeros(shape, np.float32)
+        assert outputs_fit([a], specs) == info.shape.accepts(shape), (dims, shape)
+        assert not outputs_fit([a.astype(np.float64)], specs)
+        if info.shape.is_static:
+            assert outputs_match([a], ((np.dtype(np.float32), info.shape.to_tuple()),)) == \
+                info.shape.accepts(shape)
+    assert not outputs_fit([np.float32(0)], specs) and not outputs_fit([], specs)
