@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from irrun.errors import OpError
 from irrun.ops import broadcast as broadcast_mod
+from irrun.ops._broadcast import numpy_shape
 from irrun.ops import gather as gather_mod
 from irrun.ops.broadcast import broadcast_shape
 from irrun.ops.reshape import concrete_target, reshape_target
@@ -94,3 +95,13 @@ def test_gather_in_range_takes_the_same_rows_as_the_general_kernel(monkeypatch, 
         monkeypatch.undo()
         assert fast.dtype == general.dtype and fast.shape == general.shape
         np.testing.assert_array_equal(fast, general)
+
+
+@settings(max_examples=400, deadline=None)
+@given(shapes, shapes)
+def test_numpy_broadcast_on_ints_is_numpys(a, b):
+    try:
+        want = np.broadcast_shapes(a, b)
+    except ValueError:
+        want = None
+    assert numpy_shape(a, b) == want

@@ -151,8 +151,8 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | No
         e = np.asarray(q.shape[-1], dt)
         scale = (np.asarray(1, dt) / np.sqrt(e).astype(dt)).astype(dt)   # in the query's type
     with np.errstate(all="ignore"):
-        qs = q.astype(wd) * np.asarray(scale).reshape(()).astype(wd)
-        w = np.matmul(qs, np.swapaxes(k.astype(wd), -1, -2))
+        qs = q.astype(wd, copy=False) * np.asarray(scale).reshape(()).astype(wd)
+        w = np.matmul(qs, np.swapaxes(k.astype(wd, copy=False), -1, -2))
         L, S = q.shape[-2], k.shape[-2]
         if causal:
             w = w + np.triu(np.full((L, S), -np.inf, wd), 1)
@@ -171,7 +171,7 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | No
             w = w / np.sum(w, axis=-1, keepdims=True)
         if sink is not None:
             w = w[..., :S]
-        return np.matmul(w, v.astype(wd)).astype(dt)
+        return np.matmul(w, v.astype(wd, copy=False)).astype(dt)
 
 
 @register

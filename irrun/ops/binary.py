@@ -33,7 +33,7 @@ from ..budget import check_alloc
 from ..elements import TYPES, ElementType
 from ..errors import OpError
 from ..shapes import PartialShape
-from ._broadcast import AUTO_BROADCAST, align_pdpd, broadcast_shapes
+from ._broadcast import AUTO_BROADCAST, align_pdpd, broadcast_shapes, numpy_shape
 from ._numerics import DIRECT, NUMERIC, RESTRICTION, float_math, unsupported, work_dtype
 from .base import Attr, Op, Precision, TensorInfo, spec_url
 from .registry import define
@@ -234,10 +234,7 @@ class BinaryOp(Op):
     def run(self, a, b, out=None):
         shape = a.shape if a.shape == b.shape else None
         if shape is None and self.auto_broadcast == "numpy":
-            try:
-                shape = np.broadcast_shapes(a.shape, b.shape)     # the same rule, for static shapes
-            except ValueError:
-                pass
+            shape = numpy_shape(a.shape, b.shape)       # the same rule, for static shapes
         if shape is None:             # pdpd/none, or a mismatch: OpenVINO's rule and message
             shape = broadcast_shapes(PartialShape(a.shape), PartialShape(b.shape), self.auto_broadcast).to_tuple()
         check_alloc(shape, a.dtype)

@@ -21,6 +21,7 @@ from .. import bounds
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape, broadcast_merge
+from ._broadcast import numpy_shape
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input, spec_url
 from .registry import register
 
@@ -192,10 +193,7 @@ def _concrete(mode: str, shape: tuple[int, ...], target: list[int]) -> tuple[int
         if n >= r and all(d == 1 or d == t for d, t in zip(shape, target[n - r:])):
             return tuple(target)
     elif mode == "bidirectional":
-        try:
-            return np.broadcast_shapes(shape, tuple(target))
-        except ValueError:
-            pass
+        return numpy_shape(shape, tuple(target))
     return None
 
 

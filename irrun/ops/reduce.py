@@ -17,6 +17,7 @@ has no integer ReduceL2 kernel: the CPU plugin truncates ``sqrt(sum(x**2))``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import prod
 from typing import ClassVar
 
 import ml_dtypes
@@ -66,21 +67,21 @@ def _sum(x, axes, keep):
 
 
 def _count(x, axes) -> int:
-    return int(np.prod([x.shape[a] for a in axes]))
+    return prod(x.shape[a] for a in axes)
 
 
 def _mean(x, axes, keep):
     n = _count(x, axes)
+    if n and x.dtype.kind not in "iu":
+        return (np.sum(_f64(x), axis=axes, keepdims=keep) / n).astype(x.dtype)
     s = _sum(x, axes, keep)
     if n == 0:
         return np.zeros_like(s)
     if x.dtype.kind == "u":
         return (s.astype(np.uint64) // n).astype(x.dtype)
-    if x.dtype.kind == "i":                       # the wrapped sum, divided toward zero
-        s64 = s.astype(np.int64)
-        q = s64 // n
-        return (q + ((q * n != s64) & (s64 < 0))).astype(x.dtype)
-    return (np.sum(_f64(x), axis=axes, keepdims=keep) / n).astype(x.dtype)
+    s64 = s.astype(np.int64)                      # signed: the wrapped sum, divided toward zero
+    q = s64 // n
+    return (q + ((q * n != s64) & (s64 < 0))).astype(x.dtype)
 
 
 def _extreme(ufunc, float_init: Callable, int_init: Callable) -> Callable:
