@@ -24,6 +24,7 @@ from .contract import check_outputs, output_specs, outputs_fit, outputs_match, r
 from .errors import UnsupportedError
 from .graph import Graph, inputs_of, role
 from .inplace import choose_inplace
+from .ops._numerics import quiet_run
 from .ops.base import Op
 from .tensorinfo import Role, TensorInfo
 
@@ -230,7 +231,8 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
     inplace = observe is None or not getattr(observe, "keeps_arrays", True)
     limit = budget.current()
     if observe is None:
-        return _run(steps, feeds, file, ctx, limit, env, live)
+        with quiet_run():                   # one errstate for every kernel (ops/_numerics.py)
+            return _run(steps, feeds, file, ctx, limit, env, live)
     counted: dict[tuple, int] = {}
     for s in steps:
         t0 = perf_counter()

@@ -6,6 +6,7 @@ Consts that own no bytes out of the loop (``Plan.preset``; folded values that ow
 ``Step.owned``, stay in it) and checks static outputs by their whole shape (``Step.expect``)."""
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -102,3 +103,26 @@ def test_the_cheap_output_check_agrees_with_the_partial_shape(dims):
             assert outputs_match([a], ((np.dtype(np.float32), info.shape.to_tuple()),)) == \
                 info.shape.accepts(shape)
     assert not outputs_fit([np.float32(0)], specs) and not outputs_fit([], specs)
+
+
+def test_a_run_holds_one_errstate_that_the_kernels_reuse(tmp_path):
+    """Float math gives OpenVINO's silent IEEE results (inf, NaN) with no NumPy warning, inside a
+    run (one errstate for all kernels) and outside it (each kernel enters its own)."""
+    from irrun.irwriter import IRWriter
+    from irrun.ops._numerics import quiet, quiet_run
+    w = IRWriter()
+    x = w.parameter("x", "f32", [-1])
+    y = w.layer("Divide", [w.layer("Multiply", [x, x]), w.const(np.zeros(1, np.float32))])
+    w.result(w.layer("ReduceMean", [y, w.const(np.array([0], np.int64))], {"keep_dims": False}), "y")
+    model = irrun.read_model(w.save(tmp_path / "m.xml"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = model.run({"x": np.array([1e30, -1e30, 0], np.float32)})["y"]
+        assert np.isnan(got)                          # inf + inf + nan, averaged
+        assert np.isnan(per_step := model.run({"x": np.array([1e30, 0], np.float32)},
+                                              observe=lambda *a: None)["y"])
+    assert type(quiet()) is np.errstate
+    with quiet_run():
+        assert np.geterr() == {"divide": "ignore", "over": "ignore", "under": "ignore", "invalid": "ignore"}
+        assert type(quiet()) is not np.errstate
+    assert np.geterr()["divide"] == "warn" and per_step.dtype == np.float32

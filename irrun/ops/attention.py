@@ -34,7 +34,7 @@ from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape, broadcast_merge
 from ._broadcast import broadcast_shapes
-from ._numerics import work_dtype
+from ._numerics import quiet, work_dtype
 from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
@@ -150,7 +150,7 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | No
     if scale is None:
         e = np.asarray(q.shape[-1], dt)
         scale = (np.asarray(1, dt) / np.sqrt(e).astype(dt)).astype(dt)   # in the query's type
-    with np.errstate(all="ignore"):
+    with quiet():
         qs = q.astype(wd, copy=False) * np.asarray(scale).reshape(()).astype(wd)
         w = np.matmul(qs, np.swapaxes(k.astype(wd, copy=False), -1, -2))
         L, S = q.shape[-2], k.shape[-2]

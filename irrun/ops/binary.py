@@ -34,7 +34,7 @@ from ..elements import TYPES, ElementType
 from ..errors import OpError
 from ..shapes import PartialShape
 from ._broadcast import AUTO_BROADCAST, align_pdpd, broadcast_shapes, numpy_shape
-from ._numerics import DIRECT, NUMERIC, RESTRICTION, float_math, unsupported, work_dtype
+from ._numerics import DIRECT, NUMERIC, RESTRICTION, float_math, quiet, unsupported, work_dtype
 from .base import Attr, Op, Precision, TensorInfo, spec_url
 from .registry import define
 
@@ -240,7 +240,7 @@ class BinaryOp(Op):
         check_alloc(shape, a.dtype)
         if self.auto_broadcast == "pdpd":
             b = align_pdpd(b, a.ndim)
-        with np.errstate(all="ignore"):
+        with quiet():
             if a.dtype in DIRECT and self.row.kind == "arithmetic" and isinstance(self.row.floats, np.ufunc) \
                     and b.dtype == a.dtype:
                 return [self.row.floats(a, b, out=out if out is not None and out.shape == shape

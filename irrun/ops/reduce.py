@@ -26,7 +26,7 @@ import numpy as np
 from .. import bounds
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from ._numerics import NUMERIC, RESTRICTION, unsupported, work_dtype
+from ._numerics import NUMERIC, RESTRICTION, quiet, unsupported, work_dtype
 from .base import Attr, Op, Precision, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
 from .registry import define
 
@@ -159,7 +159,7 @@ class ReduceOp(Op):
 
     def run(self, x, axes):
         ax = reduce_axes(axes, x.ndim)      # no axes: the kernel over nothing (ReduceL1: |x|)
-        with np.errstate(all="ignore"):
+        with quiet():
             return [np.asarray(type(self).kernel(x, ax, self.keep_dims))]
 
 
