@@ -52,7 +52,6 @@ class Step:
     values: tuple = ()             # a "const" step's outputs
     guard: int = 0                 # item size to check (input elements x it) against the budget
     puts: tuple = ()               # (output index, port) per kept output
-    owned: tuple = ()              # a "const" step's (port, bytes) that count in the live account
 
 
 _SIZE = attrgetter("size")
@@ -67,8 +66,8 @@ class Plan(list):
 
     need: int = 0
     unguarded: int = 0
-    #: "const" steps that read nothing and own no bytes: their outputs enter a run's arrays at
-    #: its start, which changes nothing in the live account (they count nothing) ...
+    #: the outputs of the "const" steps that read nothing enter a run's arrays at its start, which
+    #: changes nothing in the live account (a plan's values are read-only: they count nothing) ...
     preset: dict = {}
     #: ... and the loop runs the other steps only
     loop: list = []
@@ -136,7 +135,9 @@ def link(steps: list[Step], types: dict) -> list[Step]:
                 step.expect = tuple((i.etype.dtype, i.shape.to_tuple()) for i in step.infos)
         elif step.kind == "const":
             step.values = tuple(i.value for i in step.infos)
-            step.owned = tuple((p, n) for i, p in step.puts if (n := _owned_bytes(step.values[i])))
+            for v in step.values:           # shared by every run: never written, counted as
+                if type(v) is np.ndarray and v.base is None:   # nothing (like cached constants)
+                    v.flags.writeable = False
     seen: set = set()
     for step in reversed(steps):           # the last reader of a port frees it
         for r in step.reads:
@@ -145,9 +146,8 @@ def link(steps: list[Step], types: dict) -> list[Step]:
                 step.frees.append(r)
     choose_inplace(steps, types)
     out = Plan(steps)
-    out.preset = {p: s.values[i] for s in steps if s.kind == "const" and not s.reads and not s.owned
-                  for i, p in s.puts}
-    out.loop = [s for s in steps if not (s.kind == "const" and not s.reads and not s.owned)]
+    out.preset = {p: s.values[i] for s in steps if s.kind == "const" and not s.reads for i, p in s.puts}
+    out.loop = [s for s in steps if not (s.kind == "const" and not s.reads)]
     out.need = max((s.need[0] for s in steps), default=0)
     out.unguarded = max((s.hi for s in steps if s.kind == "op" and not s.op.allocation), default=0)
     return out
@@ -305,7 +305,7 @@ def _run(steps: list[Step], feeds: dict, file: str | None, ctx: RunContext | Non
         else:
             results[s.node] = env[s.reads[0]]
             outs = ()
-        if live is None:
+        if live is None or (kind == "const" and not s.frees):   # (a Const counts nothing)
             for i, p in s.puts:
                 env[p] = outs[i]
             for r in s.frees:

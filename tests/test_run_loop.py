@@ -1,9 +1,9 @@
 """The executor's loop of every run (irrun/executor.py ``_run``) against its reference, the loop
 that shows every step to an observer (``execute(..., observe=)``, which keeps the live account
 through ``_account``): the same outputs bit for bit, and the same memory-budget decision — the
-same refusal, at the same layer, with the same bytes — at every limit. The fast loop takes the
-Consts that own no bytes out of the loop (``Plan.preset``; folded values that own bytes,
-``Step.owned``, stay in it) and checks static outputs by their whole shape (``Step.expect``)."""
+same refusal, at the same layer, with the same bytes — at every limit. The fast loop sets the
+Consts that read nothing before it runs (``Plan.preset``; a plan's values count nothing) and
+checks static outputs by their whole shape (``Step.expect``)."""
 from __future__ import annotations
 
 import warnings
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import irrun
-from irrun import budget
+from irrun import budget, executor
 from irrun.contract import output_specs, outputs_fit, outputs_match
 from irrun.elements import from_dtype
 from irrun.executor import Plan, RunContext, execute
@@ -73,18 +73,24 @@ def test_the_fast_loop_keeps_the_account_of_the_observed_loop(case):
     assert 0 < refused < len(limits)                   # the scan saw both answers
 
 
-def test_folded_values_that_own_bytes_count_in_the_fast_loop():
-    """A folded value (a ShapeOf chain's result) owns its bytes: it stays in the loop, where its
-    bytes are counted; only Consts that read nothing and count nothing are set before it."""
-    counted = []
+def test_the_plans_values_are_shared_read_only_and_count_nothing():
+    """Values a plan holds (Consts, folded ShapeOf chains, cached constants) are shared by every
+    run: read-only, so no run writes into them and the live account counts none of them (as
+    the observed loop's ``_account`` sees them); the loop sets those that read nothing first."""
+    folded = 0
     for case in CASES:
         _, steps, _ = _model_and_feeds(case)
-        counted += [n for s in steps.loop if s.kind == "const" for _, n in s.owned]
         in_loop = {id(s) for s in steps.loop}
         preset = [s for s in steps if id(s) not in in_loop]
-        assert all(s.kind == "const" and not s.reads and not s.owned for s in preset)
+        assert all(s.kind == "const" and not s.reads for s in preset)
         assert {p for s in preset for _, p in s.puts} == set(steps.preset)
-    assert counted and all(n > 0 for n in counted)
+        for s in steps:
+            if s.kind == "const":
+                for v in s.values:
+                    assert type(v) is not np.ndarray or not v.flags.writeable or v.base is not None
+                    assert executor._owned_bytes(v) == 0
+                folded += bool(s.reads)
+    assert folded                                       # (folded layers are among them)
 
 
 def _info(dtype, dims) -> TensorInfo:

@@ -14,6 +14,7 @@ from irrun.errors import OpError
 from irrun.ops import broadcast as broadcast_mod
 from irrun.ops._broadcast import numpy_shape
 from irrun.ops import gather as gather_mod
+from irrun.ops.attention import attention_shape, concrete_shape
 from irrun.ops.broadcast import broadcast_shape
 from irrun.ops.reshape import concrete_target, reshape_target
 from irrun.ops.transpose import Transpose1, transpose_order
@@ -105,3 +106,35 @@ def test_numpy_broadcast_on_ints_is_numpys(a, b):
     except ValueError:
         want = None
     assert numpy_shape(a, b) == want
+
+
+small = st.lists(st.integers(0, 3), min_size=0, max_size=4).map(tuple)
+
+
+@st.composite
+def attention_inputs(draw):
+    """q [*b, L, E], k [*b, S, E], v [*b, S, Ev], mask, scale: mostly consistent, some dims
+    replaced by 1 or another size (broadcasting, mismatches)."""
+    b = draw(st.lists(st.integers(0, 3), max_size=2))
+    L, S, E, Ev = (draw(st.integers(0, 3)) for _ in range(4))
+    shapes = [tuple(b) + (L, E), tuple(b) + (S, E), tuple(b) + (S, Ev), (1,) * len(b) + (L, S), ()]
+    n = draw(st.integers(3, 5))
+    shapes = [tuple(draw(st.sampled_from([d, d, d, 1, 2])) for d in s) for s in shapes[:n]]
+    if n == 5:
+        shapes[4] = draw(st.sampled_from([(), (1,), (2,), (1, 1)]))
+    return shapes
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.one_of(st.lists(small, min_size=3, max_size=5), attention_inputs()), st.booleans())
+def test_attention_shape_on_ints_is_the_general_rule(shapes, causal):
+    fast = concrete_shape(shapes, causal)
+    general = _general(lambda: attention_shape([PartialShape(s) for s in shapes], causal).to_tuple())
+    if fast is not None:
+        assert fast == general
+
+
+def test_attention_shape_on_ints_takes_a_decode_step():
+    q, kv, mask = (1, 4, 1, 16), (1, 4, 9, 16), (1, 1, 1, 9)
+    assert concrete_shape([q, kv, kv, mask], False) == (1, 4, 1, 16)
+    assert concrete_shape([q, kv, kv, mask, ()], False) == (1, 4, 1, 16)
