@@ -305,11 +305,15 @@ def _run(steps: list[Step], feeds: dict, file: str | None, ctx: RunContext | Non
         else:
             results[s.node] = env[s.reads[0]]
             outs = ()
-        if live is None or (kind == "const" and not s.frees):   # (a Const counts nothing)
+        if live is None or kind == "const":     # (a plan's values count nothing: only frees)
             for i, p in s.puts:
                 env[p] = outs[i]
+            freed = 0
             for r in s.frees:
                 env.pop(r, None)
+                freed += counted.pop(r, 0)
+            if freed:
+                live.total -= freed
             continue
         _account(live, counted, s, outs, env, limit, file)
     return results
@@ -319,13 +323,14 @@ def _account(live: budget.Live, counted: dict, s: Step, outs, env: dict, limit: 
              file: str | None) -> None:
     """Keep step ``s``'s outputs in ``env``, drop the ports it was the last to read, and keep the
     run's live account (:class:`irrun.budget.Live`): the bytes of the arrays this run holds that
-    own their data (:func:`_owned_bytes`; ``counted`` holds each port's share). Its peak, a
-    layer's outputs beside the inputs it was the last to read, must fit ``limit``."""
+    own their data (views, and read-only arrays such as a plan's values, count nothing;
+    ``counted`` holds each port's share). Its peak, a layer's outputs beside the inputs it was
+    the last to read, must fit ``limit``."""
     total = live.total
     for i, p in s.puts:
         a = env[p] = outs[i]
-        if n := _owned_bytes(a):
-            counted[p] = n
+        if type(a) is np.ndarray and a.base is None and a.flags.writeable:   # it owns its bytes
+            n = counted[p] = a.nbytes if a.dtype.kind != "T" else budget.string_bytes(a)
             total += n
     peak = total
     if s.inplace is not None and s.inplace in counted and outs and env.get(s.inplace) is outs[0]:
@@ -337,14 +342,6 @@ def _account(live: budget.Live, counted: dict, s: Step, outs, env: dict, limit: 
     if peak > limit:
         raise budget.MemoryBudgetError(budget.over_message("the run's live tensors", peak, limit),
                                        file=file, layer=s.ref)
-
-
-def _owned_bytes(a) -> int:
-    """What an array counts in the live account: the bytes it owns (views and read-only arrays,
-    such as cached constants, count nothing)."""
-    if type(a) is np.ndarray and a.base is None and a.flags.writeable:
-        return a.nbytes if a.dtype.kind != "T" else budget.string_bytes(a)
-    return 0
 
 
 def _guard(s: Step, args: list, limit: int, file: str | None) -> None:
