@@ -13,7 +13,7 @@ result into (``inplace``, see :func:`irrun.inplace.choose_inplace`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from time import perf_counter
 
@@ -66,8 +66,8 @@ class Plan(list):
 
     need: int = 0
     unguarded: int = 0
-    #: the outputs of the "const" steps that read nothing enter a run's arrays at its start, which
-    #: changes nothing in the live account (a plan's values are read-only: they count nothing) ...
+    #: the outputs of the "const" steps enter a run's arrays at its start, which changes nothing
+    #: in the live account (a plan's values are read-only: they count nothing) ...
     preset: dict = {}
     #: ... and the loop runs the other steps only
     loop: list = []
@@ -146,11 +146,28 @@ def link(steps: list[Step], types: dict) -> list[Step]:
                 step.frees.append(r)
     choose_inplace(steps, types)
     out = Plan(steps)
-    out.preset = {p: s.values[i] for s in steps if s.kind == "const" and not s.reads for i, p in s.puts}
-    out.loop = [s for s in steps if not (s.kind == "const" and not s.reads)]
+    out.preset, out.loop = _without_constants(steps)
     out.need = max((s.need[0] for s in steps), default=0)
     out.unguarded = max((s.hi for s in steps if s.kind == "op" and not s.op.allocation), default=0)
     return out
+
+
+def _without_constants(steps: list[Step]) -> tuple[dict, list[Step]]:
+    """What a run sets at its start (every "const" step's outputs: a plan's values, read-only,
+    count nothing) and the steps its loop runs. A folded layer that is the last to read some
+    ports (a ShapeOf's input) hands them to the step before it, whose copy frees them after its
+    own peak: every peak the account checks is the same (the folded layer's own one, adding
+    nothing, cannot be higher than the one before it)."""
+    preset: dict = {}
+    loop: list[Step] = []
+    for s in steps:
+        if s.kind != "const":
+            loop.append(s)
+            continue
+        preset.update((p, s.values[i]) for i, p in s.puts)
+        if s.frees and loop:
+            loop[-1] = replace(loop[-1], frees=loop[-1].frees + s.frees)
+    return preset, loop
 
 
 #: Plans kept per model or body (one per input signature), oldest dropped first.
@@ -269,7 +286,7 @@ def _run(steps: list[Step], feeds: dict, file: str | None, ctx: RunContext | Non
          env: dict, live: budget.Live | None = None) -> dict:
     """:func:`execute` without an observer: the loop of every run, kept to what each layer
     needs beyond its kernel (a bound method, prepared keyword arguments, O(1) output checks where
-    the plan proved the shapes static, the Consts that count nothing set before the loop)."""
+    the plan proved the shapes static, a plan's values set before the loop)."""
     results = {}
     counted: dict[tuple, int] = {}          # port -> bytes its array owns (the live account)
     if isinstance(steps, Plan):

@@ -1,9 +1,9 @@
 """The executor's loop of every run (irrun/executor.py ``_run``) against its reference, the loop
 that shows every step to an observer (``execute(..., observe=)``, which keeps the live account
 through ``_account``): the same outputs bit for bit, and the same memory-budget decision — the
-same refusal, at the same layer, with the same bytes — at every limit. The fast loop sets the
-Consts that read nothing before it runs (``Plan.preset``; a plan's values count nothing) and
-checks static outputs by their whole shape (``Step.expect``)."""
+same refusal, at the same layer, with the same bytes — at every limit. The fast loop sets a
+plan's values before it runs (``Plan.preset``: they count nothing) and checks static outputs by
+their whole shape (``Step.expect``)."""
 from __future__ import annotations
 
 import warnings
@@ -54,7 +54,7 @@ class _Nothing:
 @pytest.mark.parametrize("case", CASES)
 def test_the_fast_loop_keeps_the_account_of_the_observed_loop(case):
     model, steps, feeds = _model_and_feeds(case)
-    assert isinstance(steps, Plan) and steps.preset and len(steps.loop) + len(steps.preset) <= len(steps)
+    assert isinstance(steps, Plan) and steps.preset and len(steps.loop) < len(steps)
     _, ref, _ = _outcome(model, steps, feeds, budget.current(), _Nothing())
     err, got, _ = _outcome(model, steps, feeds, budget.current(), None)
     assert err is None and list(got) == list(ref)
@@ -76,14 +76,15 @@ def test_the_fast_loop_keeps_the_account_of_the_observed_loop(case):
 def test_the_plans_values_are_shared_read_only_and_count_nothing():
     """Values a plan holds (Consts, folded ShapeOf chains, cached constants) are shared by every
     run: read-only, so no run writes into them and the live account counts none of them (as
-    the observed loop's ``_account`` sees them); the loop sets those that read nothing first."""
+    the observed loop's ``_account`` sees them); the fast loop sets them all first, and the
+    ports a folded layer was the last to read are freed by the step before it."""
     folded = 0
     for case in CASES:
         _, steps, _ = _model_and_feeds(case)
-        in_loop = {id(s) for s in steps.loop}
-        preset = [s for s in steps if id(s) not in in_loop]
-        assert all(s.kind == "const" and not s.reads for s in preset)
-        assert {p for s in preset for _, p in s.puts} == set(steps.preset)
+        assert [s.node for s in steps.loop] == [s.node for s in steps if s.kind != "const"]
+        assert {p for s in steps if s.kind == "const" for _, p in s.puts} == set(steps.preset)
+        frees = sorted(r for s in steps for r in s.frees)
+        assert sorted(r for s in steps.loop for r in s.frees) == frees      # each freed once
         for s in steps:
             if s.kind == "const":
                 for v in s.values:
