@@ -27,7 +27,7 @@ from .. import bounds
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
 from ._numerics import NUMERIC, RESTRICTION, quiet, unsupported, work_dtype
-from .base import Attr, Op, Precision, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
+from .base import Attr, Op, Precision, TensorInfo, check_index_input, int_list, normalize_axis, spec_url
 from .registry import define
 
 ONE = Dim(1, 1)
@@ -35,7 +35,7 @@ ONE = Dim(1, 1)
 
 def reduce_axes(values: np.ndarray, rank: int) -> tuple[int, ...]:
     """The axes input as sorted unique axes in ``[0, rank)`` (OpenVINO's message otherwise)."""
-    return tuple(sorted({normalize_axis(a, rank, port="input 1") for a in as_int64(values).reshape(-1).tolist()}))
+    return tuple(sorted({normalize_axis(a, rank, port="input 1") for a in int_list(values)}))
 
 
 def reduce_shape(data: PartialShape, axes: tuple[int, ...] | None, axes_shape: PartialShape,

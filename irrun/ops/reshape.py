@@ -10,7 +10,7 @@ import numpy as np
 from .. import bounds
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, check_index_input, spec_url
+from .base import Attr, Op, TensorInfo, check_index_input, int_list, spec_url
 from .registry import register
 
 _P = "input 1"
@@ -117,7 +117,7 @@ def _hull(a: Dim, b: Dim) -> Dim:
 
 
 def _pattern(value: np.ndarray) -> list[int]:
-    return as_int64(value).reshape(-1).tolist()
+    return int_list(value)
 
 
 @register
