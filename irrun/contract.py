@@ -35,11 +35,13 @@ def _bug(e: Exception, file: str | None, ref: LayerRef) -> InternalError:
 def run_checked(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo | None],
                 ref: LayerRef, file: str | None = None, folding: bool = False,
                 ctx: object = None, constant: bool = False, kwargs: dict | None = None,
-                expect: tuple | None = None, rounded: bool = True) -> list[np.ndarray]:
+                expect: tuple | None = None, rounded: bool = True, specs: tuple | None = None
+                ) -> list[np.ndarray]:
     """``constant`` (implied by ``folding``): every input is constant-derived, so f16/bf16 math
     runs in f32 as OpenVINO does it (:mod:`irrun.widen`). ``kwargs``: the plan's ``out``/``skip``
     for the kernel (:class:`irrun.executor.Step`); ``expect``: (dtype, shape) per output when
-    every inferred port is static, so that a correct result is checked in O(1). ``rounded=False``
+    every inferred port is static, so that a correct result is checked in O(1); else ``specs``
+    (:func:`output_specs`), checked cheaply. ``rounded=False``
     (with ``constant``): only constant layers read the outputs (:func:`irrun.widen.run_constant`)."""
     kw = kwargs or {}
     try:
@@ -50,8 +52,7 @@ def run_checked(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo |
             outs = op.run(*args, ctx=ctx, **kw) if op.uses_context else op.run(*args, **kw)
     except Exception as e:
         raise_failure(e, file, ref, "while folding constants: " if folding else "")
-    if expect is not None and len(outs) == len(expect) and all(
-            type(a) is np.ndarray and a.dtype == d and a.shape == s for a, (d, s) in zip(outs, expect)):
+    if outputs_match(outs, expect) if expect is not None else outputs_fit(outs, specs):
         return list(outs)
     return check_outputs(outs, infos, ref, file)
 

@@ -303,7 +303,7 @@ def _run(steps: list[Step], feeds: dict, file: str | None, ctx: RunContext | Non
                 if s.inplace is not None:
                     kw["out"] = env[s.inplace]
                 outs = run_checked(s.op, args, s.infos, s.ref, file, ctx=ctx, kwargs=kw,
-                                   expect=s.expect, constant=s.constant)
+                                   expect=s.expect, constant=s.constant, specs=s.specs)
             else:
                 try:
                     if s.inplace is not None:

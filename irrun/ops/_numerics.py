@@ -72,6 +72,8 @@ def quiet_run() -> Iterator[None]:
 
 def work_dtype(dtype: np.dtype) -> np.dtype:
     """The dtype float math runs in: f32 for f16/bf16, else the input's own."""
+    if dtype.kind in "iub" or dtype.kind == "f" and dtype.itemsize > 2:     # (the common case, early)
+        return dtype
     return np.dtype(np.float32) if dtype.kind == "V" or dtype == np.float16 or dtype.name == "bfloat16" \
         else dtype
 
