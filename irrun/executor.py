@@ -1,10 +1,11 @@
 """Run a graph on NumPy arrays: a loop over a precomputed plan, readable at a glance.
 
 The plan is built once per (graph, inferred types): for each live layer in topological order, the
-ports it reads, its op, and which of its inputs it is the last reader of. ``run`` then only moves
-arrays between an environment dict and the kernels, checks each result against the inferred port
-(:func:`irrun.contract.run_checked`), uses values already folded by shape inference, and drops
-every intermediate after its last consumer.
+ports it reads, its op, and which of its inputs it is the last reader of. A run then only moves
+arrays between an environment and the kernels, checks each result against the inferred port
+(:mod:`irrun.contract`), uses values already folded by shape inference, and drops every
+intermediate after its last consumer: :func:`execute` shows every step to an observer (debug
+tools), :func:`irrun.fastloop.run` is the loop of every other run.
 
 The plan also decides two savings the ops opt into (:class:`irrun.ops.base.Op`): which outputs
 nobody reads (``skip``, for ops with ``lazy_outputs``) and which input buffer a layer may write its
@@ -14,15 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from operator import attrgetter
 from time import perf_counter
 
 import numpy as np
 
-from . import budget, heap
-from .contract import check_outputs, output_specs, outputs_fit, outputs_match, raise_failure, run_checked
+from . import budget, fastloop, heap
+from .contract import output_specs, run_checked
 from .errors import UnsupportedError
 from .graph import Graph, inputs_of, role
+from .fastloop import guard
 from .inplace import choose_inplace
 from .ops._numerics import quiet_run
 from .ops.base import Op
@@ -52,9 +53,12 @@ class Step:
     values: tuple = ()             # a "const" step's outputs
     guard: int = 0                 # item size to check (input elements x it) against the budget
     puts: tuple = ()               # (output index, port) per kept output
+    ins: tuple = ()                # the slots of ``reads``, ``puts``, ``frees`` and ``inplace``
+    slots: tuple = ()              # in a run of the plan's loop (irrun/fastloop.py)
+    drop: tuple = ()
+    into: int | None = None
 
 
-_SIZE = attrgetter("size")
 #: ``Step.hi`` of an output whose size shape inference cannot bound.
 UNBOUNDED = 1 << 80
 
@@ -69,8 +73,10 @@ class Plan(list):
     #: the outputs of the "const" steps enter a run's arrays at its start, which changes nothing
     #: in the live account (a plan's values are read-only: they count nothing) ...
     preset: dict = {}
-    #: ... and the loop runs the other steps only
+    #: ... the loop runs the other steps only (irrun/fastloop.py), the ports numbered: ``initial``
+    #: holds the values of the slots when a run starts
     loop: list = []
+    initial: list = []
 
 
 @dataclass
@@ -147,6 +153,7 @@ def link(steps: list[Step], types: dict) -> list[Step]:
     choose_inplace(steps, types)
     out = Plan(steps)
     out.preset, out.loop = _without_constants(steps)
+    out.initial = fastloop.number(out.preset, out.loop)
     out.need = max((s.need[0] for s in steps), default=0)
     out.unguarded = max((s.hi for s in steps if s.kind == "op" and not s.op.allocation), default=0)
     return out
@@ -247,9 +254,9 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
     live = budget.live()                   # the run's live bytes, bodies included (budget.Live)
     inplace = observe is None or not getattr(observe, "keeps_arrays", True)
     limit = budget.current()
-    if observe is None:
+    if observe is None and isinstance(steps, Plan):
         with quiet_run():                   # one errstate for every kernel (ops/_numerics.py)
-            return _run(steps, feeds, file, ctx, limit, env, live)
+            return fastloop.run(steps, feeds, file, ctx, limit, live)
     counted: dict[tuple, int] = {}
     for s in steps:
         t0 = perf_counter()
@@ -263,13 +270,13 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
             outs = [i.value for i in s.infos]
         else:
             if s.hi > limit and s.guard:
-                _guard(s, args, limit, file)
+                guard(s, args, limit, file)
             kw = {}                         # observers see every output: no ``skip``
             if s.inplace is not None and inplace:
                 kw["out"] = env[s.inplace]
             outs = run_checked(s.op, args, s.infos, s.ref, file, ctx=ctx, kwargs=kw, expect=s.expect,
                                constant=s.constant)
-        replaced = observe(s, args, outs, perf_counter() - t0)
+        replaced = None if observe is None else observe(s, args, outs, perf_counter() - t0)
         if replaced is not None:
             outs = replaced
         if live is not None:
@@ -279,60 +286,6 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
             env[(s.node, i)] = outs[i]
         for r in s.frees:
             env.pop(r, None)
-    return results
-
-
-def _run(steps: list[Step], feeds: dict, file: str | None, ctx: RunContext | None, limit: int,
-         env: dict, live: budget.Live | None = None) -> dict:
-    """:func:`execute` without an observer: the loop of every run, kept to what each layer
-    needs beyond its kernel (a bound method, prepared keyword arguments, O(1) output checks where
-    the plan proved the shapes static, a plan's values set before the loop)."""
-    results = {}
-    counted: dict[tuple, int] = {}          # port -> bytes its array owns (the live account)
-    if isinstance(steps, Plan):
-        env.update(steps.preset)
-        steps = steps.loop
-    for s in steps:
-        kind = s.kind
-        if kind == "op":
-            args = [env[r] for r in s.reads]
-            if s.hi > limit and s.guard:
-                _guard(s, args, limit, file)
-            if s.slow:                      # constant math (irrun/widen.py) or a context
-                kw = dict(s.kw)
-                if s.inplace is not None:
-                    kw["out"] = env[s.inplace]
-                outs = run_checked(s.op, args, s.infos, s.ref, file, ctx=ctx, kwargs=kw,
-                                   expect=s.expect, constant=s.constant, specs=s.specs)
-            else:
-                try:
-                    if s.inplace is not None:
-                        outs = s.call(*args, out=env[s.inplace], **s.kw)
-                    else:
-                        outs = s.call(*args, **s.kw)
-                except Exception as e:
-                    raise_failure(e, file, s.ref)
-                if not (outputs_match(outs, s.expect) if s.expect is not None
-                        else outputs_fit(outs, s.specs)):
-                    outs = check_outputs(outs, s.infos, s.ref, file)
-        elif kind == "param":
-            outs = (feeds[s.node],)
-        elif kind == "const":
-            outs = s.values
-        else:
-            results[s.node] = env[s.reads[0]]
-            outs = ()
-        if live is None or kind == "const":     # (a plan's values count nothing: only frees)
-            for i, p in s.puts:
-                env[p] = outs[i]
-            freed = 0
-            for r in s.frees:
-                env.pop(r, None)
-                freed += counted.pop(r, 0)
-            if freed:
-                live.total -= freed
-            continue
-        _account(live, counted, s, outs, env, limit, file)
     return results
 
 
@@ -359,13 +312,3 @@ def _account(live: budget.Live, counted: dict, s: Step, outs, env: dict, limit: 
     if peak > limit:
         raise budget.MemoryBudgetError(budget.over_message("the run's live tensors", peak, limit),
                                        file=file, layer=s.ref)
-
-
-def _guard(s: Step, args: list, limit: int, file: str | None) -> None:
-    """Before a layer whose op allocates no more elements than its largest input holds
-    (``Op.allocation == "inputs"``) runs where shape inference could not bound its output."""
-    most = max(map(_SIZE, args), default=0) * s.guard
-    if most > limit:
-        raise budget.MemoryBudgetError(budget.over_message(f"the output (up to {most // s.guard} "
-                                                           "elements)", most, limit),
-                                       file=file, layer=s.ref, port="output 0")

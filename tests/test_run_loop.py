@@ -1,4 +1,4 @@
-"""The executor's loop of every run (irrun/executor.py ``_run``) against its reference, the loop
+"""The executor's loop of every run (irrun/fastloop.py) against its reference, the loop
 that shows every step to an observer (``execute(..., observe=)``, which keeps the live account
 through ``_account``): the same outputs bit for bit, and the same memory-budget decision — the
 same refusal, at the same layer, with the same bytes — at every limit. The fast loop sets a
