@@ -132,3 +132,18 @@ def test_a_run_holds_one_errstate_that_the_kernels_reuse(tmp_path):
         assert np.geterr() == {"divide": "ignore", "over": "ignore", "under": "ignore", "invalid": "ignore"}
         assert type(quiet()) is not np.errstate
     assert np.geterr()["divide"] == "warn" and per_step.dtype == np.float32
+
+
+def test_a_folded_output_cannot_be_changed_for_the_next_run(tmp_path):
+    """A model output that shape inference folded is the plan's value, shared by every run:
+    handed out read-only, so a caller writing into it cannot change what the next run returns."""
+    from irrun.irwriter import IRWriter
+    w = IRWriter()
+    x = w.parameter("x", "f32", [2, 3])
+    w.result(w.layer("ShapeOf", [x], {"output_type": "i64"}, version="opset3"), "shape")
+    model = irrun.read_model(w.save(tmp_path / "m.xml"))
+    got = model.run({"x": np.zeros((2, 3), np.float32)})["shape"]
+    assert got.tolist() == [2, 3] and not got.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        got[0] = 7
+    assert model.run({"x": np.ones((2, 3), np.float32)})["shape"].tolist() == [2, 3]
