@@ -10,13 +10,15 @@ same (tests/test_run_loop.py).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
 from . import budget
 from .contract import check_outputs, outputs_fit, outputs_match, raise_failure, run_checked
+from .errors import LayerRef
 
 if TYPE_CHECKING:
     from .executor import Plan, RunContext, Step
@@ -49,6 +51,7 @@ def run(plan: Plan, feeds: dict, file: str | None, ctx: RunContext | None, limit
     env = list(plan.initial)
     counted = [0] * len(env)                # slot -> bytes its array owns (the live account)
     ndarray = np.ndarray
+    outs: Sequence[np.ndarray]
     for s in plan.loop:
         kind = s.kind
         if kind == "op":
@@ -110,4 +113,4 @@ def guard(s: Step, args: list, limit: int, file: str | None) -> None:
     if most > limit:
         raise budget.MemoryBudgetError(budget.over_message(f"the output (up to {most // s.guard} "
                                                            "elements)", most, limit),
-                                       file=file, layer=s.ref, port="output 0")
+                                       file=file, layer=cast(LayerRef, s.ref), port="output 0")

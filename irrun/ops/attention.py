@@ -118,11 +118,12 @@ def concrete_shape(shapes: Sequence[tuple[int, ...]], causal: bool) -> tuple[int
         return None
     batch = numpy_shape(q[:-2], k[:-2])
     batch = None if batch is None else numpy_shape(batch, v[:-2])
-    L, S = q[-2], k[-2]
+    L: int | None = q[-2]
+    S: int | None = k[-2]
     if len(shapes) > 3 and not causal and len(shapes[3]):
         m = shapes[3]
-        L = None if len(m) < 2 else _merged(L, m[-2])
-        S = None if len(m) < 2 else _merged(S, m[-1])
+        L = None if len(m) < 2 or L is None else _merged(L, m[-2])
+        S = None if len(m) < 2 or S is None else _merged(S, m[-1])
         if len(m) >= 3 and batch is not None:
             batch = numpy_shape(batch, m[:-2])
     if len(shapes) > 4 and not (len(shapes[4]) == 0 or shapes[4] == (1,)):
