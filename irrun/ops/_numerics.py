@@ -1,5 +1,6 @@
 """Numerics many ops share: which element types irrun computes on, the dtype float math runs in,
-blockwise float math, rounding helpers and erf; the refusal message for the other types.
+blockwise float math, rounding helpers and erf; the refusal message for the other types; the
+floating-point error state a run holds once for all its kernels (:func:`quiet_run`).
 
 Measured on OpenVINO 2026.4.1's reference evaluator (see the op modules that use them): f16/bf16
 compute in f32 and round once; kernels accumulate in f32 (or the input's wider float type).
