@@ -15,6 +15,7 @@ NumPy on inputs the shape rule let through) an :class:`InternalError`: a bug, ex
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 
 import numpy as np
 
@@ -34,11 +35,13 @@ def _bug(e: Exception, file: str | None, ref: LayerRef) -> InternalError:
 def run_checked(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo | None],
                 ref: LayerRef, file: str | None = None, folding: bool = False,
                 ctx: object = None, constant: bool = False, kwargs: dict | None = None,
-                expect: tuple | None = None, rounded: bool = True) -> list[np.ndarray]:
+                expect: tuple | None = None, rounded: bool = True, specs: tuple | None = None
+                ) -> list[np.ndarray]:
     """``constant`` (implied by ``folding``): every input is constant-derived, so f16/bf16 math
     runs in f32 as OpenVINO does it (:mod:`irrun.widen`). ``kwargs``: the plan's ``out``/``skip``
     for the kernel (:class:`irrun.executor.Step`); ``expect``: (dtype, shape) per output when
-    every inferred port is static, so that a correct result is checked in O(1). ``rounded=False``
+    every inferred port is static, so that a correct result is checked in O(1); else ``specs``
+    (:func:`output_specs`), checked cheaply. ``rounded=False``
     (with ``constant``): only constant layers read the outputs (:func:`irrun.widen.run_constant`)."""
     kw = kwargs or {}
     try:
@@ -49,8 +52,7 @@ def run_checked(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo |
             outs = op.run(*args, ctx=ctx, **kw) if op.uses_context else op.run(*args, **kw)
     except Exception as e:
         raise_failure(e, file, ref, "while folding constants: " if folding else "")
-    if expect is not None and len(outs) == len(expect) and all(
-            type(a) is np.ndarray and a.dtype == d and a.shape == s for a, (d, s) in zip(outs, expect)):
+    if outputs_match(outs, expect) if expect is not None else outputs_fit(outs, specs):
         return list(outs)
     return check_outputs(outs, infos, ref, file)
 
@@ -73,15 +75,31 @@ def raise_failure(e: Exception, file: str | None, ref: LayerRef, kind: str = "")
 
 
 def output_specs(infos: Sequence[TensorInfo | None]) -> tuple | None:
-    """What :func:`outputs_fit` checks: (dtype, ((lo, hi), ...)) per output; None when some
-    output's dtype or rank is unknown (the full check then runs)."""
+    """What :func:`outputs_fit` checks, decided once per plan: per output (dtype, rank, a getter
+    of the static dims' positions and their values, (position, lo, hi) of the dynamic dims that
+    have bounds to check); None when some output's dtype or rank is unknown (the full check runs)."""
     specs = []
     for info in infos:
         if info is None or info.etype.dtype is None or info.shape.rank is None:
             return None
-        specs.append((info.etype.dtype, tuple((d.lo, 1 << 62 if d.hi is None else d.hi)
-                                              for d in info.shape)))
+        fixed = [(i, d.lo) for i, d in enumerate(info.shape) if d.is_static]
+        ranges = tuple((i, d.lo, 1 << 62 if d.hi is None else d.hi)
+                       for i, d in enumerate(info.shape) if not d.is_static and (d.lo or d.hi is not None))
+        pick = itemgetter(*(i for i, _ in fixed)) if fixed else None    # (one position: an int)
+        values = (fixed[0][1] if len(fixed) == 1 else tuple(v for _, v in fixed)) if fixed else None
+        specs.append((info.etype.dtype, info.shape.rank, pick, values, ranges))
     return tuple(specs)
+
+
+def outputs_match(outs: Sequence, expect: tuple) -> bool:
+    """:func:`outputs_fit` where the plan proved every output static: ``expect`` holds each
+    output's (dtype, shape), compared whole."""
+    if len(outs) != len(expect):
+        return False
+    for a, (dtype, shape) in zip(outs, expect):
+        if type(a) is not np.ndarray or a.shape != shape or a.dtype != dtype:
+            return False
+    return True
 
 
 def outputs_fit(outs: Sequence, specs: tuple | None) -> bool:
@@ -89,11 +107,14 @@ def outputs_fit(outs: Sequence, specs: tuple | None) -> bool:
     whose shape lies inside the inferred partial shape."""
     if specs is None or len(outs) != len(specs):
         return False
-    for a, (dtype, dims) in zip(outs, specs):
-        if type(a) is not np.ndarray or a.dtype != dtype or len(a.shape) != len(dims):
+    for a, (dtype, rank, pick, values, ranges) in zip(outs, specs):
+        if type(a) is not np.ndarray or a.dtype != dtype:
             return False
-        for n, (lo, hi) in zip(a.shape, dims):
-            if n < lo or n > hi:
+        shape = a.shape
+        if len(shape) != rank or (pick is not None and pick(shape) != values):
+            return False
+        for i, lo, hi in ranges:
+            if not lo <= shape[i] <= hi:
                 return False
     return True
 

@@ -1,27 +1,31 @@
 """Run a graph on NumPy arrays: a loop over a precomputed plan, readable at a glance.
 
 The plan is built once per (graph, inferred types): for each live layer in topological order, the
-ports it reads, its op, and which of its inputs it is the last reader of. ``run`` then only moves
-arrays between an environment dict and the kernels, checks each result against the inferred port
-(:func:`irrun.contract.run_checked`), uses values already folded by shape inference, and drops
-every intermediate after its last consumer.
+ports it reads, its op, and which of its inputs it is the last reader of. A run then only moves
+arrays between an environment and the kernels, checks each result against the inferred port
+(:mod:`irrun.contract`), uses values already folded by shape inference, and drops every
+intermediate after its last consumer: :func:`execute` shows every step to an observer (debug
+tools), :func:`irrun.fastloop.run` is the loop of every other run.
 
 The plan also decides two savings the ops opt into (:class:`irrun.ops.base.Op`): which outputs
 nobody reads (``skip``, for ops with ``lazy_outputs``) and which input buffer a layer may write its
-result into (``inplace``, see :func:`_inplace`).
+result into (``inplace``, see :func:`irrun.inplace.choose_inplace`).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from time import perf_counter
 
 import numpy as np
 
-from . import budget, heap
-from .contract import check_outputs, output_specs, outputs_fit, raise_failure, run_checked
+from . import budget, fastloop, heap
+from .contract import output_specs, run_checked
 from .errors import UnsupportedError
 from .graph import Graph, inputs_of, role
+from .fastloop import guard
+from .inplace import choose_inplace
+from .ops._numerics import quiet_run
 from .ops.base import Op
 from .tensorinfo import Role, TensorInfo
 
@@ -48,6 +52,11 @@ class Step:
     specs: tuple = ()              # (dtype, ((lo, hi), ...)) per output: irrun.contract.outputs_fit
     values: tuple = ()             # a "const" step's outputs
     guard: int = 0                 # item size to check (input elements x it) against the budget
+    puts: tuple = ()               # (output index, port) per kept output
+    ins: tuple = ()                # the slots of ``reads``, ``puts``, ``frees`` and ``inplace``
+    slots: tuple = ()              # in a run of the plan's loop (irrun/fastloop.py)
+    drop: tuple = ()
+    into: int | None = None
 
 
 #: ``Step.hi`` of an output whose size shape inference cannot bound.
@@ -61,6 +70,13 @@ class Plan(list):
 
     need: int = 0
     unguarded: int = 0
+    #: the outputs of the "const" steps enter a run's arrays at its start, which changes nothing
+    #: in the live account (a plan's values are read-only: they count nothing) ...
+    preset: dict = {}
+    #: ... the loop runs the other steps only (irrun/fastloop.py), the ports numbered: ``initial``
+    #: holds the values of the slots when a run starts
+    loop: list = []
+    initial: list = []
 
 
 @dataclass
@@ -107,6 +123,7 @@ def link(steps: list[Step], types: dict) -> list[Step]:
         step.frees = []
         step.need = _least_shape(step.infos) if step.kind != "const" else (0, 0, ())
         step.keep = [i for i in range(len(step.infos)) if (step.node, i) in readers]
+        step.puts = tuple((i, (step.node, i)) for i in step.keep)
         if step.kind == "const" or (step.kind == "op" and not step.op.uses_context
                                     and all(r in constant for r in step.reads)):   # (a packed Const
                                     # has no reads: irrun/ops/constant.py)
@@ -120,21 +137,44 @@ def link(steps: list[Step], types: dict) -> list[Step]:
             step.call, step.kw = step.op.run, {"skip": step.skip} if step.skip else {}
             step.slow = step.constant or step.op.uses_context
             step.specs = output_specs(step.infos)
-        elif step.kind == "const":
-            step.values = tuple(i.value for i in step.infos)
             if all(i is not None and i.etype.dtype is not None and i.shape.is_static for i in step.infos):
                 step.expect = tuple((i.etype.dtype, i.shape.to_tuple()) for i in step.infos)
+        elif step.kind == "const":
+            step.values = tuple(i.value for i in step.infos)
+            for v in step.values:           # shared by every run: never written, counted as
+                if type(v) is np.ndarray and v.base is None:   # nothing (like cached constants)
+                    v.flags.writeable = False
     seen: set = set()
     for step in reversed(steps):           # the last reader of a port frees it
         for r in step.reads:
             if r not in seen:
                 seen.add(r)
                 step.frees.append(r)
-    _inplace(steps, types)
+    choose_inplace(steps, types)
     out = Plan(steps)
+    out.preset, out.loop = _without_constants(steps)
+    out.initial = fastloop.number(out.preset, out.loop)
     out.need = max((s.need[0] for s in steps), default=0)
     out.unguarded = max((s.hi for s in steps if s.kind == "op" and not s.op.allocation), default=0)
     return out
+
+
+def _without_constants(steps: list[Step]) -> tuple[dict, list[Step]]:
+    """What a run sets at its start (every "const" step's outputs: a plan's values, read-only,
+    count nothing) and the steps its loop runs. A folded layer that is the last to read some
+    ports (a ShapeOf's input) hands them to the step before it, whose copy frees them after its
+    own peak: every peak the account checks is the same (the folded layer's own one, adding
+    nothing, cannot be higher than the one before it)."""
+    preset: dict = {}
+    loop: list[Step] = []
+    for s in steps:
+        if s.kind != "const":
+            loop.append(s)
+            continue
+        preset.update((p, s.values[i]) for i, p in s.puts)
+        if s.frees and loop:
+            loop[-1] = replace(loop[-1], frees=loop[-1].frees + s.frees)
+    return preset, loop
 
 
 #: Plans kept per model or body (one per input signature), oldest dropped first.
@@ -150,57 +190,6 @@ def cached_plan(cache: dict, key: tuple, make: Callable[[], list[Step]]) -> list
             cache.pop(next(iter(cache)))
         cache[key] = steps
     return steps
-
-
-def _inplace(steps: list[Step], types: dict) -> None:
-    """Choose, for each layer whose op lists ``inplace`` inputs, one input buffer its output may
-    be written into. Input port T qualifies only if overwriting it cannot be seen:
-
-    * T is a fresh kernel output (its op has ``fresh_outputs``): not a Parameter (the caller's
-      array), a Const (the mapped .bin) or a folded value (shared by every run);
-    * this layer reads T once and is its last reader, and no tensor that may be a view of T (an
-      output of a non-fresh op downstream of T: Reshape, Transpose, slices...) is read later;
-    * neither T nor such a view is kept beyond the run: read by a Result (a model output) or by
-      an op with ``uses_context`` (an Assign stores its input as the variable's next value);
-    * T has the output's element type and (partial) shape; kernels also check the concrete
-      array (:func:`irrun.ops.elementwise.fits`) before writing.
-    """
-    last: dict[tuple, int] = {}
-    kept: set = set()
-    for k, s in enumerate(steps):
-        for r in s.reads:
-            last[r] = k
-            if s.kind == "result" or (s.kind == "op" and s.op.uses_context):
-                kept.add(r)
-    fresh: set = set()
-    views: dict[tuple, set] = {}           # fresh tensor -> tensors that may share its buffer
-    roots: dict[tuple, frozenset] = {}     # tensor -> fresh tensors whose buffer it may share
-    for s in steps:
-        for i in range(len(s.infos)):
-            t = (s.node, i)
-            if s.kind == "op" and s.op.fresh_outputs:
-                fresh.add(t)
-                roots[t] = frozenset((t,))
-            elif s.kind == "op":
-                roots[t] = frozenset().union(*(roots.get(r, ()) for r in s.reads))
-            else:
-                roots[t] = frozenset()
-            for root in roots[t]:
-                views.setdefault(root, set()).add(t)
-    for k, s in enumerate(steps):
-        if s.kind != "op" or not s.op.inplace or not s.infos or s.infos[0] is None:
-            continue
-        want = s.infos[0]
-        for idx in s.op.inplace:
-            if idx >= len(s.reads):
-                continue
-            t = s.reads[idx]
-            info = types.get(t)
-            if t in fresh and s.reads.count(t) == 1 and last.get(t) == k and info is not None \
-                    and info.etype == want.etype and info.shape.dims == want.shape.dims \
-                    and not any(v in kept or (v != t and last.get(v, -1) >= k) for v in views[t]):
-                s.inplace = t
-                break
 
 
 def _least_shape(infos: list[TensorInfo | None]) -> tuple[int, int, tuple[int, ...]]:
@@ -265,8 +254,9 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
     live = budget.live()                   # the run's live bytes, bodies included (budget.Live)
     inplace = observe is None or not getattr(observe, "keeps_arrays", True)
     limit = budget.current()
-    if observe is None:
-        return _run(steps, feeds, file, ctx, limit, env, live)
+    if observe is None and isinstance(steps, Plan):
+        with quiet_run():                   # one errstate for every kernel (ops/_numerics.py)
+            return fastloop.run(steps, feeds, file, ctx, limit, live)
     counted: dict[tuple, int] = {}
     for s in steps:
         t0 = perf_counter()
@@ -280,13 +270,13 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
             outs = [i.value for i in s.infos]
         else:
             if s.hi > limit and s.guard:
-                _guard(s, args, limit, file)
+                guard(s, args, limit, file)
             kw = {}                         # observers see every output: no ``skip``
             if s.inplace is not None and inplace:
                 kw["out"] = env[s.inplace]
             outs = run_checked(s.op, args, s.infos, s.ref, file, ctx=ctx, kwargs=kw, expect=s.expect,
                                constant=s.constant)
-        replaced = observe(s, args, outs, perf_counter() - t0)
+        replaced = None if observe is None else observe(s, args, outs, perf_counter() - t0)
         if replaced is not None:
             outs = replaced
         if live is not None:
@@ -299,63 +289,18 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
     return results
 
 
-def _run(steps: list[Step], feeds: dict, file: str | None, ctx: RunContext | None, limit: int,
-         env: dict, live: budget.Live | None = None) -> dict:
-    """:func:`execute` without an observer: the loop of every run, kept to what each layer
-    needs beyond its kernel (a bound method, prepared keyword arguments, O(1) output checks)."""
-    results = {}
-    counted: dict[tuple, int] = {}          # port -> bytes its array owns (the live account)
-    for s in steps:
-        kind = s.kind
-        if kind == "op":
-            args = [env[r] for r in s.reads]
-            if s.hi > limit and s.guard:
-                _guard(s, args, limit, file)
-            if s.slow:                      # constant math (irrun/widen.py) or a context
-                kw = dict(s.kw)
-                if s.inplace is not None:
-                    kw["out"] = env[s.inplace]
-                outs = run_checked(s.op, args, s.infos, s.ref, file, ctx=ctx, kwargs=kw,
-                                   expect=s.expect, constant=s.constant)
-            else:
-                try:
-                    if s.inplace is not None:
-                        outs = s.call(*args, out=env[s.inplace], **s.kw)
-                    else:
-                        outs = s.call(*args, **s.kw)
-                except Exception as e:
-                    raise_failure(e, file, s.ref)
-                if not outputs_fit(outs, s.specs):
-                    outs = check_outputs(outs, s.infos, s.ref, file)
-        elif kind == "param":
-            outs = (feeds[s.node],)
-        elif kind == "const":
-            outs = s.values
-        else:
-            results[s.node] = env[s.reads[0]]
-            outs = ()
-        if live is None:
-            for i in s.keep:
-                env[(s.node, i)] = outs[i]
-            for r in s.frees:
-                env.pop(r, None)
-            continue
-        _account(live, counted, s, outs, env, limit, file)
-    return results
-
-
 def _account(live: budget.Live, counted: dict, s: Step, outs, env: dict, limit: int,
              file: str | None) -> None:
     """Keep step ``s``'s outputs in ``env``, drop the ports it was the last to read, and keep the
     run's live account (:class:`irrun.budget.Live`): the bytes of the arrays this run holds that
-    own their data (views, and read-only arrays such as cached constants, count nothing; ``counted``
-    holds each port's share). Its peak, a layer's outputs beside the inputs it was the last to
-    read, must fit ``limit``."""
+    own their data (views, and read-only arrays such as a plan's values, count nothing;
+    ``counted`` holds each port's share). Its peak, a layer's outputs beside the inputs it was
+    the last to read, must fit ``limit``."""
     total = live.total
-    for i in s.keep:
-        a = env[(s.node, i)] = outs[i]
-        if type(a) is np.ndarray and a.base is None and a.flags.writeable:
-            n = counted[(s.node, i)] = a.nbytes if a.dtype.kind != "T" else budget.string_bytes(a)
+    for i, p in s.puts:
+        a = env[p] = outs[i]
+        if type(a) is np.ndarray and a.base is None and a.flags.writeable:   # it owns its bytes
+            n = counted[p] = a.nbytes if a.dtype.kind != "T" else budget.string_bytes(a)
             total += n
     peak = total
     if s.inplace is not None and s.inplace in counted and outs and env.get(s.inplace) is outs[0]:
@@ -367,13 +312,3 @@ def _account(live: budget.Live, counted: dict, s: Step, outs, env: dict, limit: 
     if peak > limit:
         raise budget.MemoryBudgetError(budget.over_message("the run's live tensors", peak, limit),
                                        file=file, layer=s.ref)
-
-
-def _guard(s: Step, args: list, limit: int, file: str | None) -> None:
-    """Before a layer whose op allocates no more elements than its largest input holds
-    (``Op.allocation == "inputs"``) runs where shape inference could not bound its output."""
-    most = max((a.size for a in args), default=0) * s.guard
-    if most > limit:
-        raise budget.MemoryBudgetError(budget.over_message(f"the output (up to {most // s.guard} "
-                                                           "elements)", most, limit),
-                                       file=file, layer=s.ref, port="output 0")

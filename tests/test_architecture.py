@@ -36,6 +36,7 @@ NOT_OP_TYPES: dict[str, dict[str, str]] = {
     "irrun/executor.py": {"const": "the step kind of a layer whose value is known",
                           "result": "the step kind of a model output"},
     "irrun/program.py": {"const": "the step kind of a layer whose value is known"},
+    "irrun/inplace.py": {"result": "the step kind of a model output"},
     "irrun/model.py": {"result": "the step kind of a model output; a tensor key's tag"},
     "irrun/describe.py": {"const": "the Mermaid class of Const boxes (output format)"},
     "irrun/accuracy/nonfinite.py": {"Const": "a label in the report"},

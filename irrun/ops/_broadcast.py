@@ -52,6 +52,23 @@ def broadcast_shapes(a: PartialShape, b: PartialShape, mode: str,
     return PartialShape(dims)
 
 
+def numpy_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
+    """``np.broadcast_shapes(a, b)`` for two concrete shapes, on plain ints (NumPy's version builds
+    arrays: several times slower for a kernel's small shapes); None when they do not broadcast."""
+    if len(a) < len(b):
+        a, b = b, a
+    k = len(a) - len(b)
+    out = list(a)
+    for i, y in enumerate(b):
+        x = a[k + i]
+        if x != y:
+            if x == 1:
+                out[k + i] = y
+            elif y != 1:
+                return None
+    return tuple(out)
+
+
 def align_pdpd(b: np.ndarray, rank: int) -> np.ndarray:
     """View ``b`` with trailing 1s up to ``rank`` dims, for pdpd broadcasting against axis 0."""
     return b.reshape(b.shape + (1,) * (rank - b.ndim))

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import Dim
-from .base import TensorInfo, as_int64
+from .base import TensorInfo, as_int64, int_list
 
 
 def wrap_indices(indices: np.ndarray, dims: np.ndarray | Sequence[int] | int, negative: bool = True,
@@ -36,7 +36,7 @@ def axes_values(value: np.ndarray) -> list[int]:
     them; boolean and string are rejected as in OpenVINO ("Element not supported")."""
     if value.dtype.kind in "bTUSO":
         raise OpError(f"Element not supported: axes of type {value.dtype}", port="input 1")
-    return as_int64(value).reshape(-1).tolist()
+    return int_list(value)
 
 
 def check_axes_info(axes: TensorInfo) -> None:

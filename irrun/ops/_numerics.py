@@ -1,12 +1,15 @@
 """Numerics many ops share: which element types irrun computes on, the dtype float math runs in,
-blockwise float math, rounding helpers and erf; the refusal message for the other types.
+blockwise float math, rounding helpers and erf; the refusal message for the other types; the
+floating-point error state a run holds once for all its kernels (:func:`quiet_run`).
 
 Measured on OpenVINO 2026.4.1's reference evaluator (see the op modules that use them): f16/bf16
 compute in f32 and round once; kernels accumulate in f32 (or the input's wider float type).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
+from contextvars import ContextVar
 from functools import cache
 
 import ml_dtypes
@@ -45,8 +48,33 @@ def check_float(op: str, et: ElementType, message: str) -> None:
         raise unsupported(op, et)
 
 
+_QUIET: ContextVar[bool] = ContextVar("irrun_fp_quiet", default=False)
+_NO_CHANGE = nullcontext()
+
+
+def quiet() -> "np.errstate | nullcontext":
+    """``np.errstate(all="ignore")`` for a kernel's float math (OpenVINO's silent IEEE results),
+    or nothing where :func:`quiet_run` holds one already: entering an errstate costs a few
+    microseconds, about what a small element-wise kernel costs, at every call."""
+    return _NO_CHANGE if _QUIET.get() else np.errstate(all="ignore")
+
+
+@contextmanager
+def quiet_run() -> Iterator[None]:
+    """One ``np.errstate(all="ignore")`` around a whole run (irrun.executor), which the kernels'
+    :func:`quiet` then reuse."""
+    with np.errstate(all="ignore"):
+        token = _QUIET.set(True)
+        try:
+            yield
+        finally:
+            _QUIET.reset(token)
+
+
 def work_dtype(dtype: np.dtype) -> np.dtype:
     """The dtype float math runs in: f32 for f16/bf16, else the input's own."""
+    if dtype.kind in "iub" or dtype.kind == "f" and dtype.itemsize > 2:     # (the common case, early)
+        return dtype
     return np.dtype(np.float32) if dtype.kind == "V" or dtype == np.float16 or dtype.name == "bfloat16" \
         else dtype
 
@@ -70,7 +98,7 @@ def float_math(fn: Callable[..., np.ndarray], x: np.ndarray, *others: np.ndarray
     def apply(v: np.ndarray) -> np.ndarray:
         return np.asarray(fn(v.astype(wd, copy=False), *extra)).astype(dt, copy=False)
 
-    with np.errstate(all="ignore"):
+    with quiet():
         if not blocks or x.size <= BLOCK or any(a.ndim for a in extra):
             return apply(x)
         flat = np.ascontiguousarray(x).reshape(-1)
@@ -168,7 +196,7 @@ def erf(x: np.ndarray) -> np.ndarray:
     Comp. 23, 1969; netlib specfun ``calerf``) in f64, about 1e-16 relative; returns f64."""
     x = np.asarray(x, dtype=np.float64)
     y = np.abs(x)
-    with np.errstate(all="ignore"):
+    with quiet():
         z = y * y                                        # |x| <= 0.46875: erf = x * A(z)/B(z)
         num, den = _ERF_A[4] * z, z
         for i in range(3):

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import Dim
-from .base import as_int64
+from .base import int_list
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
@@ -18,7 +18,7 @@ def index_values(value: np.ndarray) -> list[int]:
     """An index-like input as Python ints. Unsigned values keep their magnitude (u8 255 is 255;
     u64 >= 2**63 wraps negative, as in OpenVINO). The i32 extremes widen to the int64 ones: OpenVINO's
     shape inference reads both as "to the end" sentinels, and at run time they clamp alike."""
-    ints = [int(v) for v in as_int64(value).reshape(-1)]
+    ints = int_list(value)
     if value.dtype == np.int32:
         ints = [INT64_MAX if v == _INT32_MAX else INT64_MIN if v == _INT32_MIN else v for v in ints]
     return ints

@@ -33,8 +33,8 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape, broadcast_merge
-from ._broadcast import broadcast_shapes
-from ._numerics import work_dtype
+from ._broadcast import broadcast_shapes, numpy_shape
+from ._numerics import quiet, work_dtype
 from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
@@ -103,6 +103,36 @@ def attention_shape(shapes: Sequence[PartialShape], causal: bool) -> PartialShap
     return PartialShape([*batch, L if L is not None else DYN, Ev if Ev is not None else DYN])
 
 
+def _merged(a: int, b: int) -> int | None:
+    """:func:`broadcast_merge` of two concrete dims."""
+    return a if a == b or b == 1 else b if a == 1 else None
+
+
+def concrete_shape(shapes: Sequence[tuple[int, ...]], causal: bool) -> tuple[int, ...] | None:
+    """:func:`attention_shape` for concrete shapes, on plain ints (the kernel's common case: no
+    sink); None where the general rule must decide (its errors)."""
+    if len(shapes) > 5 or any(len(s) < 3 for s in shapes[:3]):
+        return None
+    q, k, v = shapes[:3]
+    if q[-1] != k[-1] or k[-2] != v[-2]:
+        return None
+    batch = numpy_shape(q[:-2], k[:-2])
+    batch = None if batch is None else numpy_shape(batch, v[:-2])
+    L: int | None = q[-2]
+    S: int | None = k[-2]
+    if len(shapes) > 3 and not causal and len(shapes[3]):
+        m = shapes[3]
+        L = None if len(m) < 2 or L is None else _merged(L, m[-2])
+        S = None if len(m) < 2 or S is None else _merged(S, m[-1])
+        if len(m) >= 3 and batch is not None:
+            batch = numpy_shape(batch, m[:-2])
+    if len(shapes) > 4 and not (len(shapes[4]) == 0 or shapes[4] == (1,)):
+        return None
+    if batch is None or L is None or S is None:
+        return None
+    return batch + (L, v[-1])
+
+
 def check_sink(sink: PartialShape, q: PartialShape) -> None:
     """OpenVINO's rule for the sink input (measured): the query's rank, last dim 1, the other dims
     broadcast with the query's."""
@@ -150,9 +180,9 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | No
     if scale is None:
         e = np.asarray(q.shape[-1], dt)
         scale = (np.asarray(1, dt) / np.sqrt(e).astype(dt)).astype(dt)   # in the query's type
-    with np.errstate(all="ignore"):
-        qs = q.astype(wd) * np.asarray(scale).reshape(()).astype(wd)
-        w = np.matmul(qs, np.swapaxes(k.astype(wd), -1, -2))
+    with quiet():
+        qs = q.astype(wd, copy=False) * np.asarray(scale).reshape(()).astype(wd)
+        w = np.matmul(qs, np.swapaxes(k.astype(wd, copy=False), -1, -2))
         L, S = q.shape[-2], k.shape[-2]
         if causal:
             w = w + np.triu(np.full((L, S), -np.inf, wd), 1)
@@ -171,7 +201,7 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | No
             w = w / np.sum(w, axis=-1, keepdims=True)
         if sink is not None:
             w = w[..., :S]
-        return np.matmul(w, v.astype(wd)).astype(dt)
+        return np.matmul(w, v.astype(wd, copy=False)).astype(dt)
 
 
 @register
@@ -193,8 +223,10 @@ class ScaledDotProductAttention13(Op):
         return [TensorInfo(like.etype, attention_shape([t.shape for t in inputs], self.causal))]
 
     def run(self, q, k, v, mask=None, scale=None, sink=None):
-        shape = attention_shape([PartialShape(a.shape) for a in (q, k, v, mask, scale, sink) if a is not None],
-                                self.causal).to_tuple()
+        given = [a.shape for a in (q, k, v, mask, scale, sink) if a is not None]
+        shape = concrete_shape(given, self.causal)
+        if shape is None:
+            shape = attention_shape([PartialShape(s) for s in given], self.causal).to_tuple()
         check_alloc(shape, q.dtype)
         check_alloc(shape[:-1] + k.shape[-2:-1], np.dtype(work_dtype(q.dtype)), "the attention scores")
         return [attention(q, k, v, None if self.causal else mask, scale, self.causal, sink)]

@@ -309,6 +309,14 @@ def as_int64(value: np.ndarray) -> np.ndarray:
     return np.asarray(value).astype(np.int64)
 
 
+def int_list(value: np.ndarray) -> list[int]:
+    """:func:`as_int64` flattened to Python ints; an int64 tensor (the usual shape, axes or
+    pattern input) is read without the copy."""
+    if value.dtype == np.int64:
+        return value.reshape(-1).tolist()
+    return as_int64(value).reshape(-1).tolist()
+
+
 def rank_of(info: TensorInfo) -> int | None:
     return info.shape.rank
 

@@ -33,8 +33,8 @@ from ..budget import check_alloc
 from ..elements import TYPES, ElementType
 from ..errors import OpError
 from ..shapes import PartialShape
-from ._broadcast import AUTO_BROADCAST, align_pdpd, broadcast_shapes
-from ._numerics import DIRECT, NUMERIC, RESTRICTION, float_math, unsupported, work_dtype
+from ._broadcast import AUTO_BROADCAST, align_pdpd, broadcast_shapes, numpy_shape
+from ._numerics import DIRECT, NUMERIC, RESTRICTION, float_math, quiet, unsupported, work_dtype
 from .base import Attr, Op, Precision, TensorInfo, spec_url
 from .registry import define
 
@@ -234,16 +234,13 @@ class BinaryOp(Op):
     def run(self, a, b, out=None):
         shape = a.shape if a.shape == b.shape else None
         if shape is None and self.auto_broadcast == "numpy":
-            try:
-                shape = np.broadcast_shapes(a.shape, b.shape)     # the same rule, for static shapes
-            except ValueError:
-                pass
+            shape = numpy_shape(a.shape, b.shape)       # the same rule, for static shapes
         if shape is None:             # pdpd/none, or a mismatch: OpenVINO's rule and message
             shape = broadcast_shapes(PartialShape(a.shape), PartialShape(b.shape), self.auto_broadcast).to_tuple()
         check_alloc(shape, a.dtype)
         if self.auto_broadcast == "pdpd":
             b = align_pdpd(b, a.ndim)
-        with np.errstate(all="ignore"):
+        with quiet():
             if a.dtype in DIRECT and self.row.kind == "arithmetic" and isinstance(self.row.floats, np.ufunc) \
                     and b.dtype == a.dtype:
                 return [self.row.floats(a, b, out=out if out is not None and out.shape == shape

@@ -21,6 +21,7 @@ from .. import bounds
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape, broadcast_merge
+from ._broadcast import numpy_shape
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input, spec_url
 from .registry import register
 
@@ -172,7 +173,9 @@ class Broadcast1(Op):
         if axes_val is not None and len(axes_val) != (1 if x.ndim == 0 and axes_val else x.ndim):
             raise OpError(f"Broadcast axes_mapping shape [{len(axes_val)}] doesn't match rank of input "
                           f"tensor {x.ndim}", port="input 2")
-        out = broadcast_shape(mode, PartialShape(x.shape), t, axes_val).to_tuple()
+        out = _concrete(mode, x.shape, t)
+        if out is None:
+            out = broadcast_shape(mode, PartialShape(x.shape), t, axes_val).to_tuple()
         check_alloc(out, x.dtype, like=x)      # a view, but whatever reads it may materialise it
         if mode == "explicit":
             aligned = [1] * len(t)
@@ -180,6 +183,18 @@ class Broadcast1(Op):
                 aligned[a] = x.shape[i] if x.ndim else 1
             x = x.reshape(aligned)
         return [np.broadcast_to(x, out)]
+
+
+def _concrete(mode: str, shape: tuple[int, ...], target: list[int]) -> tuple[int, ...] | None:
+    """:func:`broadcast_shape` of numpy and bidirectional mode for a concrete shape and target on
+    plain ints (the kernel's common case); None where the general rule must decide (its errors)."""
+    if mode == "numpy":
+        n, r = len(target), len(shape)
+        if n >= r and all(d == 1 or d == t for d, t in zip(shape, target[n - r:])):
+            return tuple(target)
+    elif mode == "bidirectional":
+        return numpy_shape(shape, tuple(target))
+    return None
 
 
 def _unknown_target(mode: str, data: PartialShape, tshape: PartialShape) -> PartialShape:

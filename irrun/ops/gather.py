@@ -77,14 +77,24 @@ def _positions(indices: np.ndarray, dim: int) -> tuple[np.ndarray, np.ndarray]:
     return idx, (idx >= 0) & (idx < dim)
 
 
+def _in_range(indices: np.ndarray, dim: int) -> bool:
+    """Whether every index lies in ``[0, dim)`` (nothing to wrap or zero); a few indices (a
+    shape's dims, one token) are checked as Python ints."""
+    if indices.size <= 16:
+        return all(0 <= i < dim for i in indices.reshape(-1).tolist())
+    return indices.dtype.kind in "iu" and 0 <= indices.min() and indices.max() < dim
+
+
 def gather(data: np.ndarray, indices: np.ndarray, axis: int, b: int) -> np.ndarray:
     """The kernel for normalised ``axis``/``b``: negative indices wrap once, anything still
     outside ``[0, dim)`` gives 0 (OpenVINO's reference evaluator, every version). Vectorised:
     the batch dims are flattened into one and gathered with advanced indexing."""
     dim = data.shape[axis]
-    idx, valid = _positions(indices, dim)
-    out_shape = data.shape[:axis] + idx.shape[b:] + data.shape[axis + 1:]
+    out_shape = data.shape[:axis] + indices.shape[b:] + data.shape[axis + 1:]
     check_alloc(out_shape, data.dtype, like=data)
+    if b == 0 and dim and _in_range(indices, dim):     # the common case: a plain np.take
+        return np.take(data, as_int64(indices).reshape(-1), axis=axis).reshape(out_shape)
+    idx, valid = _positions(indices, dim)
     if dim == 0:
         return np.zeros(out_shape, dtype=data.dtype)
     safe = np.where(valid, idx, 0)
@@ -147,8 +157,10 @@ class Gather1(Op):
         return out
 
     def run(self, data, indices, axis):
-        _, ax, b = gather_shape(PartialShape(data.shape), PartialShape(indices.shape),
-                                _axis_value(axis), self.batch_dims)
+        ax, b = gather_params(data.ndim, indices.ndim, _axis_value(axis), self.batch_dims)
+        if b:                       # the batch dims must also agree (checked by the shape rule)
+            _, ax, b = gather_shape(PartialShape(data.shape), PartialShape(indices.shape),
+                                    _axis_value(axis), self.batch_dims)
         return [gather(data, indices, ax, b)]
 
 

@@ -8,6 +8,7 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape, broadcast_merge
+from ._broadcast import numpy_shape
 from ._numerics import compute_dtype, require_numeric, same_etype
 from .base import Attr, Op, Precision, TensorInfo, spec_url
 from .registry import register
@@ -86,10 +87,11 @@ class MatMul1(Op):
 
     def run(self, a, b):
         acc = compute_dtype(a.dtype)
-        if a.ndim > 1 and b.ndim > 1 and a.dtype == acc and b.dtype == acc:
+        if a.ndim > 1 and b.ndim > 1 and a.dtype == acc and b.dtype == acc \
+                and (batch := numpy_shape(a.shape[:-2], b.shape[:-2])) is not None:
             try:        # NumPy's result shape is OpenVINO's here; a mismatch gets its message below
-                check_alloc(np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-                            + (a.shape[-1 if self.transpose_a else -2], b.shape[-2 if self.transpose_b else -1]), acc)
+                check_alloc(batch + (a.shape[-1 if self.transpose_a else -2],
+                                     b.shape[-2 if self.transpose_b else -1]), acc)
                 return [_product(np.swapaxes(a, -1, -2) if self.transpose_a else a,
                                  np.swapaxes(b, -1, -2) if self.transpose_b else b)]
             except ValueError:
@@ -130,14 +132,15 @@ def _product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     n = b.shape[-1]
     if b.ndim != 2 or a.ndim < 2:
         return np.matmul(a, b)
-    out = np.empty(a.shape[:-1] + (n,), np.result_type(a, b))
     if b.T.flags.c_contiguous and n and a.size > a.shape[-1]:
+        out = np.empty(a.shape[:-1] + (n,), np.result_type(a, b))
         rows, flat = a.reshape(-1, a.shape[-1]), out.reshape(-1, n)
         for start in range(0, n, COLS):
             flat[:, start:start + COLS] = np.matmul(b.T[start:start + COLS], rows.T).T
         return out
     if n <= COLS:
         return np.matmul(a, b)
+    out = np.empty(a.shape[:-1] + (n,), np.result_type(a, b))
     for start in range(0, n, COLS):
         np.matmul(a, b[:, start:start + COLS], out=out[..., start:start + COLS])
     return out

@@ -17,6 +17,7 @@ has no integer ReduceL2 kernel: the CPU plugin truncates ``sqrt(sum(x**2))``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import prod
 from typing import ClassVar
 
 import ml_dtypes
@@ -25,8 +26,8 @@ import numpy as np
 from .. import bounds
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from ._numerics import NUMERIC, RESTRICTION, unsupported, work_dtype
-from .base import Attr, Op, Precision, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
+from ._numerics import NUMERIC, RESTRICTION, quiet, unsupported, work_dtype
+from .base import Attr, Op, Precision, TensorInfo, check_index_input, int_list, normalize_axis, spec_url
 from .registry import define
 
 ONE = Dim(1, 1)
@@ -34,7 +35,7 @@ ONE = Dim(1, 1)
 
 def reduce_axes(values: np.ndarray, rank: int) -> tuple[int, ...]:
     """The axes input as sorted unique axes in ``[0, rank)`` (OpenVINO's message otherwise)."""
-    return tuple(sorted({normalize_axis(a, rank, port="input 1") for a in as_int64(values).reshape(-1).tolist()}))
+    return tuple(sorted({normalize_axis(a, rank, port="input 1") for a in int_list(values)}))
 
 
 def reduce_shape(data: PartialShape, axes: tuple[int, ...] | None, axes_shape: PartialShape,
@@ -66,21 +67,21 @@ def _sum(x, axes, keep):
 
 
 def _count(x, axes) -> int:
-    return int(np.prod([x.shape[a] for a in axes]))
+    return prod(x.shape[a] for a in axes)
 
 
 def _mean(x, axes, keep):
     n = _count(x, axes)
+    if n and x.dtype.kind not in "iu":
+        return (np.sum(_f64(x), axis=axes, keepdims=keep) / n).astype(x.dtype)
     s = _sum(x, axes, keep)
     if n == 0:
         return np.zeros_like(s)
     if x.dtype.kind == "u":
         return (s.astype(np.uint64) // n).astype(x.dtype)
-    if x.dtype.kind == "i":                       # the wrapped sum, divided toward zero
-        s64 = s.astype(np.int64)
-        q = s64 // n
-        return (q + ((q * n != s64) & (s64 < 0))).astype(x.dtype)
-    return (np.sum(_f64(x), axis=axes, keepdims=keep) / n).astype(x.dtype)
+    s64 = s.astype(np.int64)                      # signed: the wrapped sum, divided toward zero
+    q = s64 // n
+    return (q + ((q * n != s64) & (s64 < 0))).astype(x.dtype)
 
 
 def _extreme(ufunc, float_init: Callable, int_init: Callable) -> Callable:
@@ -158,7 +159,7 @@ class ReduceOp(Op):
 
     def run(self, x, axes):
         ax = reduce_axes(axes, x.ndim)      # no axes: the kernel over nothing (ReduceL1: |x|)
-        with np.errstate(all="ignore"):
+        with quiet():
             return [np.asarray(type(self).kernel(x, ax, self.keep_dims))]
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from .. import bounds
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Attr, Op, TensorInfo, as_int64, check_index_input, spec_url
+from .base import Attr, Op, TensorInfo, check_index_input, int_list, spec_url
 from .registry import register
 
 _P = "input 1"
@@ -85,12 +85,39 @@ def reshape_target(src: PartialShape, pattern: Sequence[int | tuple[int, int | N
     return result
 
 
+def concrete_target(shape: tuple[int, ...], pattern: Sequence[int], special_zero: bool) -> tuple[int, ...] | None:
+    """:func:`reshape_target` for a concrete shape, on plain ints (the kernel's common case: no
+    PartialShape objects per run); None where the general rule must decide (a zero-size or a
+    negative pattern dim other than one -1, a special zero out of range, counts that do not
+    match: its error message), so the result is always the general rule's."""
+    out = list(pattern)
+    minus_one = None
+    known = 1
+    for i, v in enumerate(out):
+        if v == -1 and minus_one is None:
+            minus_one = i
+            continue
+        if v == 0 and special_zero and i < len(shape):
+            v = out[i] = shape[i]
+        if v <= 0:
+            return None
+        known *= v
+    total = prod(shape)
+    if minus_one is not None:
+        if total % known:
+            return None
+        out[minus_one] = total // known
+    elif known != total:
+        return None
+    return tuple(out)
+
+
 def _hull(a: Dim, b: Dim) -> Dim:
     return Dim(min(a.lo, b.lo), None if a.hi is None or b.hi is None else max(a.hi, b.hi))
 
 
 def _pattern(value: np.ndarray) -> list[int]:
-    return as_int64(value).reshape(-1).tolist()
+    return int_list(value)
 
 
 @register
@@ -135,5 +162,8 @@ class Reshape1(Op):
         return [args[0], np.array((rows,) + tuple(out_row), np.int64)]
 
     def run(self, x, pattern):
-        target = reshape_target(PartialShape(x.shape), _pattern(pattern), self.special_zero)
-        return [x.reshape(target.to_tuple())]
+        p = _pattern(pattern)
+        target = concrete_target(x.shape, p, self.special_zero)
+        if target is None:
+            target = reshape_target(PartialShape(x.shape), p, self.special_zero).to_tuple()
+        return [x.reshape(target)]

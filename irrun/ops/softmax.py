@@ -12,7 +12,7 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import PartialShape
-from ._numerics import DIRECT, RESTRICTION, fits, float_math, unsupported
+from ._numerics import DIRECT, RESTRICTION, fits, float_math, quiet, unsupported
 from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from .registry import register
 
@@ -56,7 +56,7 @@ class _SoftmaxBase(Op):
         if x.size == 0:
             return [x.copy()]
         if x.dtype in DIRECT:
-            with np.errstate(all="ignore"):
+            with quiet():
                 return [self.kernel(x, axis, out if fits(out, x) else None)]
         return [float_math(lambda v: self.kernel(v, axis), x, blocks=False)]
 

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 
 from ..errors import OpError
 from ..shapes import Dim, PartialShape
-from .base import Op, TensorInfo, as_int64, check_index_input, spec_url
+from .base import Op, TensorInfo, check_index_input, int_list, spec_url
 from .registry import register
 
 _P = "input 1"
@@ -48,7 +48,7 @@ class Transpose1(Op):
         if rank is not None and n is not None and n.is_static and n.lo not in (0, rank):
             raise OpError("Input order must have shape [n], where n is the rank of arg.", port=_P)
         if order.value is not None:
-            order_value = as_int64(order.value).reshape(-1).tolist()
+            order_value = int_list(order.value)
         elif n == Dim(0, 0):
             order_value = []                               # known to be empty: reverse
         else:
@@ -63,4 +63,7 @@ class Transpose1(Op):
         return [TensorInfo(data.etype, PartialShape(data.shape[i] for i in perm))]
 
     def run(self, x, order):
-        return [x.transpose(transpose_order(PartialShape(x.shape), as_int64(order).reshape(-1).tolist()))]
+        perm = int_list(order)
+        if len(perm) != x.ndim or sorted(perm) != list(range(x.ndim)):   # (else: a valid order)
+            perm = transpose_order(PartialShape(x.shape), perm)
+        return [x.transpose(perm)]

@@ -18,14 +18,20 @@ def unsqueeze_shape(shape: PartialShape, axes: Sequence[int]) -> PartialShape:
         raise OpError("'axes' input is mandatory", port="input 1")
     if shape.rank is None:
         return PartialShape(None)
+    return PartialShape(unsqueezed(list(shape), axes, Dim(1, 1)))
+
+
+def unsqueezed(dims: list, axes: Sequence[int], one: object = 1) -> list:
+    """The rule of :func:`unsqueeze_shape` on a list of dims (Dims, or the ints of a concrete
+    shape, the kernel's: no PartialShape per run), ``one`` inserted at each axis."""
     raw = set(axes)
-    out_rank = shape.rank + len(raw)
-    out = list(shape)
+    out_rank = len(dims) + len(raw)
+    out = list(dims)
     for a in sorted({normalize_axis(a, out_rank) for a in raw}):
         if a > len(out) + 1:
             raise OpError(f"provided 'axes' value {a} is not valid.", port="input 1")
-        out.insert(a, Dim(1, 1))       # list.insert past the end appends, as OpenVINO does
-    return PartialShape(out)
+        out.insert(a, one)             # list.insert past the end appends, as OpenVINO does
+    return out
 
 
 @register
@@ -53,4 +59,7 @@ class Unsqueeze1(Op):
         return [TensorInfo(data.etype, PartialShape(None))]
 
     def run(self, x, axes):
-        return [x.reshape(unsqueeze_shape(PartialShape(x.shape), axes_values(axes)).to_tuple())]
+        ax = axes_values(axes)
+        if not ax:
+            raise OpError("'axes' input is mandatory", port="input 1")
+        return [x.reshape(unsqueezed(list(x.shape), ax))]

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..errors import OpError
 from ..shapes import DYN, Dim, PartialShape
-from .base import Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
+from .base import Op, TensorInfo, check_index_input, int_list, normalize_axis, spec_url
 from .registry import register
 
 
@@ -51,7 +51,7 @@ def _index_values(value: np.ndarray, what: str, port: str) -> list[int]:
     """Axis and lengths may be of any integer type or f32 (truncated), as OpenVINO reads them."""
     if value.dtype.kind not in "iuf":
         raise OpError(f"Element not supported: {what} has element type {value.dtype}", port=port)
-    return as_int64(value).reshape(-1).tolist()
+    return int_list(value)
 
 
 def _axis(value: np.ndarray, rank: int) -> int:

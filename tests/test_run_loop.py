@@ -1,0 +1,149 @@
+"""The executor's loop of every run (irrun/fastloop.py) against its reference, the loop
+that shows every step to an observer (``execute(..., observe=)``, which keeps the live account
+through ``_account``): the same outputs bit for bit, and the same memory-budget decision — the
+same refusal, at the same layer, with the same bytes — at every limit. The fast loop sets a
+plan's values before it runs (``Plan.preset``: they count nothing) and checks static outputs by
+their whole shape (``Step.expect``)."""
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import irrun
+from irrun import budget
+from irrun.contract import output_specs, outputs_fit, outputs_match
+from irrun.elements import from_dtype
+from irrun.executor import Plan, RunContext, execute
+from irrun.shapes import Dim, PartialShape
+from irrun.tensorinfo import TensorInfo
+
+ZOO = Path(__file__).parent / "fixtures" / "zoo"
+CASES = ["gpt2_fp32", "gpt2_sdpa_fp16", "dynamic_cnn_fp32", "bert_fp32", "lstm_gru_fp32"]
+
+
+def _model_and_feeds(case: str):
+    model = irrun.read_model(ZOO / case / "model.xml")
+    with np.load(ZOO / case / "inputs.npz") as f:
+        inputs = {k: f[k] for k in f.files}
+    model.run(inputs)                                     # makes the shared plan
+    feeds = model._feeds(inputs)
+    steps = [v for k, v in model.program.plans.items() if k[-1]][-1]     # the run's plan
+    return model, steps, feeds
+
+
+def _outcome(model, steps, feeds, limit: int, observe) -> tuple:
+    """(error text or None, the outputs, the live bytes left) of one run at ``limit``."""
+    with budget.limit(limit), budget.live_scope() as live:
+        try:
+            out = execute(steps, feeds, model.path, observe, RunContext(dict(model.state.values)))
+        except budget.MemoryBudgetError as e:
+            return str(e), None, None
+    return None, out, live.total
+
+
+class _Nothing:
+    keeps_arrays = False                # (no in-place writes are given up: the same plan runs)
+
+    def __call__(self, *args):
+        return None
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_fast_loop_keeps_the_account_of_the_observed_loop(case):
+    model, steps, feeds = _model_and_feeds(case)
+    assert isinstance(steps, Plan) and steps.preset and len(steps.loop) < len(steps)
+    _, ref, _ = _outcome(model, steps, feeds, budget.current(), _Nothing())
+    err, got, _ = _outcome(model, steps, feeds, budget.current(), None)
+    assert err is None and list(got) == list(ref)
+    for k in ref:
+        assert got[k].dtype == ref[k].dtype and got[k].shape == ref[k].shape
+        np.testing.assert_array_equal(got[k], ref[k])
+    limits = sorted({1, 64, 1000, 1 << 14, 1 << 17, 1 << 20, 1 << 23}
+                    | {int(v) for v in np.geomspace(16, 1 << 24, 24)})
+    refused = 0
+    for limit in limits:
+        want = _outcome(model, steps, feeds, limit, _Nothing())
+        have = _outcome(model, steps, feeds, limit, None)
+        assert have[0] == want[0], limit               # same refusal text: layer and bytes
+        assert have[2] == want[2], limit               # same live bytes left after a whole run
+        refused += want[0] is not None
+    assert 0 < refused < len(limits)                   # the scan saw both answers
+
+
+def test_the_plans_values_are_shared_read_only_and_count_nothing():
+    """Values a plan holds (Consts, folded ShapeOf chains, cached constants) are shared by every
+    run: read-only, so no run writes into them and the live account counts none of them (as
+    the observed loop's ``_account`` sees them); the fast loop sets them all first, and the
+    ports a folded layer was the last to read are freed by the step before it."""
+    folded = 0
+    for case in CASES:
+        _, steps, _ = _model_and_feeds(case)
+        assert [s.node for s in steps.loop] == [s.node for s in steps if s.kind != "const"]
+        assert {p for s in steps if s.kind == "const" for _, p in s.puts} == set(steps.preset)
+        frees = sorted(r for s in steps for r in s.frees)
+        assert sorted(r for s in steps.loop for r in s.frees) == frees      # each freed once
+        for s in steps:
+            if s.kind == "const":
+                for v in s.values:
+                    assert type(v) is not np.ndarray or not v.flags.writeable or v.base is not None
+                folded += bool(s.reads)
+    assert folded                                       # (folded layers are among them)
+
+
+def _info(dtype, dims) -> TensorInfo:
+    return TensorInfo(from_dtype(np.dtype(dtype)), PartialShape(dims))
+
+
+@pytest.mark.parametrize("dims", [[2, 3], [1, Dim(0, None), 4], [Dim(2, 5)], [Dim(0, None)], [], [7]])
+def test_the_cheap_output_check_agrees_with_the_partial_shape(dims):
+    info = _info("float32", dims)
+    specs = output_specs([info])
+    for shape in [(2, 3), (1, 0, 4), (1, 9, 4), (1, 9, 5), (2,), (5,), (6,), (0,), (), (7,), (2, 3, 1)]:
+        a = np.zeros(shape, np.float32)
+        assert outputs_fit([a], specs) == info.shape.accepts(shape), (dims, shape)
+        assert not outputs_fit([a.astype(np.float64)], specs)
+        if info.shape.is_static:
+            assert outputs_match([a], ((np.dtype(np.float32), info.shape.to_tuple()),)) == \
+                info.shape.accepts(shape)
+    assert not outputs_fit([np.float32(0)], specs) and not outputs_fit([], specs)
+
+
+def test_a_run_holds_one_errstate_that_the_kernels_reuse(tmp_path):
+    """Float math gives OpenVINO's silent IEEE results (inf, NaN) with no NumPy warning, inside a
+    run (one errstate for all kernels) and outside it (each kernel enters its own)."""
+    from irrun.irwriter import IRWriter
+    from irrun.ops._numerics import quiet, quiet_run
+    w = IRWriter()
+    x = w.parameter("x", "f32", [-1])
+    y = w.layer("Divide", [w.layer("Multiply", [x, x]), w.const(np.zeros(1, np.float32))])
+    w.result(w.layer("ReduceMean", [y, w.const(np.array([0], np.int64))], {"keep_dims": False}), "y")
+    model = irrun.read_model(w.save(tmp_path / "m.xml"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = model.run({"x": np.array([1e30, -1e30, 0], np.float32)})["y"]
+        assert np.isnan(got)                          # inf + inf + nan, averaged
+        assert np.isnan(per_step := model.run({"x": np.array([1e30, 0], np.float32)},
+                                              observe=lambda *a: None)["y"])
+    assert type(quiet()) is np.errstate
+    with quiet_run():
+        assert np.geterr() == {"divide": "ignore", "over": "ignore", "under": "ignore", "invalid": "ignore"}
+        assert type(quiet()) is not np.errstate
+    assert np.geterr()["divide"] == "warn" and per_step.dtype == np.float32
+
+
+def test_a_folded_output_cannot_be_changed_for_the_next_run(tmp_path):
+    """A model output that shape inference folded is the plan's value, shared by every run:
+    handed out read-only, so a caller writing into it cannot change what the next run returns."""
+    from irrun.irwriter import IRWriter
+    w = IRWriter()
+    x = w.parameter("x", "f32", [2, 3])
+    w.result(w.layer("ShapeOf", [x], {"output_type": "i64"}, version="opset3"), "shape")
+    model = irrun.read_model(w.save(tmp_path / "m.xml"))
+    got = model.run({"x": np.zeros((2, 3), np.float32)})["shape"]
+    assert got.tolist() == [2, 3] and not got.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        got[0] = 7
+    assert model.run({"x": np.ones((2, 3), np.float32)})["shape"].tolist() == [2, 3]
