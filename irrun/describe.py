@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import math
+import shutil
+import subprocess
 from collections import Counter
+from dataclasses import dataclass, field
 
 from .debug import find_layer, table, type_version
 from .errors import IrrunError, printable
@@ -78,6 +81,37 @@ def info_text(model) -> str:
 
 # ---------------------------------------------------------------------------------------------
 # Graph pictures
+
+PICTURES = ("svg", "png", "pdf")
+#: file extension -> format (pictures are drawn by Graphviz's dot; dot and mermaid are text)
+EXTENSIONS = {".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot", ".gv": "dot",
+              ".mmd": "mermaid", ".mermaid": "mermaid", ".md": "mermaid"}
+INSTALL_HINT = ("drawing a picture needs Graphviz's dot program, which is not on PATH; install "
+                "Graphviz (apt install graphviz, dnf install graphviz, brew install graphviz, "
+                "conda install graphviz, or https://graphviz.org/download/), or write the DOT text "
+                "with --format dot and render it elsewhere")
+DOT_TIMEOUT = 600      # seconds; Graphviz lays out thousands of nodes in well under that
+
+
+def render(dot_text: str, fmt: str, smaller: str = "--layer ID --depth N") -> bytes:
+    """The picture Graphviz's ``dot`` draws from ``dot_text`` (``smaller``: the options that
+    draw less, named when dot runs out of time)."""
+    exe = shutil.which("dot")
+    if exe is None:
+        raise IrrunError(INSTALL_HINT)
+    try:
+        r = subprocess.run([exe, f"-T{fmt}"], input=dot_text.encode("utf-8"), capture_output=True,
+                           timeout=DOT_TIMEOUT, check=False)
+    except subprocess.TimeoutExpired:
+        raise IrrunError(f"Graphviz's dot took more than {DOT_TIMEOUT} s; draw a part of the graph "
+                         f"with {smaller}") from None
+    except OSError as e:
+        raise IrrunError(f"cannot run Graphviz's dot ({exe}): {e.strerror or e}") from None
+    if r.returncode != 0 or not r.stdout:
+        msg = " ".join(r.stderr.decode("utf-8", "replace").split())[:500]
+        raise IrrunError(f"Graphviz's dot failed (exit {r.returncode}): {msg or 'no output'}")
+    return r.stdout
+
 
 def neighbourhood(model, spec, depth: int) -> tuple[int, set]:
     """The layer and every layer within ``depth`` edges of it (either direction)."""
@@ -174,9 +208,26 @@ def _parts(model, nodes):
     return keep, edges
 
 
-def to_dot(model, nodes: set | None = None, focus: int | None = None) -> str:
+@dataclass
+class Paint:
+    """Fills a caller chooses instead of the op categories (``irrun compare --graph`` fills by
+    the error each layer adds): ``fill`` per layer id, ``other`` for every other op, an extra
+    label line per layer (``note``), layers drawn with a thick border (``bold``; their dark fill
+    gets white text when also in ``dark``), and the legend as Graphviz HTML-like table rows."""
+
+    fill: dict = field(default_factory=dict)       # layer id -> "#rrggbb"
+    other: str = "#d9d9d9"
+    note: dict = field(default_factory=dict)       # layer id -> text line
+    bold: set = field(default_factory=set)
+    dark: set = field(default_factory=set)
+    legend: str = ""                               # <tr>...</tr> rows
+    title: str = ""                                # over the picture
+
+
+def to_dot(model, nodes: set | None = None, focus: int | None = None, paint: Paint | None = None) -> str:
     """Graphviz DOT: one box per layer, filled by op category (:data:`CATEGORIES`, with a legend
-    of the categories present), Consts dashed, edges labelled with the tensor's type."""
+    of the categories present) or as ``paint`` says, Consts dashed, edges labelled with the
+    tensor's type."""
     keep, edges = _parts(model, nodes)
     types = _types(model)
     q = lambda s: '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'  # noqa: E731
@@ -186,22 +237,31 @@ def to_dot(model, nodes: set | None = None, focus: int | None = None) -> str:
     out = [f"digraph {q(printable(model.ir.name or 'model'))} {{",
            '  node [shape=box, style="rounded,filled", fillcolor=white, fontname="Helvetica", fontsize=10];',
            '  edge [fontname="Helvetica", fontsize=9, color=gray30];']
+    if paint is not None and paint.title:
+        out.append(f"  labelloc=t; fontname=\"Helvetica\"; fontsize=12; label={q(printable(paint.title))};")
     seen: dict[str, None] = {}
     for n in keep:
         text, kind = _node_label(model, n, types)
-        fill = ""
-        if kind is Role.COMPUTE:
+        fill, more = "", []
+        if paint is not None:
+            text += f"\n{paint.note[n]}" if n in paint.note else ""
+            if kind is Role.COMPUTE:
+                fill = f'fillcolor="{paint.fill.get(n, paint.other)}"'
+            more = ["penwidth=2.5" if n in paint.bold else "", "fontcolor=white" if n in paint.dark else ""]
+        elif kind is Role.COMPUTE:
             cat = category(model.dag.nodes[n]["layer"].type)
             if cat:
                 seen[cat] = None
                 fill = f'fillcolor="{CATEGORIES[cat][0]}"'
-        attrs = ", ".join(a for a in (f"label={q(text)}", style[kind], fill, "penwidth=3" if n == focus else "") if a)
+        attrs = ", ".join(a for a in (f"label={q(text)}", style[kind], fill, "penwidth=3" if n == focus else "",
+                                      *more) if a)
         out.append(f"  n{n} [{attrs}];")
     out += [f"  n{u} -> n{v} [label={q(lab)}];" for u, v, lab in edges]
-    if seen:          # one table node: a legend of the colours used (fixed texts, no model data)
-        rows = "".join(f'<tr><td bgcolor="{CATEGORIES[c][0]}">{CATEGORIES[c][1]}</td></tr>' for c in seen)
+    rows = paint.legend if paint is not None else "<tr><td>op categories</td></tr>" + "".join(
+        f'<tr><td bgcolor="{CATEGORIES[c][0]}">{CATEGORIES[c][1]}</td></tr>' for c in seen) if seen else ""
+    if rows:          # one table node: a legend of the colours used (fixed texts, no model data)
         out.append('  legend [shape=plaintext, style="", fontsize=8, label=<<table border="0" '
-                   f'cellborder="1" cellspacing="0" cellpadding="3"><tr><td>op categories</td></tr>{rows}</table>>];')
+                   f'cellborder="1" cellspacing="0" cellpadding="3">{rows}</table>>];')
     return "\n".join(out + ["}"])
 
 

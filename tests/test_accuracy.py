@@ -65,11 +65,9 @@ def test_metrics_by_hand():
     assert s.nonfinite == 1 and s.rel_l2 == np.inf and s.max_error == np.inf
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(model=st.sampled_from(["mlp", "block"]), pick=st.integers(0, 10), seed=st.integers(0, 2**16))
-def test_degraded_layer_ranks_first(model, pick, seed):
-    """A copy of an fp32 model with one MatMul's weights perturbed by 2% noise: that MatMul adds
-    the most error, whatever comes after it inherits."""
+def perturbed_copy(model: str, pick: int, seed: int, d: Path) -> str:
+    """A copy of fixture ``model`` in ``d`` with one MatMul's f32 weights perturbed by 2% noise:
+    the name of that MatMul (every other layer computes exactly what the original does)."""
     src = FIX / model
     m = irrun.read_model(src / "model.xml")
     consts = weight_consts(m)
@@ -77,14 +75,23 @@ def test_degraded_layer_ranks_first(model, pick, seed):
     data = m.graph.nodes[const_id]["layer"].data
     offset, size = int(data["offset"]), int(data["size"])
     assert data["element_type"] == "f32"
+    shutil.copy(src / "model.xml", d / "model.xml")
+    blob = bytearray((src / "model.bin").read_bytes())
+    w = np.frombuffer(bytes(blob[offset:offset + size]), np.float32)
+    noise = np.random.default_rng(seed).normal(0, 0.02, w.shape).astype(np.float32)
+    blob[offset:offset + size] = (w * (1 + noise)).astype(np.float32).tobytes()
+    (d / "model.bin").write_bytes(bytes(blob))
+    return victim
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(model=st.sampled_from(["mlp", "block"]), pick=st.integers(0, 10), seed=st.integers(0, 2**16))
+def test_degraded_layer_ranks_first(model, pick, seed):
+    """A copy of an fp32 model with one MatMul's weights perturbed by 2% noise: that MatMul adds
+    the most error, whatever comes after it inherits."""
     with tempfile.TemporaryDirectory() as d:
-        shutil.copy(src / "model.xml", Path(d) / "model.xml")
-        blob = bytearray((src / "model.bin").read_bytes())
-        w = np.frombuffer(bytes(blob[offset:offset + size]), np.float32)
-        noise = np.random.default_rng(seed).normal(0, 0.02, w.shape).astype(np.float32)
-        blob[offset:offset + size] = (w * (1 + noise)).astype(np.float32).tobytes()
-        (Path(d) / "model.bin").write_bytes(bytes(blob))
-        res = compare(Path(d) / "model.xml", src / "model.xml", feeds(model))
+        victim = perturbed_copy(model, pick, seed, Path(d))
+        res = compare(Path(d) / "model.xml", FIX / model / "model.xml", feeds(model))
     ranked = res.ranking()
     assert ranked[0].name == victim
     assert ranked[0].added_worst.rel_l2 > 0

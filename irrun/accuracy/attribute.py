@@ -70,6 +70,7 @@ class Result:
     outputs: dict = field(default_factory=dict)  # output name -> ErrorStats
     first_nonfinite: object = None               # nonfinite.Finding
     activation_layers: int = 0
+    live: set = field(default_factory=set)       # the candidate's activation layers (Recording.live)
 
     def inherited(self, le: LayerError) -> ErrorStats:
         stats = [self.layers[u].total[(u, i)] for u, i in le.inputs
@@ -97,6 +98,7 @@ def compare_models(cand_model, ref_model, steps: list[tuple[dict, dict]], precis
         if matching is None:
             matching = res.matching = match(cand, ref, same_model)
             res.activation_layers = sum(cand.steps[n].kind == "op" for n in cand.live)
+            res.live = set(cand.live)
         with np.errstate(all="ignore"):
             _accumulate(res, cand, ref, matching, policy, k)
         for name, arr in cand.outputs.items():

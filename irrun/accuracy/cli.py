@@ -30,6 +30,10 @@ def add_compare_arguments(p) -> None:
                    help='write the top K layers as {"names": [...]} for nncf.IgnoredScope(**...)')
     a.add_argument("--plot", metavar="FILE.png|FILE.svg",
                    help="draw the error along the network (needs pip install irrun[plot])")
+    a.add_argument("--graph", metavar="FILE.svg|png|pdf|dot",
+                   help="draw the candidate's graph with each layer filled by the error it adds "
+                        "(log colour scale, the top K labelled; Graphviz's dot draws svg/png/pdf, "
+                        ".dot is the text); over 300 layers: the top K's neighbourhoods only")
 
 
 def step_files(specs: list[str]) -> list[list[str]] | None:
@@ -58,8 +62,10 @@ def run_compare(args) -> int:
     from .attribute import compare_models
     from .report import as_json, ignored_scope, text, write_file
 
-    cand = read_model(args.model)
     ref_path = args.reference or args.model
+    protect = (args.model, ref_path, *(s.partition("=")[2] or s for s in args.input))
+    graph_fmt = _graph_format(args.graph, protect) if args.graph else None     # before running
+    cand = read_model(args.model)
     same = Path(ref_path).resolve() == Path(args.model).resolve()
     if same and not args.precision:
         raise InputError("comparing a model with itself: give --precision f16|bf16, or another "
@@ -68,7 +74,6 @@ def run_compare(args) -> int:
     cand.check_memory()
     steps = list(zip(load_steps(cand, args.input), load_steps(ref, args.input), strict=True))
     res = compare_models(cand, ref, steps, args.precision, same_model=same)
-    protect = (args.model, ref_path, *(s.partition("=")[2] or s for s in args.input))
     print(as_json(res) if args.json else text(res, args.top))
     if args.ignored_scope:
         import json
@@ -85,7 +90,38 @@ def run_compare(args) -> int:
         write_file(args.plot, render(res, fmt), protect)
         if not args.json:
             print(f"wrote the error plot to {args.plot}")
+    if graph_fmt:
+        _draw_graph(cand, res, args, graph_fmt, protect)
     return EXIT_FINDINGS if res.first_nonfinite is not None else EXIT_OK
+
+
+def _graph_format(path: str, protect: tuple) -> str:
+    """``--graph``'s format by the file's suffix; the file and Graphviz checked before running."""
+    import shutil
+
+    from ..describe import EXTENSIONS, INSTALL_HINT, PICTURES
+    from ..errors import IrrunError
+    from ..writers import destination
+    fmt = EXTENSIONS.get(Path(path).suffix.lower(), "")
+    if fmt not in PICTURES + ("dot",):
+        raise InputError("the --graph file must end in .svg, .png, .pdf or .dot", file=path)
+    if fmt in PICTURES and shutil.which("dot") is None:
+        raise IrrunError(INSTALL_HINT.replace("--format dot", "--graph FILE.dot"))
+    destination(path, protect=protect)
+    return fmt
+
+
+def _draw_graph(cand, res, args, fmt: str, protect: tuple) -> None:
+    from ..describe import render
+    from .errorgraph import error_dot
+    from .report import write_file
+    dot, drawn, total = error_dot(cand, res, args.top)
+    data = render(dot, fmt, smaller="a smaller --top") if fmt != "dot" else dot.encode("utf-8")
+    write_file(args.graph, data, protect)
+    if not args.json:
+        part = f"{drawn} of {total} layers: the top {args.top}'s neighbourhoods" if drawn < total \
+            else f"{drawn} layers"
+        print(f"wrote the graph coloured by added error to {args.graph} ({fmt}, {part})")
 
 
 def run_model(model, feeds: dict, precision: str | None, find_nonfinite: bool):

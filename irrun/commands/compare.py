@@ -35,8 +35,8 @@ def main(args) -> int:
 
     if args.precision or (args.reference or "").lower().endswith(".xml"):
         return run_compare(args)
-    if args.find_nonfinite or args.json or args.ignored_scope or args.plot:
-        raise InputError("--find-nonfinite, --json, --ignored-scope and --plot go with "
+    if args.find_nonfinite or args.json or args.ignored_scope or args.plot or args.graph:
+        raise InputError("--find-nonfinite, --json, --ignored-scope, --plot and --graph go with "
                          "--reference OTHER.xml or --precision")
     args.reference = args.reference or "openvino"
     model = read_model(args.model)

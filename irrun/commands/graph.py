@@ -3,21 +3,12 @@ PDF, drawn by Graphviz's ``dot`` program) or as text (Graphviz DOT, Mermaid)."""
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
+from ..describe import EXTENSIONS, INSTALL_HINT, PICTURES, render
 from ..errors import EXIT_OK, InputError, IrrunError, printable
 
-PICTURES = ("svg", "png", "pdf")
 TEXT = ("dot", "mermaid")
-#: file extension -> format, when --format is not given
-EXTENSIONS = {".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot", ".gv": "dot",
-              ".mmd": "mermaid", ".mermaid": "mermaid", ".md": "mermaid"}
-INSTALL_HINT = ("drawing a picture needs Graphviz's dot program, which is not on PATH; install "
-                "Graphviz (apt install graphviz, dnf install graphviz, brew install graphviz, "
-                "conda install graphviz, or https://graphviz.org/download/), or write the DOT text "
-                "with --format dot and render it elsewhere")
-DOT_TIMEOUT = 600      # seconds; Graphviz lays out thousands of nodes in well under that
 
 
 def add_arguments(p) -> None:
@@ -39,25 +30,6 @@ def pick_format(fmt: str | None, output: str | None) -> str:
     if fmt in PICTURES and not output:
         raise InputError(f"--format {fmt} draws a picture: give the file to write with -o FILE.{fmt}")
     return fmt
-
-
-def render(dot_text: str, fmt: str) -> bytes:
-    """The picture Graphviz's ``dot`` draws from ``dot_text``."""
-    exe = shutil.which("dot")
-    if exe is None:
-        raise IrrunError(INSTALL_HINT)
-    try:
-        r = subprocess.run([exe, f"-T{fmt}"], input=dot_text.encode("utf-8"), capture_output=True,
-                           timeout=DOT_TIMEOUT, check=False)
-    except subprocess.TimeoutExpired:
-        raise IrrunError(f"Graphviz's dot took more than {DOT_TIMEOUT} s; draw a part of the graph "
-                         "with --layer ID --depth N") from None
-    except OSError as e:
-        raise IrrunError(f"cannot run Graphviz's dot ({exe}): {e.strerror or e}") from None
-    if r.returncode != 0 or not r.stdout:
-        msg = " ".join(r.stderr.decode("utf-8", "replace").split())[:500]
-        raise IrrunError(f"Graphviz's dot failed (exit {r.returncode}): {msg or 'no output'}")
-    return r.stdout
 
 
 def main(args) -> int:
