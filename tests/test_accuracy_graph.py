@@ -93,3 +93,17 @@ def test_cli_refuses_bad_paths_before_running(tmp_path, monkeypatch, capsys):
     err = capsys.readouterr()
     assert "Graphviz" in err.err and "--graph FILE.dot" in err.err and "layers adding" not in err.out
     assert run_graph(tmp_path, tmp_path / "g.dot") == 0                             # text needs nothing
+
+
+def test_large_graph_draws_the_top_layers_neighbourhoods(tmp_path, monkeypatch):
+    import irrun.accuracy.errorgraph as eg
+    victim = perturbed_copy("block", 5, 11, tmp_path)                   # mlp/down_proj, near the end
+    res = compare(tmp_path / "model.xml", FIX / "block" / "model.xml", feeds("block"))
+    cand = irrun.read_model(tmp_path / "model.xml")
+    monkeypatch.setattr(eg, "MAX_LAYERS", 10)
+    dot, drawn, total = error_dot(cand, res, top=1)
+    near = fills(dot)
+    victim_id = next(n for n, le in res.layers.items() if le.name == victim)
+    far = next(n for n, le in res.layers.items() if le.name == "attn/q_proj/MatMul")
+    assert drawn < total and victim_id in near and far not in near
+    assert f"n{far} " not in dot
