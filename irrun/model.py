@@ -179,11 +179,9 @@ class Model:
         shapes = self._shape_args(shapes)
         self._require_ops()
         overrides = {}
-        for name, shape in shapes.items():
+        for name, shape in shapes.items():       # (each a PartialShape: portkeys.as_shape)
             n = self._find_input(name)
-            ps = shape if isinstance(shape, PartialShape) else PartialShape.parse(shape) \
-                if isinstance(shape, str) else PartialShape(shape)
-            overrides[n] = TensorInfo(self.ops[n].element_type, ps)
+            overrides[n] = TensorInfo(self.ops[n].element_type, shape)
         return infer_types(self.dag, self.order, self.ops, self.path, overrides)
 
     def reshape(self, shapes: Mapping[object, object] | object) -> None:
@@ -311,7 +309,7 @@ class Model:
             except IrrunError:   # nothing was kept; inference for these very shapes names the
                 self._types_for(feeds)     # error as a per-shape plan would (a ShapeError), else
                 raise                      # the kernel's error stands: the model is not run twice
-        key = tuple((n, arr.shape, arr.dtype.str) for n, arr in sorted(feeds.items()))
+        key: tuple = tuple((n, arr.shape, arr.dtype.str) for n, arr in sorted(feeds.items()))
         if target is not None:
             key += (("stop_at", target),)
         steps = self.program.plan(key, lambda: self._types_for(feeds), self._order_to(target),

@@ -107,8 +107,9 @@ class Attr:
 class Op:
     """Base class of all ops. Subclasses set the ClassVars and implement ``infer`` and ``run``."""
 
-    type: ClassVar[str]                    # canonical type name (OpenVINO's C++ class name)
-    version: ClassVar[str]                 # IR version string of this implementation, "opset1"
+    # set by each op class; a wrapper (program.RowGather) takes its wrapped op's, per instance
+    type: str                              # canonical type name (OpenVINO's C++ class name)
+    version: str                           # IR version string of this implementation, "opset1"
     spec: ClassVar[str] = ""               # URL of the op's specification
     attrs: ClassVar[dict[str, Attr]] = {}
     num_inputs: ClassVar[tuple[int, int | None]] = (1, 1)  # allowed input count (min, max; None = any)
