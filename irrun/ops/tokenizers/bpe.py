@@ -154,7 +154,7 @@ class BPETokenizer(Op):
                 raise OpError(f"{len(left)} left merges but {len(right)} right ones")
             merges = list(zip(left, right))
         else:
-            merges = [tuple(m.split(b" ", 1)) if b" " in m else (m, b"") for m in left]
+            merges = [(a, b) for a, _, b in (m.partition(b" ") for m in left)]   # "a b" -> (a, b)
         added: dict[bytes, int] = {}
         if n in (15, 18):
             toks = strings(*inputs[n - 4:n - 1], "the added tokens")
