@@ -24,7 +24,7 @@ def format_text(path: str, findings: list[Finding]) -> str:
     path = printable(path)
     if not findings:
         return f"{path}: OK, no problems found"
-    rows = [_COLUMNS]
+    rows: list[tuple[str, ...]] = [_COLUMNS]
     for f in findings:
         rows.append(tuple(printable(c) for c in (
             f.severity, f.layer_id or "-", _short(f.layer_name or "-"), f.layer_type or "-",

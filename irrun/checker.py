@@ -66,7 +66,7 @@ class _Scope:
     op_errors: dict
     live: set
     path: tuple[str, ...] = ()         # ids of the enclosing sub-graph layers
-    types: dict | None = None
+    types: dict = field(default_factory=dict)     # (filled by Checker.infer)
     failed: set = field(default_factory=set)   # layers whose own rule rejected their inputs
 
 
@@ -176,7 +176,7 @@ class _Check:
         bad = set()
         no_bin = [p for p in self.ir.problems if getattr(p, "weights_missing", False)]
         if no_bin:                      # one finding for the file, not one per Const
-            ids = ", ".join(p.layer.id for p in no_bin[:8]) + (", ..." if len(no_bin) > 8 else "")
+            ids = ", ".join(p.layer.id for p in no_bin[:8] if p.layer is not None) + (", ..." if len(no_bin) > 8 else "")
             self.findings.append(Finding("error", "const", None, None, None, None, None, None,
                                          f"the weights file {self.ir.bin_path} is missing; "
                                          f"{len(no_bin)} Const{'s need' if len(no_bin) > 1 else ' needs'} "
@@ -276,7 +276,7 @@ class _Check:
         """Check the body of every live sub-graph layer of ``sc`` (recursively)."""
         for n in sc.order:
             op = sc.ops.get(n)
-            if n in skip or not hasattr(op, "body_inputs"):
+            if n in skip or op is None or not hasattr(op, "body_inputs"):
                 continue
             ins = [sc.types.get(p) for p in inputs_of(sc.g, n)]
             known = all(i is not None for i in ins) and n not in sc.failed

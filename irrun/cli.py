@@ -19,6 +19,7 @@ import difflib
 import os
 import sys
 from importlib import import_module
+from types import ModuleType
 
 from .errors import EXIT_ERROR, EXIT_INTERNAL, EXIT_OK, IrrunError, printable
 
@@ -129,7 +130,7 @@ def pick_command(argv: list[str]) -> tuple[str, list[str]]:
     return "run", argv
 
 
-def parser_for(cmd: str) -> tuple[argparse.ArgumentParser, object]:
+def parser_for(cmd: str) -> tuple[argparse.ArgumentParser, ModuleType]:
     module = import_module(f"irrun.commands.{COMMANDS[cmd][0]}")
     p = argparse.ArgumentParser(prog=f"irrun {cmd}", description=COMMANDS[cmd][1],
                                 epilog="-m/--model MODEL is accepted for MODEL. "

@@ -44,12 +44,15 @@ def run_checked(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo |
     (:func:`output_specs`), checked cheaply. ``rounded=False``
     (with ``constant``): only constant layers read the outputs (:func:`irrun.widen.run_constant`)."""
     kw = kwargs or {}
+    outs: Sequence[np.ndarray]
     try:
         if (folding or constant) and not op.uses_context and (
                 widen.applies(args) or not rounded and widen.narrows(infos)):
             outs = widen.run_constant(op, args, infos, rounded or folding)
         else:
-            outs = op.run(*args, ctx=ctx, **kw) if op.uses_context else op.run(*args, **kw)
+            if op.uses_context:     # a keyword only these ops' ``run`` takes (like out/skip)
+                kw = {**kw, "ctx": ctx}
+            outs = op.run(*args, **kw)
     except Exception as e:
         raise_failure(e, file, ref, "while folding constants: " if folding else "")
     if outputs_match(outs, expect) if expect is not None else outputs_fit(outs, specs):

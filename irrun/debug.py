@@ -20,9 +20,10 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -31,6 +32,10 @@ from .errors import InputError, printable
 from .ops.registry import role_of
 from .tensorinfo import Role
 from .writers import model_files
+
+if TYPE_CHECKING:
+    from .model import Model
+    from .reader import Layer
 
 # ---------------------------------------------------------------------------------------------
 # Naming layers and ports
@@ -147,8 +152,8 @@ class Trace:
     """An observer for :func:`irrun.executor.execute` that records every executed layer (not Consts
     or Results). Arrays are kept for layers ``select`` accepts when ``arrays`` is true."""
 
-    model: object
-    select: object = None
+    model: Model
+    select: Callable[[Layer], bool] | None = None
     arrays: bool = True
     layers: list[LayerRun] = field(default_factory=list)
     outputs: dict[str, np.ndarray] = field(default_factory=dict)

@@ -60,7 +60,7 @@ def compare_arrays(key: str, got: np.ndarray, want: np.ndarray, rtol: float, ato
             rel = np.where(err == 0, 0.0, err / np.abs(b))
     n_bad = int(np.count_nonzero(bad))
     d = PortDiff(key, n_bad == 0, bad=n_bad, size=got.size, dtypes=dt)
-    if err is not None and err.size:
+    if err is not None and rel is not None and err.size:
         d.max_abs, d.max_rel = float(err.max()), float(np.nan_to_num(rel, nan=np.inf).max())
     if n_bad:
         score = np.where(bad, err if err is not None else 1.0, -1.0)
@@ -96,20 +96,20 @@ class Comparison:
             p = retyped[0]
             miss += (f"; {len(retyped)} agree in value but not dtype "
                      f"(e.g. {p.key}: {p.dtypes[0]} here, {p.dtypes[1]} there)")
-        if self.ok:
+        r = self.culprit
+        if r is None:                   # (self.ok)
             both = "agrees" if len(compared) == 1 else "agree"
             return (f"irrun vs {reference}: {'all ' * (len(compared) > 1)}{_n(len(compared), 'layer')} "
                     f"{both} ({_n(len(self.ports), 'port')}, {tol}){miss}")
-        r = self.culprit
         lines = [f"irrun vs {reference}: {len(self.differing)} of {len(compared)} layers differ ({tol}){miss}",
                  "first layer whose inputs agree but whose output does not:",
                  f'  layer {r.id} "{printable(r.name)}" ({r.op})']
         if self.culprit_inputs:
             lines.append(f"  inputs    {', '.join(self.culprit_inputs)}")
         for i in range(len(r.ports)):
-            p = self.ports.get(r.key(i))
-            if p is not None and not p.equal:
-                lines.append(f"  output {r.ports[i]}  {_describe(p, r.shapes[i])}")
+            d = self.ports.get(r.key(i))
+            if d is not None and not d.equal:
+                lines.append(f"  output {r.ports[i]}  {_describe(d, r.shapes[i])}")
         later = [f'{x.id} "{printable(x.name)}"' for x in self.differing if x is not r]
         if later:
             more = f", … and {len(later) - 8} more" if len(later) > 8 else ""
@@ -167,7 +167,7 @@ def _describe(p: PortDiff, shape) -> str:
     head = f"{p.dtypes[0]}{_shape(shape)}"
     if p.note:
         return f"{head}: {p.note}"
-    where = ",".join(map(str, p.where))
+    where = ",".join(map(str, p.where or ()))
     text = (f"{head}: {p.bad} of {p.size} values differ, worst at [{where}]: irrun {_value(p.got)}, "
             f"reference {_value(p.want)}")
     if p.max_abs is not None:

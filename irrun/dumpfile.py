@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import ml_dtypes
 import numpy as np
@@ -30,7 +31,7 @@ MAX_MANIFEST = 64 << 20
 def stats(a: np.ndarray) -> dict:
     """min, max, mean over the finite values (None for strings or when there are none), NaN and
     Inf counts. Integer min/max stay exact ints."""
-    out = dict(min=None, max=None, mean=None, nan=0, inf=0)
+    out: dict[str, Any] = dict(min=None, max=None, mean=None, nan=0, inf=0)
     if a.size == 0 or a.dtype.kind in "TUSO":
         return out
     f = a.astype(np.float64)

@@ -121,8 +121,13 @@ def decode(buf: np.ndarray, et: ElementType, shape: tuple[int, ...]) -> np.ndarr
     name = et.name
     if name == "string":
         return _decode_strings(buf, shape)
+    dtype = et.dtype
+    if dtype is None:
+        raise ValueError(f"{name} has no values to decode")
     if name not in PACKED:
-        return buf[: numel * et.dtype.itemsize].view(et.dtype).reshape(shape)
+        return buf[: numel * dtype.itemsize].view(dtype).reshape(shape)
+    codes: np.ndarray
+    high: np.ndarray
     if name == "u1":                      # 8 per byte, MSB first
         codes = np.unpackbits(buf, bitorder="big")
     elif name == "u2":                    # 4 per byte, LSB first
@@ -143,7 +148,7 @@ def decode(buf: np.ndarray, et: ElementType, shape: tuple[int, ...]) -> np.ndarr
     if name == "i4":
         return ((codes.astype(np.int8) ^ 8) - 8).astype(ml_dtypes.int4)
     if name in ("u4", "f4e2m1"):
-        return codes.astype(np.uint8).view(et.dtype)
+        return codes.astype(np.uint8).view(dtype)
     return np.ascontiguousarray(codes, dtype=np.uint8)
 
 

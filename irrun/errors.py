@@ -84,6 +84,7 @@ class ModelFileError(IrrunError):
     """The .xml or .bin cannot be read: not XML, wrong root, bad attribute syntax, bad weights."""
 
     kind = "unreadable model"
+    weights_missing = False   # set when the .bin is absent: the checker reports that once
 
 
 class GraphError(IrrunError):

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import budget, fastloop, heap
 from .contract import output_specs, run_checked
-from .errors import UnsupportedError
+from .errors import LayerRef, UnsupportedError
 from .graph import Graph, inputs_of, role
 from .fastloop import guard
 from .inplace import choose_inplace
@@ -34,12 +34,12 @@ from .tensorinfo import Role, TensorInfo
 class Step:
     node: object
     kind: str                      # "param" | "result" | "const" (value known) | "op"
-    op: Op
+    op: Op                         # the layer's op (a "param", "result" or "const" one too)
     reads: list[tuple]             # (producer, port) per input, in input order
     infos: list[TensorInfo | None]
     frees: list[tuple]             # ports whose last reader is this step
-    ref: object
-    keep: list[int] | None = None  # output ports somebody reads (others are dropped at once)
+    ref: LayerRef
+    keep: list[int] = field(default_factory=list)  # output ports somebody reads (others: dropped)
     need: tuple = (0, 0, ())       # (bytes, output port, dims) of its largest output's least size
     skip: frozenset = frozenset()  # lazy output ports nobody reads (``run(..., skip=)``)
     inplace: tuple | None = None   # the input port whose buffer the output may take (``out=``)
@@ -49,7 +49,7 @@ class Step:
     call: Callable | None = None   # op.run, bound once
     kw: dict = field(default_factory=dict)   # its prepared keyword arguments (``skip``)
     slow: bool = False             # run through irrun.contract.run_checked (constants, context)
-    specs: tuple = ()              # (dtype, ((lo, hi), ...)) per output: irrun.contract.outputs_fit
+    specs: tuple | None = ()       # (dtype, ((lo, hi), ...)) per output: irrun.contract.outputs_fit
     values: tuple = ()             # a "const" step's outputs
     guard: int = 0                 # item size to check (input elements x it) against the budget
     puts: tuple = ()               # (output index, port) per kept output
@@ -97,10 +97,11 @@ class RunContext:
         self.writes[variable_id] = value
 
 
-def plan(g: Graph, order: list, ops: dict, types: dict,
+def plan(g: Graph, order: list, ops: dict[int, Op], types: dict,
          rewrite: Callable[[list[Step]], list[Step]] | None = None) -> list[Step]:
-    """The steps for the layers in ``order`` with these inferred ``types``. ``rewrite`` may
-    replace steps before they are linked (the program's constant cache: irrun/program.py)."""
+    """The steps for the layers in ``order`` with these inferred ``types`` (every layer in
+    ``order`` has its op: inference needed them). ``rewrite`` may replace steps before they are
+    linked (the program's constant cache: irrun/program.py)."""
     steps = []
     for n in order:
         layer = g.nodes[n]["layer"]
@@ -108,7 +109,7 @@ def plan(g: Graph, order: list, ops: dict, types: dict,
         r = role(layer.type)
         kind = ("param" if r is Role.PARAMETER else "result" if r is Role.RESULT else
                 "const" if infos and all(i is not None and i.value is not None for i in infos) else "op")
-        steps.append(Step(n, kind, ops.get(n), inputs_of(g, n), infos, [], layer.ref))
+        steps.append(Step(n, kind, ops[n], inputs_of(g, n), infos, [], layer.ref))
     if rewrite is not None:
         steps = rewrite(steps)
     return link(steps, types)
@@ -137,10 +138,12 @@ def link(steps: list[Step], types: dict) -> list[Step]:
             step.call, step.kw = step.op.run, {"skip": step.skip} if step.skip else {}
             step.slow = step.constant or step.op.uses_context
             step.specs = output_specs(step.infos)
-            if all(i is not None and i.etype.dtype is not None and i.shape.is_static for i in step.infos):
-                step.expect = tuple((i.etype.dtype, i.shape.to_tuple()) for i in step.infos)
-        elif step.kind == "const":
-            step.values = tuple(i.value for i in step.infos)
+            known = [i for i in step.infos if i is not None]
+            if len(known) == len(step.infos) and all(i.etype.dtype is not None and i.shape.is_static
+                                                     for i in known):
+                step.expect = tuple((i.etype.dtype, i.shape.to_tuple()) for i in known)
+        elif step.kind == "const":      # (every info known: plan(), Program._bake)
+            step.values = tuple(None if i is None else i.value for i in step.infos)
             for v in step.values:           # shared by every run: never written, counted as
                 if type(v) is np.ndarray and v.base is None:   # nothing (like cached constants)
                     v.flags.writeable = False
@@ -195,7 +198,7 @@ def cached_plan(cache: dict, key: tuple, make: Callable[[], list[Step]]) -> list
 def _least_shape(infos: list[TensorInfo | None]) -> tuple[int, int, tuple[int, ...]]:
     """(bytes, port, dims) of the output whose smallest possible shape is largest; Consts are
     views of the mapped .bin and folded values are small, so those are not counted."""
-    best = (0, 0, ())
+    best: tuple[int, int, tuple[int, ...]] = (0, 0, ())
     for i, info in enumerate(infos):
         if info is not None and info.value is None and info.shape.rank is not None:
             lo = tuple(d.lo for d in info.shape)
@@ -211,7 +214,7 @@ def _most_bytes(infos: list[TensorInfo | None]) -> int:
     most = 0
     for info in infos:
         n = None if info is None else info.shape.max_numel()
-        if n is None:
+        if info is None or n is None:
             return UNBOUNDED
         most = max(most, n * budget.itemsize(info.etype.dtype))
     return most
@@ -231,8 +234,9 @@ def check_memory(steps: list[Step], limit: int, file: str | None = None) -> None
                                        f"{budget.NUMPY_MAXDIMS} dims", file=file, layer=s.ref,
                                        port=f"output {i}")
             what = "the output" + ("" if info.shape.is_static else f" (shape {info.shape}, at least)")
-            raise budget.MemoryBudgetError(budget.refusal(lo, info.etype.dtype, what, limit),
-                                           file=file, layer=s.ref, port=f"output {i}")
+            why = budget.refusal(lo, info.etype.dtype, what, limit) \
+                or budget.over_message(what, s.need[0], limit)      # (refusal: never None here)
+            raise budget.MemoryBudgetError(why, file=file, layer=s.ref, port=f"output {i}")
 
 
 #: ``observe(step, inputs, outputs, seconds)``: called after every step (debug tools: dump,
@@ -267,7 +271,7 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
             results[s.node] = args[0]
             outs = []
         elif s.kind == "const":
-            outs = [i.value for i in s.infos]
+            outs = list(s.values)
         else:
             if s.hi > limit and s.guard:
                 guard(s, args, limit, file)

@@ -95,8 +95,8 @@ def extract_layer(model, layer: int | str, directory: str | os.PathLike, inputs=
         U = g.nodes[u]["layer"]
         known = static.get((u, sp))
         if role_of(U.type) is Role.CONSTANT:
-            raw, et, shape = _raw_const(model, U)
-            srcs.append(b.const(None, etype=et, raw=raw, shape=shape))
+            raw, et, const_shape = _raw_const(model, U)
+            srcs.append(b.const(None, etype=et, raw=raw, shape=const_shape))
         elif known is not None and known.value is not None:
             srcs.append(b.const(known.value, etype=known.etype.name))
         else:
@@ -108,13 +108,13 @@ def extract_layer(model, layer: int | str, directory: str | os.PathLike, inputs=
                 feeds[name] = arr
             else:
                 et, shape = known.etype.name, known.shape
-            dims = None if shape.rank is None else [d.lo if d.is_static else -1 for d in shape]
-            srcs.append(b.parameter(name, et, str(shape)[1:-1], dims=dims or []))
+            pdims = None if shape.rank is None else [d.lo if d.is_static else -1 for d in shape]
+            srcs.append(b.parameter(name, et, str(shape)[1:-1], dims=pdims or []))
             res.params[name] = f"{et}{shape}"
             continue
         res.consts += 1
     infos = seen.get("infos") or [static.get((n, i)) for i in range(len(L.outputs))]
-    dims = [list(o.shape) for o in seen["outs"]] if seen else \
+    dims: list[list[int] | None] = [list(o.shape) for o in seen["outs"]] if seen else \
         [None if i is None or i.shape.rank is None else [d.lo if d.is_static else -1 for d in i.shape]
          for i in infos]
     outs = b.layer(L.type, srcs, dict(L.data), version=L.version, n_out=len(L.outputs),

@@ -149,7 +149,8 @@ def build_graph(irg: IRGraph, file: str) -> tuple[Graph, list[GraphError]]:
         src, dst = layers.get(u), layers.get(v)
         sp = _position(src.outputs, e.from_port, tables) if src is not None else None
         dp = _position(dst.inputs, e.to_port, tables) if dst is not None else None
-        if sp is not None and dp is not None and dp not in ins[v] and u not in results:
+        if src is not None and dst is not None and sp is not None and dp is not None \
+                and dp not in ins[v] and u not in results:
             ins[v][dp] = (u, sp)
             outs[u].append((v, dp, sp))
             forward = forward and src.position < dst.position
@@ -225,7 +226,7 @@ def _topological(g: Graph, nodes) -> list:
 
 def _cycle(g: Graph) -> list:
     """The layers of one cycle, in edge order (empty when the graph is acyclic)."""
-    left = set(g.nodes) - set(g.order)
+    left = set(g.nodes) - set(g.order or ())
     if not left:
         return []
     start = next(n for n in g.nodes if n in left)

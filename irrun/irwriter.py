@@ -12,6 +12,7 @@ never reads declared dims, only the checker compares them.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from lxml import etree
@@ -19,6 +20,9 @@ from lxml import etree
 from . import elements
 from .ops.registry import written_type
 from .tensorinfo import Role
+
+if TYPE_CHECKING:
+    from .writers import Fill
 
 
 class IRWriter:
@@ -55,6 +59,8 @@ class IRWriter:
             raw = encode_strings(value) if et.name == "string" else \
                 np.ascontiguousarray(value.astype(et.dtype)).tobytes()
             shape = value.shape
+        elif etype is None:
+            raise ValueError("raw bytes need their element type (etype)")
         else:
             et = elements.TYPES[etype]
         offset = len(self.blob)
@@ -108,7 +114,7 @@ class IRWriter:
         etree.SubElement(net, "rt_info")
         return etree.tostring(net, pretty_print=True, xml_declaration=True, encoding="utf-8")
 
-    def files(self, xml_path) -> list[tuple[Path, object]]:
+    def files(self, xml_path) -> list[tuple[Path, Fill]]:
         """``(path, writers.Fill)`` for the .xml and the .bin beside it (see :mod:`irrun.writers`)."""
         from .writers import data
         xml_path = Path(xml_path)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -179,11 +180,9 @@ class Model:
         shapes = self._shape_args(shapes)
         self._require_ops()
         overrides = {}
-        for name, shape in shapes.items():
+        for name, shape in shapes.items():       # (each a PartialShape: portkeys.as_shape)
             n = self._find_input(name)
-            ps = shape if isinstance(shape, PartialShape) else PartialShape.parse(shape) \
-                if isinstance(shape, str) else PartialShape(shape)
-            overrides[n] = TensorInfo(self.ops[n].element_type, ps)
+            overrides[n] = TensorInfo(self.ops[n].element_type, shape)
         return infer_types(self.dag, self.order, self.ops, self.path, overrides)
 
     def reshape(self, shapes: Mapping[object, object] | object) -> None:
@@ -267,7 +266,7 @@ class Model:
         from .portkeys import model_repr
         return model_repr(self)
 
-    def run(self, inputs: Mapping[object, np.ndarray] | Sequence[np.ndarray] | np.ndarray,
+    def run(self, inputs: Mapping[Any, np.ndarray] | Sequence[np.ndarray] | np.ndarray,
             max_memory: int | None = None, *, max_iterations: int | None = None,
             stop_at: int | str | None = None,
             dump: str | os.PathLike | None = None, observe: Observer | None = None
@@ -311,7 +310,7 @@ class Model:
             except IrrunError:   # nothing was kept; inference for these very shapes names the
                 self._types_for(feeds)     # error as a per-shape plan would (a ShapeError), else
                 raise                      # the kernel's error stands: the model is not run twice
-        key = tuple((n, arr.shape, arr.dtype.str) for n, arr in sorted(feeds.items()))
+        key: tuple = tuple((n, arr.shape, arr.dtype.str) for n, arr in sorted(feeds.items()))
         if target is not None:
             key += (("stop_at", target),)
         steps = self.program.plan(key, lambda: self._types_for(feeds), self._order_to(target),
@@ -325,7 +324,7 @@ class Model:
     def _execute(self, steps: list[Step], feeds: dict[int, np.ndarray],
                  observe: Observer | None, max_iterations: int | None = None) -> dict[str, np.ndarray]:
         check_memory(steps, budget.current(), self.path)
-        ctx = RunContext(self.state.values)
+        ctx = RunContext(self.state.held)
         with iterations.limit(max_iterations), budget.live_scope():   # per-run accounts
             results = execute(steps, feeds, self.path, observe, ctx)
         self.state.commit(ctx.writes)       # only a run that succeeded changes the state
@@ -385,7 +384,7 @@ class Model:
                 got[:] = [(self._output_key(target), args[0])] if step.kind == "result" else \
                     [(port_name(self, target, i), a) for i, a in enumerate(outs)]
             return None if observe is None else observe(step, args, outs, seconds)
-        execute(steps, feeds, self.path, grab, RunContext(self.state.values))   # state unchanged
+        execute(steps, feeds, self.path, grab, RunContext(self.state.held))   # state unchanged
         return dict(got)
 
 

@@ -111,8 +111,8 @@ class Program:
             if w in self.constants or any(p[0] in todo and p not in self.constants for p, _ in ext):
                 del blocked[node]           # kept whole, or its chain needs what was not kept
                 per_run.append(w)
-        per_run = _ancestors([p for p in per_run if p not in self.constants], by_node, todo,
-                             self.constants)
+        recomputed = _ancestors([p for p in per_run if p not in self.constants], by_node, todo,
+                                self.constants)
         out = []
         for s in steps:
             if s.node in fused:
@@ -124,12 +124,12 @@ class Program:
                 rows = ChainRows(chain, {(p, sl): self._value(p, by_node) for p, sl in ext}, self.file)
                 s = Step(s.node, "op", RowBlocks(s.op, rows), s.reads[:k] + s.reads[k + 1:],
                          s.infos, [], s.ref)
-            elif s.node in todo and s.node not in per_run:
+            elif s.node in todo and s.node not in recomputed:
                 cached = [(s.node, i) in self.constants for i in range(len(s.infos))]
                 if not any(cached):
                     continue                # an intermediate: nobody needs it any more
                 s = Step(s.node, "const", s.op, [], [
-                    TensorInfo(i.etype, i.shape, self.constants[(s.node, k)]) if c else i
+                    TensorInfo(i.etype, i.shape, self.constants[(s.node, k)]) if c and i is not None else i
                     for k, (i, c) in enumerate(zip(s.infos, cached))], [], s.ref)
             out.append(s)
         return out
@@ -237,6 +237,7 @@ class ChainRows:
     def __init__(self, chain: list[tuple[Step, tuple[bool, ...]]], values: dict, file: str | None):
         self.chain, self.values, self.file = chain, values, file
         table = chain[-1][0].infos[0]
+        assert table is not None            # _chain: rows_of answered for a known output
         self.n_rows, self.row_shape, self.dtype = table.shape[0].lo, table.shape.to_tuple()[1:], table.etype.dtype
 
     def __call__(self, rows: "np.ndarray | slice", k: int) -> np.ndarray:
@@ -244,6 +245,7 @@ class ChainRows:
         last = self.chain[-1][0]
         for s, flags in self.chain:
             info = s.infos[0]
+            assert info is not None         # (as the table's)
             row_info = TensorInfo(info.etype, PartialShape((k,) + info.shape.to_tuple()[1:]))
             if not s.reads:
                 out = s.op.take_rows(rows)

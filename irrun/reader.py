@@ -15,7 +15,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 import numpy as np
 from lxml import etree
@@ -116,7 +116,7 @@ class _Reader:
 
     # -- errors -----------------------------------------------------------------------------
     def fail(self, msg: str, layer: Layer | LayerRef | None = None, port: str | None = None,
-             file: str | None = None):
+             file: str | None = None) -> NoReturn:
         ref = layer.ref if isinstance(layer, Layer) else layer
         raise ModelFileError(msg, file=file or self.xml_path, layer=ref, port=port)
 

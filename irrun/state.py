@@ -65,7 +65,8 @@ class State(MutableMapping):
                  declared: Callable[[Variable], tuple[ElementType, PartialShape]]):
         self.variables = variables
         self._declared = declared       # the variable's type and shape as its ReadValue gives them
-        self.values: dict[str, np.ndarray] = {}
+        self.held: dict[str, np.ndarray] = {}   # the set variables' values (not ``values``:
+                                                # that is the Mapping method)
 
     def _variable(self, key: str) -> Variable:
         try:
@@ -76,8 +77,8 @@ class State(MutableMapping):
 
     def __getitem__(self, key: str) -> np.ndarray:
         var = self._variable(key)
-        if key in self.values:
-            return self.values[key]
+        if key in self.held:
+            return self.held[key]
         return var.zeros(*self._declared(var))
 
     def __setitem__(self, key: str, value) -> None:
@@ -89,11 +90,11 @@ class State(MutableMapping):
         if not shape.accepts(arr.shape):
             raise InputError(f'variable "{key}" has shape {shape}; {PartialShape(arr.shape)} '
                              "does not fit it")
-        self.values[key] = arr
+        self.held[key] = arr
 
     def __delitem__(self, key: str) -> None:
         self._variable(key)
-        self.values.pop(key, None)
+        self.held.pop(key, None)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.variables)
@@ -104,17 +105,17 @@ class State(MutableMapping):
     def is_set(self, key: str) -> bool:
         """Has the variable been written (by a run or by assignment) since it was last reset?"""
         self._variable(key)
-        return key in self.values
+        return key in self.held
 
     def reset(self) -> None:
         """Reset every variable: the next run reads initial values (or zeros) again."""
-        self.values.clear()
+        self.held.clear()
 
     def commit(self, writes: dict[str, np.ndarray]) -> None:
         """Keep what a successful run's Assign layers wrote."""
-        self.values.update(writes)
+        self.held.update(writes)
 
     def __repr__(self) -> str:
         return "State(" + ", ".join(
-            f"{k}={'set ' + str(list(self.values[k].shape)) if k in self.values else 'unset'}"
+            f"{k}={'set ' + str(list(self.held[k].shape)) if k in self.held else 'unset'}"
             for k in self.variables) + ")"

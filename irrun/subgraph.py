@@ -119,7 +119,7 @@ class Body:
                     "with the body's Parameters as declared (OpenVINO validates a body as written, "
                     f"before it gives it the layer's inputs): {e.message}", file=e.file,
                     layer=e.layer, port=e.port)
-        if self._declared_error:
+        if isinstance(self._declared_error, ShapeError):
             raise self._declared_error
 
     def result(self, types: Types, n: int) -> TensorInfo:

@@ -9,6 +9,7 @@ import mmap
 import os
 import re
 from collections.abc import Callable
+from typing import NoReturn
 
 import numpy as np
 
@@ -56,7 +57,7 @@ class WeightsFile:
     """The .bin of one model, mapped when a Const first needs it. ``fail(msg, layer, port=None,
     file=None)`` raises the reader's error (it names the XML and the layer)."""
 
-    def __init__(self, path: str | None, fail: Callable, xml_path: str):
+    def __init__(self, path: str | None, fail: Callable[..., NoReturn], xml_path: str):
         self.bin_path, self.fail, self.xml_path = path, fail, xml_path
         self.map: mmap.mmap | None = None
         self._blob: np.ndarray | None = None

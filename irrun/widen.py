@@ -99,7 +99,7 @@ def _placeholder(wide: np.ndarray, dtype: np.dtype) -> np.ndarray:
     return out
 
 
-def take(arr: np.ndarray, rows: np.ndarray) -> np.ndarray:
+def take(arr: np.ndarray, rows: "np.ndarray | slice") -> np.ndarray:
     """``arr[rows]``, remembering the rows of its unrounded value when it has one."""
     out = arr[rows]
     wide = unrounded(arr)

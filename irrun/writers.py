@@ -34,7 +34,7 @@ import numpy as np
 from .errors import OutputError, printable
 
 #: Fills an open (binary, seekable) temporary file with a file's content.
-Fill = Callable[[BinaryIO], None]
+Fill = Callable[[BinaryIO], object]
 
 
 def model_files(model) -> list[str]:
@@ -103,15 +103,15 @@ def write_files(files: Iterable[tuple[str | os.PathLike, Fill]], *,
                 protect: Iterable[str | os.PathLike] = ()) -> list[Path]:
     """Write several files all or nothing: each ``fill(f)`` writes into a temporary file beside its
     target; when all succeeded they are renamed into place. Returns the paths written."""
-    files = [(Path(p), fill) for p, fill in files]
+    targets = [(Path(p), fill) for p, fill in files]
     protect = list(protect)
-    for p, _ in files:
+    for p, _ in targets:
         destination(p, protect=protect)
     made: list[Path] = []
     temps: list[str] = []
-    current = files[0][0] if files else None
+    current = targets[0][0] if targets else None
     try:
-        for p, fill in files:
+        for p, fill in targets:
             current = p
             for d in _missing_dirs(p.parent):
                 d.mkdir()
@@ -121,7 +121,7 @@ def write_files(files: Iterable[tuple[str | os.PathLike, Fill]], *,
             with os.fdopen(fd, "wb") as f:
                 fill(f)
             os.chmod(tmp, _umask_mode())
-        for (p, _), tmp in zip(files, list(temps)):
+        for (p, _), tmp in zip(targets, list(temps)):
             current = p
             destination(p, protect=protect)        # nothing planted there while we wrote
             os.replace(tmp, p)
@@ -132,7 +132,7 @@ def write_files(files: Iterable[tuple[str | os.PathLike, Fill]], *,
     except BaseException:
         _clean(temps, made)
         raise
-    return [p for p, _ in files]
+    return [p for p, _ in targets]
 
 
 def _clean(temps: list[str], made: list[Path]) -> None:

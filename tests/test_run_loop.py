@@ -38,7 +38,7 @@ def _outcome(model, steps, feeds, limit: int, observe) -> tuple:
     """(error text or None, the outputs, the live bytes left) of one run at ``limit``."""
     with budget.limit(limit), budget.live_scope() as live:
         try:
-            out = execute(steps, feeds, model.path, observe, RunContext(dict(model.state.values)))
+            out = execute(steps, feeds, model.path, observe, RunContext(dict(model.state.held)))
         except budget.MemoryBudgetError as e:
             return str(e), None, None
     return None, out, live.total

@@ -59,6 +59,18 @@ def test_the_state_mapping():
     assert not state.is_set("kv")
 
 
+def test_the_state_has_the_whole_mapping_api():
+    """``values()`` and ``items()`` read like ``state[id]`` (a ``values`` attribute once hid the
+    Mapping method: ``state.values()`` raised TypeError)."""
+    model = irrun.read_model(load("state_kv_cache").xml)
+    x = np.ones((2, 4), np.float32)
+    model.run({"x": x})
+    vals = list(model.state.values())
+    assert len(vals) == 1 and vals[0].shape == (2, 4)
+    np.testing.assert_array_equal(vals[0], model.state["kv"])
+    assert [k for k, _ in model.state.items()] == ["kv"]
+
+
 def test_setting_a_variable_is_checked():
     model = irrun.read_model(load("state_kv_cache").xml)
     with pytest.raises(InputError, match='variable "kv" holds f32'):

@@ -30,7 +30,7 @@ from ..graph import inputs_of
 from .capture import Recording, record
 from .match import Matching, match
 from .metrics import ErrorStats, comparable, worst
-from .nonfinite import Watch
+from .nonfinite import Finding, Watch
 from .precision import Policy
 
 MAX_RERUN_DEPTH = 8     # unmatched layers re-run between a layer and its matched inputs
@@ -68,7 +68,7 @@ class Result:
     matching: Matching
     layers: dict = field(default_factory=dict)   # candidate layer id -> LayerError
     outputs: dict = field(default_factory=dict)  # output name -> ErrorStats
-    first_nonfinite: object = None               # nonfinite.Finding
+    first_nonfinite: Finding | None = None
     activation_layers: int = 0
     live: set = field(default_factory=set)       # the candidate's activation layers (Recording.live)
 
@@ -142,7 +142,7 @@ def _accumulate(res: Result, cand: Recording, ref: Recording, m: Matching, polic
                 continue
             le.floating |= c.dtype.kind == "f" or c.dtype.name.startswith("bfloat")
             le.total.setdefault(p, ErrorStats()).add(c, r)
-            if rounded is not None:                   # precision: own rounding only
+            if rounded is not None and local is not None:   # precision: own rounding only
                 le.added.setdefault(p, ErrorStats()).add(rounded[p[1]], local[p[1]])
             elif local is not None:
                 le.added.setdefault(p, ErrorStats()).add(local[p[1]], r)
@@ -169,7 +169,7 @@ class _Rerun:
         self.cand, self.ref, self.m, self.policy = cand, ref, m, policy
         self.memo: dict = {}
 
-    def outputs(self, n, depth: int = 0) -> list | None:
+    def outputs(self, n, depth: int = 0) -> list:
         if n in self.memo:
             return self.memo[n]
         step = self.cand.steps[n]

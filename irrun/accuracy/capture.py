@@ -6,12 +6,16 @@ executor's public ``observe`` hook — optionally rounding activations to a redu
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..tensorinfo import Role
 from .nonfinite import Watch
 from .precision import Policy
+
+if TYPE_CHECKING:
+    from ..model import Model
 
 
 @dataclass
@@ -21,7 +25,7 @@ class Recording:
     A port is an *activation* when it depends on a model input or the state (not a Const or a
     folded constant sub-graph)."""
 
-    model: object
+    model: Model
     arrays: dict = field(default_factory=dict)
     steps: dict = field(default_factory=dict)
     order: list = field(default_factory=list)

@@ -60,7 +60,8 @@ def text(res: Result, top: int = 10) -> str:
     if ranked:
         lines.append("\nlayers adding the most error (added: the layer run on the reference's inputs; "
                      "inherited: its inputs' error)")
-        rows = [("#", "id", "layer", "op", "added", "SNR dB", "inherited", "total", "cosine", "max abs")]
+        rows: list[tuple[str, ...]] = [
+            ("#", "id", "layer", "op", "added", "SNR dB", "inherited", "total", "cosine", "max abs")]
         for k, le in enumerate(ranked, 1):
             a, t = le.added_worst, le.total_worst
             rows.append((str(k), str(le.node), _short(le.name), le.op, fmt_rel(a.rel_l2), fmt_db(a.snr_db),

@@ -184,7 +184,7 @@ def _main(args) -> int:
               f"{', '.join(map(printable, outputs))}", file=note)
     elif not args.json:
         print(_summary(outputs))
-    if args.dump:
+    if t is not None:                                   # (args.dump)
         d = t.save(args.dump, protect)
         n = len(t.tensors())
         print(f"dumped {n} tensor{'s' * (n != 1)} of {sum(r.arrays is not None for r in t.layers)} "

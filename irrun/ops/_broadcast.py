@@ -47,9 +47,10 @@ def broadcast_shapes(a: PartialShape, b: PartialShape, mode: str,
         for i, y in enumerate(b):
             x = a[i]
             dims[i] = None if x.is_static and y.is_static and y.lo > x.lo else broadcast_merge(x, y)
-    if any(d is None for d in dims):
+    known = [d for d in dims if d is not None]
+    if len(known) < len(dims):
         raise OpError(message)
-    return PartialShape(dims)
+    return PartialShape(known)
 
 
 def numpy_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:

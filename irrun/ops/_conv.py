@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from types import EllipsisType
 
 import numpy as np
 
@@ -98,7 +99,8 @@ def _depthwise(x: np.ndarray, wk: np.ndarray, strides: Sequence[int], dilations:
             c[:, :, i] = planes[ph][:, g0:g1, off:off + size]
         np.matmul(w2[g0:g1], c, out=full[:, g0:g1])
     full = full.reshape(n, g * og, out[0], *q[1:])
-    return np.ascontiguousarray(full[(Ellipsis, *[slice(0, o) for o in out[1:]])])
+    crop: tuple[EllipsisType | slice, ...] = (Ellipsis, *[slice(0, o) for o in out[1:]])
+    return np.ascontiguousarray(full[crop])
 
 
 # ---------------------------------------------------------------------------------------------

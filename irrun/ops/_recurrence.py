@@ -163,7 +163,7 @@ def recurrence(fam: Family, acts: Sequence[Callable], clip: float, x: np.ndarray
     xp = np.matmul(x[None], np.swapaxes(w, 1, 2)[:, None]) + b[:, None, None, :G]   # [D, B, T, G]
     rt = np.swapaxes(r, 1, 2)                                                         # [D, H, G]
     rbh = b[:, None, G:] if lbr else None
-    f, g = acts[0], acts[1] if len(acts) > 1 else None
+    f, g = acts[0], acts[1] if len(acts) > 1 else acts[0]    # (RNN: one activation, g unused)
     h, c = states[0], states[1] if fam.states == 2 else None
     y = np.zeros((D, B, T, H), x.dtype)
     finals = [np.zeros_like(s) for s in states]
@@ -189,8 +189,8 @@ def recurrence(fam: Family, acts: Sequence[Callable], clip: float, x: np.ndarray
             h_new = (1 - z) * g(_clip(cand, clip)) + z * h
         else:
             h_new = f(_clip(gx + np.matmul(h, rt), clip))
-        live = (step + 1 <= lengths)[None, :, None]
-        at_end = (step + 1 == lengths)[None, :, None]
+        live = (lengths >= step + 1)[None, :, None]
+        at_end = (lengths == step + 1)[None, :, None]
         h = np.where(live, h_new, 0)
         y[dd, rows, t] = h
         finals[0] = np.where(at_end, h_new, finals[0])

@@ -106,7 +106,7 @@ def nearest_index(c: np.ndarray, mode: str, downsample: bool) -> np.ndarray:
     return r.astype(np.int64)
 
 
-def cubic_coeffs(s: np.ndarray, a: float) -> np.ndarray:
+def cubic_coeffs(s: np.ndarray, a: float | np.floating) -> np.ndarray:
     """``[n, 4]`` float32 weights of the taps at floor(c)-1 .. floor(c)+2."""
     a, s = _F32(a), np.abs(s).astype(_F32)
     one, two = _F32(1), _F32(2)
@@ -151,10 +151,11 @@ def apply_taps(x: np.ndarray, axis: int, idx: np.ndarray, w: np.ndarray | None) 
         return np.take(x, idx[:, 0], axis=axis)
     shape = [1] * x.ndim
     shape[axis] = idx.shape[0]
-    acc = None
+    acc: np.ndarray | None = None
     for t in range(idx.shape[1]):
         term = np.take(x, idx[:, t], axis=axis) * w[:, t].astype(x.dtype).reshape(shape)
         acc = term if acc is None else acc + term
+    assert acc is not None      # every output takes at least one tap
     return acc
 
 
@@ -172,8 +173,8 @@ class Resize:
                 raise OpError(f"cannot resize the empty axis {a} to {n} elements (OpenVINO reads "
                               "outside the input)", openvino_loads=True)
         if self.mode == "nearest":
-            for a, n, s in zip(axes, out, scales):
-                s = _F32(s)
+            for a, n, scale in zip(axes, out, scales):
+                s = _F32(scale)
                 c = source_coords(n, x.shape[a], s, self.ctm)
                 i = np.clip(nearest_index(c, self.nearest_mode, bool(s < 1)), 0, x.shape[a] - 1)
                 x = np.take(x, i, axis=a)
@@ -181,8 +182,8 @@ class Resize:
         if self.mode in ("bilinear_pillow", "bicubic_pillow"):
             return self.pillow(x, axes, out)
         y = x.astype(np.float64 if dtype == np.float64 else _F32, copy=False)
-        for a, n, s in zip(axes, out, scales):
-            s = _F32(s)
+        for a, n, scale in zip(axes, out, scales):
+            s = _F32(scale)
             n_in = y.shape[a]
             c = source_coords(n, n_in, s, self.ctm)
             if self.mode == "linear_onnx":

@@ -90,13 +90,14 @@ def bounded_dim(dim: Dim, start: tuple[int, int | None], stop: tuple[int, int | 
         hi = INT64_MAX if hi is None else hi
         return [(lo, -1), (0, hi)] if lo < 0 <= hi else [(lo, hi)]
 
-    out = None
+    out: Dim | None = None
     for s0, s1 in parts(*start):
         for e0, e1 in parts(*stop):
             fewest, most = ((s1, e0), (s0, e1)) if step > 0 else ((s0, e1), (s1, e0))
             lo, hi = sliced_dim(dim, *fewest, step).lo, sliced_dim(dim, *most, step).hi
             out = Dim(lo, hi) if out is None else \
                 Dim(min(out.lo, lo), None if hi is None or out.hi is None else max(out.hi, hi))
+    assert out is not None      # parts() gives each bound at least one range
     return out
 
 

@@ -62,6 +62,8 @@ class _SubgraphOp(Op):
     role = Role.SUBGRAPH
 
     body_tags: ClassVar[tuple[str, ...]] = ("body",)
+    bodies: dict                        # tag -> irrun.subgraph.Body (from_ir)
+    _runs: dict                         # input signature -> what ``_cached`` made for it
 
     @classmethod
     def from_ir(cls, layer, build) -> "_SubgraphOp":
@@ -272,8 +274,8 @@ class _Iterating(_SubgraphOp):
     def _iterate(self, xs, ctx, more) -> list[np.ndarray]:
         a, steps = self.prepare(xs)
         body = self.body
-        sliced = [(m, normalize_axis(m.slicing.axis, xs[m.index].ndim)) for m in self.inputs if m.slicing is not None]
-        counts = {m.param: m.slicing.count(xs[m.index].shape[ax]) for m, ax in sliced}
+        sliced = [(m, s, normalize_axis(s.axis, xs[m.index].ndim)) for m in self.inputs if (s := m.slicing) is not None]
+        counts = {m.param: s.count(xs[m.index].shape[ax]) for m, s, ax in sliced}
         if self.current is not None:
             decl = body.declared(self.current)
             shape, ctype = () if decl.shape.rank == 0 else (1,), decl.etype.dtype or np.int64
@@ -285,12 +287,12 @@ class _Iterating(_SubgraphOp):
         while more(i, res):
             iterations.spend()
             feeds = dict(state)
-            for m, ax in sliced:
+            for m, s, ax in sliced:
                 if i >= counts[m.param]:
                     raise OpError(f"iteration {i} needs a part of input {m.index}, which has "
-                                  f"{counts[m.param]} along axis {m.slicing.axis}",
+                                  f"{counts[m.param]} along axis {s.axis}",
                                   port=f"input {m.index}", openvino_loads=True)
-                feeds[m.param] = m.slicing.chunk(xs[m.index], ax, i)
+                feeds[m.param] = s.chunk(xs[m.index], ax, i)
             if self.current is not None:
                 feeds[self.current] = np.full(shape, i, ctype)
             res = body.execute(steps, a.params, feeds, _iteration_context(ctx))

@@ -80,14 +80,15 @@ def attention_shape(shapes: Sequence[PartialShape], causal: bool) -> PartialShap
         Ev = v[-1]
     if len(shapes) > 3 and not causal and shapes[3].rank not in (None, 0):
         m = shapes[3]
+        m_rank = m.rank or 0                # (known and not 0 here)
         bad = OpError("Attention mask input shape not compatible with other inputs.", port="input 3")
-        if m.rank < 2:
+        if m_rank < 2:
             raise bad
         L = m[-2] if L is None else broadcast_merge(L, m[-2])
         S = m[-1] if S is None else broadcast_merge(S, m[-1])
         if L is None or S is None:
             raise bad
-        if m.rank >= 3:
+        if m_rank >= 3:
             try:
                 batch = broadcast_shapes(batch, PartialShape(list(m)[:-2]), "numpy")
             except OpError:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Type, TypeVar
 
 import numpy as np
 
@@ -104,11 +104,16 @@ class Attr:
 
 # ---------------------------------------------------------------------------------------------
 
+#: from_layer builds the class it is called on (``Type[_O]``: in Op, ``type`` is the op's name)
+_O = TypeVar("_O", bound="Op")
+
+
 class Op:
     """Base class of all ops. Subclasses set the ClassVars and implement ``infer`` and ``run``."""
 
-    type: ClassVar[str]                    # canonical type name (OpenVINO's C++ class name)
-    version: ClassVar[str]                 # IR version string of this implementation, "opset1"
+    # set by each op class; a wrapper (program.RowGather) takes its wrapped op's, per instance
+    type: str                              # canonical type name (OpenVINO's C++ class name)
+    version: str                           # IR version string of this implementation, "opset1"
     spec: ClassVar[str] = ""               # URL of the op's specification
     attrs: ClassVar[dict[str, Attr]] = {}
     num_inputs: ClassVar[tuple[int, int | None]] = (1, 1)  # allowed input count (min, max; None = any)
@@ -116,7 +121,7 @@ class Op:
     #: True for ops whose result depends on more than their inputs (ReadValue/Assign, and a
     #: sub-graph op whose body holds them): ``run`` is then called as ``run(*inputs, ctx=ctx)``
     #: with the run's :class:`irrun.executor.RunContext`, and the op is never folded.
-    uses_context: ClassVar[bool] = False
+    uses_context: bool = False             # (a sub-graph op sets it per instance: its bodies)
     #: Input indices whose buffer may receive output 0 (in-place execution, opt-in). When the
     #: planner proves such an input dead after this layer and unaliased — a fresh kernel output
     #: (see ``fresh_outputs``), not a Parameter, Const or folded value, no view of it alive,
@@ -173,7 +178,7 @@ class Op:
                 raise OpError(f"missing mandatory attribute: {name}")
 
     @classmethod
-    def from_layer(cls, data: dict[str, str], const_value: np.ndarray | None = None) -> "Op":
+    def from_layer(cls: Type[_O], data: dict[str, str], const_value: np.ndarray | None = None) -> _O:
         """Build the op from a layer's raw ``<data>`` attributes (strings)."""
         parsed: dict[str, Any] = {}
         warnings = []
@@ -329,7 +334,7 @@ def broadcast_rows(inputs: Sequence[TensorInfo | None], out: TensorInfo | None) 
     rank, n = out.shape.rank, out.shape[0].lo
     rows = []
     for i in inputs:
-        if i is None or not i.shape.is_static or i.shape.rank > rank:
+        if i is None or not i.shape.is_static or i.shape.rank is None or i.shape.rank > rank:
             return None
         d0 = i.shape[0].lo if i.shape.rank == rank else None
         if d0 == n:

@@ -77,9 +77,9 @@ def broadcast_shape(mode: str, data: PartialShape, target: Sequence[int | Dim],
                           "with \"Accessing out-of-range dimension\" or at evaluation)", port="input 1")
         return PartialShape(out)
     # bidirectional
-    m = max(n, r)
-    dims = [ONE] * (m - r) + dims
-    tgt = [ONE] * (m - n) + t
+    rank = max(n, r)
+    dims = [ONE] * (rank - r) + dims
+    tgt = [ONE] * (rank - n) + t
     out = []
     for d, tv in zip(dims, tgt):
         merged = broadcast_merge(d, tv)     # for a static tv: 1 keeps d, else d must be 1 or tv

@@ -45,7 +45,7 @@ class If8(_SubgraphOp):
             self.results[tag] = [m.result for m, _ in _outputs(layer, pm, body)]
             counts[tag] = len(self.results[tag])
         if counts["then_body"] != counts["else_body"]:
-            short = min(counts, key=counts.get)
+            short = min(counts, key=counts.__getitem__)
             raise OpError(f"Incorrect associating in {short}! Output {counts[short]} is not "
                           f"associated with results in {short}!")
 

@@ -106,12 +106,14 @@ def detection_output(op, loc: np.ndarray, conf: np.ndarray, priors: np.ndarray,
     if op.decrease_label_id and bg != 0:
         raise OpError("cannot use decrease_label_id and background_label_id parameter simultaneously.")
     f = lambda a: None if a is None else a.astype(F32)  # noqa: E731
-    loc, conf, priors, arm_conf, arm_loc = f(loc), f(conf), f(priors), f(arm_conf), f(arm_loc)
+    loc, conf, priors = loc.astype(F32), conf.astype(F32), priors.astype(F32)
+    arm_conf, arm_loc = f(arm_conf), f(arm_loc)
     per_img = priors.shape[0] != 1
     # actual prior count: unnormalised priors end at an image id of -1
     actual = []
     for b in range(priors.shape[0]):
-        ids = np.flatnonzero(priors[b, 0, :p_n * size].reshape(p_n, size)[:, 0] == -1) if not op.normalized else []
+        ids: np.ndarray | list[int] = \
+            np.flatnonzero(priors[b, 0, :p_n * size].reshape(p_n, size)[:, 0] == -1) if not op.normalized else []
         actual.append(int(ids[0]) if len(ids) else p_n)
     conf = conf.reshape(n, p_n, c_n).transpose(0, 2, 1)            # [N, C, P]
     if arm_conf is not None:
@@ -200,7 +202,11 @@ class _DetectionOutput(Op):
              "clip_after_nms": Attr("bool", False), "clip_before_nms": Attr("bool", False),
              "decrease_label_id": Attr("bool", False), "normalized": Attr("bool", False),
              "input_height": Attr("int", 1), "input_width": Attr("int", 1), "objectness_score": Attr("float", 0.0)}
-    attr_classes = -1
+
+    @property
+    def attr_classes(self) -> int:
+        """``num_classes`` of DetectionOutput-1; -1 for v8 (from the shapes)."""
+        return -1
 
     def infer(self, inputs):
         if len(inputs) == 4:

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..budget import check_alloc
 from ..errors import OpError
-from ..shapes import DYN, PartialShape
+from ..shapes import DYN, Dim, PartialShape
 from ._broadcast import broadcast_shapes
 from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
@@ -96,17 +96,17 @@ def einsum_shape(eq: Equation, shapes: list[PartialShape]) -> PartialShape:
     known: dict[str, PartialShape] = {}
     for labels, shape in zip(eq.inputs, shapes):
         has_ellipsis = ELLIPSIS in labels
-        if shape.rank is None:
+        if shape.dims is None:              # a dynamic rank
             if has_ellipsis and out_ellipsis:
                 return PartialShape(None)
             for lab in labels:
                 known.setdefault(lab, PartialShape([DYN]))
             continue
-        rank = shape.rank
+        rank = len(shape.dims)
         if not (rank >= len(labels) - 1 if has_ellipsis else rank == len(labels)):
             raise OpError("Input rank must be greater or equal to a number of labels in the "
                           "corresponding input subscript.")
-        own: dict[str, object] = {}
+        own: dict[str, Dim] = {}
         pos = 0
         for lab in labels:
             if lab == ELLIPSIS:
@@ -128,13 +128,13 @@ def einsum_shape(eq: Equation, shapes: list[PartialShape]) -> PartialShape:
             known[lab] = PartialShape([d]) if lab not in known else broadcast_shapes(
                 known[lab], PartialShape([d]), "numpy",
                 "Different input dimensions indicated by the same labels for Einsum must be broadcastable.")
-    dims = []
+    dims: list[Dim] = []
     for lab in eq.output:
         if lab == ELLIPSIS and lab not in known:
             continue
         if lab not in known:
             raise OpError("Label in output subscript of Einsum equation must enter at least one input subscript.")
-        dims.extend(known[lab].dims)
+        dims.extend(known[lab])
     return PartialShape(dims)
 
 
@@ -154,6 +154,7 @@ def numpy_equation(eq: Equation, ranks: list[int]) -> str:
 
 def einsum(eq: Equation, *xs: np.ndarray) -> np.ndarray:
     dtype = xs[0].dtype
+    work: type[np.generic] | np.dtype
     if dtype.kind in "iu":
         work = np.uint64 if dtype == np.uint64 else np.int64
     else:

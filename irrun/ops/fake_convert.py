@@ -21,6 +21,8 @@ shift of the same type, numpy-broadcastable into the data shape (unidirectionall
 """
 from __future__ import annotations
 
+from typing import Type
+
 import ml_dtypes
 import numpy as np
 
@@ -56,7 +58,7 @@ class FakeConvert13(Op):
     num_inputs = (2, 3)
     fresh_outputs = True
 
-    def _target(self) -> tuple[float, type]:
+    def _target(self) -> tuple[float, Type[np.generic]]:      # (``type`` here: the op's name)
         t = _TARGETS.get(self.destination_type.strip())
         if t is None:
             raise OpError(f"Bad format for f8 conversion type: {self.destination_type}")

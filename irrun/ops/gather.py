@@ -41,7 +41,7 @@ def gather_shape(data: PartialShape, indices: PartialShape, axis: int | None,
     data and indices merged (they must intersect). Unknown axis: the right rank, dynamic dims.
     Also returns the normalised axis and batch_dims (for the kernel)."""
     axis, b = gather_params(data.rank, indices.rank, axis, batch_dims)
-    if data.rank is None or indices.rank is None:
+    if data.dims is None or indices.dims is None:      # a dynamic rank
         return PartialShape(None), axis, b
     batch = []
     for d, i in zip(data.dims[:b], indices.dims[:b]):
@@ -51,7 +51,7 @@ def gather_shape(data: PartialShape, indices: PartialShape, axis: int | None,
                           "have equal or intersecting sizes until batch_dims", port="input 1")
         batch.append(m)
     if axis is None:
-        return PartialShape(batch + [DYN] * (data.rank + indices.rank - 1 - 2 * b)), axis, b
+        return PartialShape(batch + [DYN] * (len(data.dims) + len(indices.dims) - 1 - 2 * b)), axis, b
     return PartialShape(batch + list(data.dims[b:axis]) + list(indices.dims[b:])
                         + list(data.dims[axis + 1:])), axis, b
 

@@ -19,10 +19,10 @@ def gather_elements_shape(data: PartialShape, indices: PartialShape, axis: int) 
         raise OpError("data rank must be >= 1.", port="input 0")
     if indices.rank == 0:
         raise OpError("indices rank must be >= 1.", port="input 1")
-    if data.rank is None:
+    if data.dims is None:                   # a dynamic rank
         return indices, None
-    axis = normalize_axis(axis, data.rank)
-    if indices.rank is None:
+    axis = normalize_axis(axis, len(data.dims))
+    if indices.dims is None:
         return PartialShape(data.dims[:axis] + (DYN,) + data.dims[axis + 1:]), axis
     if data.rank != indices.rank:
         raise OpError(f"data and indices rank must be equal. But instead got: {data.rank} and {indices.rank}",

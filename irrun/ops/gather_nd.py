@@ -30,10 +30,10 @@ def gather_nd_shape(data: PartialShape, indices: PartialShape, batch_dims: int,
             raise OpError("Indices rank must be at least 1.", port="input 1")
         if indices.rank <= b:
             raise OpError("Number of batch dimensions must not exceed a rank of indices.")
-    if data.rank is None or indices.rank is None or not indices[-1].is_static:
+    if data.dims is None or indices.dims is None or not indices[-1].is_static:   # (dims: rank known)
         return PartialShape(None)
     k = indices[-1].lo
-    if k + b > data.rank:
+    if k + b > len(data.dims):
         raise OpError("Length of a tuple with indices must not exceed a rank of data tensor excluding "
                       "batch dimensions.", port="input 1")
     if k == 0:

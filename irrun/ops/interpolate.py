@@ -109,12 +109,13 @@ class _Interpolate(Op):
                 ) -> tuple[list[int] | None, list[int] | None, list[float] | None]:
         """(axes, sizes, scales) from the input values known so far (None = unknown); checks
         counts, signs and axis ranges. ``values`` is indexed by input port."""
+        given = values[self.axes_port] if self.axes_port < n_inputs else None
         if self.axes_port >= n_inputs:
             axes = list(range(rank))
-        elif values[self.axes_port] is None:
+        elif given is None:
             axes = None
         else:
-            axes = check_axes(as_int64(values[self.axes_port]).reshape(-1).tolist(), rank,
+            axes = check_axes(as_int64(given).reshape(-1).tolist(), rank,
                               f"input {self.axes_port}")
         sizes = scales = None
         port = self.sizes_port if self.shape_calculation_mode == "sizes" else self.scales_port

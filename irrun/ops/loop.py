@@ -61,15 +61,15 @@ class Loop5(_Iterating):
                           "is always true", openvino_loads=True)
         if not first:
             lo = 0
-        elif again:                      # runs the trip count (unknown: maybe 0 times)
-            lo = hi if t is not None else 0
+        elif again:                      # runs the trip count (unknown: maybe 0 times; -1 raised)
+            lo = hi if hi is not None else 0
         else:
             lo = min(1, 1 if hi is None else hi)
         if first and again:
             iterations.refuse_static(lo)
         n = Dim(lo, hi)
         for m, cnt in self.slice_counts(ins):
-            if cnt.hi is not None and lo > cnt.hi:
+            if cnt.hi is not None and lo > cnt.hi and m.slicing is not None:    # (it is sliced)
                 raise OpError(f"the Loop runs at least {lo} iterations but input {m.index} has "
                               f"{cnt} parts along axis {m.slicing.axis}", port=f"input {m.index}",
                               openvino_loads=True)

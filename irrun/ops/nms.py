@@ -127,8 +127,8 @@ def _suppressing_pairs(c: np.ndarray, area: np.ndarray, thr: F32) -> tuple[np.nd
     cl = c[live].astype(np.float64)
     ext = np.maximum(cl[:, 2] - cl[:, 0], cl[:, 3] - cl[:, 1])
     fin = np.isfinite(cl).all(axis=1)
-    q = min(max(1 - 16 / live.size, 0.9), 1.0)      # ~16 boxes bigger than a cell
-    size = float(np.quantile(ext[fin], q)) if fin.any() else 0.0
+    quant = min(max(1 - 16 / live.size, 0.9), 1.0)  # ~16 boxes bigger than a cell
+    size = float(np.quantile(ext[fin], quant)) if fin.any() else 0.0
     if not size > 0:
         return None
     g = np.floor((cl[:, :2] - cl[fin, :2].min(axis=0)) / size) if fin.any() else cl[:, :2]

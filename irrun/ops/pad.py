@@ -25,7 +25,7 @@ from .registry import register
 _MODES = ("constant", "edge", "reflect", "symmetric")
 
 
-def _check_length(rank: int, n: int, name: str, port: str) -> None:
+def _check_length(rank: int | None, n: int, name: str, port: str) -> None:
     if n != rank:
         raise OpError(f"length of {name} mismatches with rank of input, expect {rank}, but got {n}",
                       port=port)

@@ -45,7 +45,11 @@ class _Pool(Op):
     category = "spatial"
 
     num_inputs = (1, 1)
-    exclude_pad = False
+
+    @property
+    def exclude_pad(self) -> bool:
+        """Are pads left out of an average (AvgPool's ``exclude-pad``)?"""
+        return False
 
     @property
     def dils(self) -> list[int]:
@@ -108,8 +112,8 @@ class _Pool(Op):
         kernel offset (row-major) — ``slab`` [N, C, *out] is the strided view of the element at
         that offset of every window, ``valid`` [*out] says which of them lie inside the input
         (None without ``masks``) — plus pads_begin, pads_end and the output sizes."""
-        pb, pe, out = self.geometry(PartialShape(x.shape))
-        out = [o.lo for o in out]
+        pb, pe, dims = self.geometry(PartialShape(x.shape))
+        out = [o.lo for o in dims]
         ext = [(k - 1) * d + 1 for k, d in zip(self.kernel, self.dils)]
         end = [(o - 1) * s + e - n - b for o, s, e, n, b in zip(out, self.strides, ext, x.shape[2:], pb)]
         xp = pad_spatial(x, pb, [max(e, 0) for e in end], fill)

@@ -163,7 +163,7 @@ class ReduceOp(Op):
             return [np.asarray(type(self).kernel(x, ax, self.keep_dims))]
 
 
-REDUCE = {  # op type -> (version, spec page, doc, kernel)
+REDUCE: dict[str, tuple[str, str, str, Callable[..., np.ndarray]]] = {  # op type -> (version, spec page, doc, kernel)
     "ReduceSum": ("opset1", "reduce-sum-1", "Sum over the axes.", _sum),
     "ReduceMean": ("opset1", "reduce-mean-1", "Arithmetic mean over the axes (integers truncate).", _mean),
     "ReduceMax": ("opset1", "reduce-max-1", "Maximum over the axes (NaN skipped).", _max),

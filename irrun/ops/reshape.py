@@ -71,7 +71,9 @@ def reshape_target(src: PartialShape, pattern: Sequence[int | tuple[int, int | N
                               "least one input dimension is also zero-size", port=_P)
             out[minus_one] = Dim(1, 1)
         else:
-            total = prod(rest, start=Dim(1, 1))
+            total = Dim(1, 1)
+            for d in rest:
+                total = total * d
             lo = -(-total.lo // out_prod.hi) if out_prod.hi is not None else min(total.lo, 1)
             hi = None if total.hi is None or out_prod.lo == 0 else total.hi // out_prod.lo
             if (total.is_static and out_prod.is_static and total.lo % out_prod.lo) or (hi is not None and hi < lo):

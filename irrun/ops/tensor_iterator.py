@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..errors import OpError
 from ..shapes import Dim
-from ._port_maps import InputMap
+from ._port_maps import InputMap, Slicing
 from ._subgraph_op import SLICING_RESTRICTIONS, _Iterating
 from .base import normalize_axis, spec_url
 from .registry import register
@@ -33,7 +33,7 @@ class TensorIterator1(_Iterating):
         return Dim.of(1) if n is None else n
 
     def run(self, *xs, ctx=None):
-        counts = {self.slice_counts_run(xs, m) for m in self.inputs if m.slicing is not None}
+        counts = {self.slice_counts_run(xs, m, m.slicing) for m in self.inputs if m.slicing is not None}
         if len(counts) > 1:
             a, b = sorted(counts)[:2]
             raise OpError(f"There are at least two different iterations numbers: {a} and {b}",
@@ -42,10 +42,11 @@ class TensorIterator1(_Iterating):
         return self.iterate(xs, ctx, lambda i, res: i < n, least=n)
 
     @staticmethod
-    def slice_counts_run(xs, m: InputMap) -> int:
+    def slice_counts_run(xs, m: InputMap, s: Slicing) -> int:
+        """The parts input ``m`` is sliced into (``s``: its slicing)."""
         x = xs[m.index]
         try:
-            return m.slicing.count(x.shape[normalize_axis(m.slicing.axis, x.ndim)])
+            return s.count(x.shape[normalize_axis(s.axis, x.ndim)])
         except OpError as e:
             e.port = f"input {m.index}"
             raise

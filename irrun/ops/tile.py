@@ -17,7 +17,8 @@ def tile_repeats(shape: PartialShape, repeats: Sequence[int | Dim]) -> list[int 
     ``[2,3]`` x ``[-1,2]`` -> ``[0,6]``). A repeat may be an interval (value bounds)."""
     reps = [r if isinstance(r, Dim) else max(0, int(r)) for r in repeats]
     rank = shape.rank if shape.rank is not None else 0
-    return [1] * (rank - len(reps)) + reps
+    ones: list[int | Dim] = [1] * (rank - len(reps))
+    return ones + reps
 
 
 def tile_shape(shape: PartialShape, repeats: Sequence[int | Dim]) -> PartialShape:

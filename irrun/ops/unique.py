@@ -100,7 +100,7 @@ def unique(x: np.ndarray, axis: int | None, sort: bool) -> tuple[np.ndarray, np.
         one = np.zeros(1, np.int64)
         return (x if axis is not None else x.reshape(1)), one, one, np.ones(1, np.int64)
     flat = axis is None or x.ndim == 1
-    ax = None if flat else axis
+    ax = 0 if flat or axis is None else axis      # (read only when not flat)
     rest = x.size // x.shape[ax] if not flat and x.shape[ax] else 0      # (no -1 on empty arrays)
     keys = _keys(x.reshape(-1, 1) if flat else np.moveaxis(x, ax, 0).reshape(x.shape[ax], rest))
     n = keys.shape[0]

@@ -9,6 +9,8 @@ previous run (OpenVINO's CPU plugin double-buffers the state the same way). Meas
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..elements import DYNAMIC
@@ -16,6 +18,9 @@ from ..errors import InputError, OpError
 from ..shapes import PartialShape
 from .base import Attr, Op, Role, TensorInfo, spec_url
 from .registry import register
+
+if TYPE_CHECKING:
+    from ..state import Variable
 
 
 class _VariableOp(Op):
@@ -26,6 +31,7 @@ class _VariableOp(Op):
     uses_context = True
     attrs = {"variable_id": Attr("str", required=True)}
     reads = True
+    variable: Variable                  # (from_ir)
 
     @classmethod
     def from_ir(cls, layer, build) -> "_VariableOp":

@@ -19,6 +19,7 @@ import re
 import struct
 import unicodedata
 from functools import lru_cache
+from typing import Literal
 
 import numpy as np
 
@@ -98,13 +99,17 @@ def form_map(form: str, case_fold: bool) -> "FormMap":
     return FormMap(form, case_fold)
 
 
+#: a form's name for :func:`unicodedata.normalize` ("identity": none)
+_FORMS: dict[str, Literal["NFC", "NFD", "NFKC", "NFKD"]] = {"nfc": "NFC", "nfd": "NFD", "nfkc": "NFKC", "nfkd": "NFKD"}
+
+
 class FormMap:
     """The built-in charsmaps (see the module docstring): nfd, nfkd and identity map single
     characters, computed here as needed; nfc and nfkc hold compositions (:mod:`._compose`)."""
 
     def __init__(self, form: str, case_fold: bool):
         check_form(form, case_fold)
-        self.form = form.upper() if form != "identity" else None
+        self.form: Literal["NFC", "NFD", "NFKC", "NFKD"] | None = _FORMS.get(form)
         self.case_fold = case_fold
         self.table = composed_map(self.form, case_fold) if form in ("nfc", "nfkc") else None
         self.max_len = max(map(len, self.table)) if self.table else 1

@@ -146,18 +146,18 @@ class BPETokenizer(Op):
 
     def _model(self, inputs) -> BPEModel:
         n = len(inputs)
-        vocab = strings(*inputs[5:8], "the vocab")
-        left = strings(*inputs[8:11], "the merges")
+        vocab = strings(inputs[5], inputs[6], inputs[7], "the vocab")
+        left = strings(inputs[8], inputs[9], inputs[10], "the merges")
         if n in (14, 18):
-            right = strings(*inputs[11:14], "the right merges")
+            right = strings(inputs[11], inputs[12], inputs[13], "the right merges")
             if len(right) != len(left):
                 raise OpError(f"{len(left)} left merges but {len(right)} right ones")
             merges = list(zip(left, right))
         else:
-            merges = [tuple(m.split(b" ", 1)) if b" " in m else (m, b"") for m in left]
+            merges = [(a, b) for a, _, b in (m.partition(b" ") for m in left)]   # "a b" -> (a, b)
         added: dict[bytes, int] = {}
         if n in (15, 18):
-            toks = strings(*inputs[n - 4:n - 1], "the added tokens")
+            toks = strings(inputs[n - 4], inputs[n - 3], inputs[n - 2], "the added tokens")
             ids = np.asarray(inputs[n - 1]).reshape(-1).tolist()
             if len(ids) != len(toks):
                 raise OpError("Expected equal number of added tokens and added token indices.")

@@ -67,9 +67,9 @@ class UnigramModel:
                     break
             if not found_next:
                 t = s + step
-                cand = self.unk_score + float(so_far)
-                if starts_at[t] == -1 or cand > float(best_score[t]):
-                    best_score[t], starts_at[t], token[t] = _F32(cand), s, self.unk
+                unk_cand = self.unk_score + float(so_far)
+                if starts_at[t] == -1 or unk_cand > float(best_score[t]):
+                    best_score[t], starts_at[t], token[t] = _F32(unk_cand), s, self.unk
             s += step
         out: list[int] = []
         e, prev = n, -1
