@@ -22,8 +22,8 @@ import numpy as np
 from . import budget, fastloop, heap
 from .contract import output_specs, run_checked
 from .errors import LayerRef, UnsupportedError
-from .graph import Graph, inputs_of, role
 from .fastloop import guard
+from .graph import Graph, inputs_of, role
 from .inplace import choose_inplace
 from .ops._numerics import quiet_run
 from .ops.base import Op

@@ -21,6 +21,7 @@ import weakref
 from .errors import GraphError
 from .reader import IRGraph, Layer
 
+
 @functools.lru_cache(maxsize=None)
 def role(type_name: str):
     """The role (``Op.role``, :class:`irrun.tensorinfo.Role`) of a layer type, asked of its op

@@ -187,10 +187,10 @@ class Model:
 
     def reshape(self, shapes: Mapping[object, object] | object) -> None:
         """Give inputs new shapes (a dict keyed by input name, index or PortSpec, or one shape for
-        a one-input model, as for :meth:`infer_shapes`), like OpenVINO's ``Model.reshape``. All or nothing: if a layer cannot take them, raises ShapeError naming
-        the first such layer and why, and the model is left untouched. On success the
-        Parameters take the new shapes and every port's declared dims become the inferred ones
-        (dynamic -> -1); :meth:`save` writes them."""
+        a one-input model, as for :meth:`infer_shapes`), like OpenVINO's ``Model.reshape``. All or
+        nothing: if a layer cannot take them, raises ShapeError naming the first such layer and why,
+        and the model is left untouched. On success the Parameters take the new shapes and every
+        port's declared dims become the inferred ones (dynamic -> -1); :meth:`save` writes them."""
         from .irsave import reshape
         reshape(self, self._shape_args(shapes))
 

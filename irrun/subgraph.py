@@ -20,10 +20,10 @@ from .graph import Graph, build_graph, inputs_of, live_order
 from .infer import Types, infer_types
 from .ops import registry
 from .ops.base import Op
-from .tensorinfo import TensorInfo
 from .program import Program
 from .reader import IRGraph, Layer
 from .state import Variable
+from .tensorinfo import TensorInfo
 
 
 class Build:
