@@ -1,6 +1,8 @@
 """Concat-1: join tensors along an axis."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..budget import check_alloc
@@ -33,31 +35,56 @@ class Concat1(Op):
                 if not etype.is_dynamic and t.etype != etype:
                     raise OpError("Argument element types are inconsistent.")
                 etype = t.etype
-        ranked = [t.shape for t in inputs if t.shape.rank is not None]
-        if not ranked:
-            return [TensorInfo(etype, PartialShape(None))]
-        if any(s.rank == 0 for s in ranked):
-            raise OpError("Accessing out-of-range dimension")
-        rank = ranked[0].rank
-        ax = normalize_axis(self.axis, rank)
-        dims = list(ranked[0])
-        for i, t in enumerate(inputs):
-            s = t.shape
-            if s.rank is None:
-                continue
-            merged = [d.intersect(e) for d, e in zip(dims, s)] if s.rank == rank else None
-            if merged is None or any(m is None for j, m in enumerate(merged) if j != ax):
-                raise OpError("Argument shapes are inconsistent; they must have the same rank, and "
-                              "must have equal dimension everywhere except on the concatenation "
-                              f"axis (axis {ax}).", port=f"input {i}")
-            dims = [d if j == ax else m for j, (d, m) in enumerate(zip(dims, merged))]
-        dims[ax] = sum((DYN if t.shape.rank is None else t.shape[ax] for t in inputs), start=Dim(0, 0))
-        return [TensorInfo(etype, PartialShape(dims))]
+        return [TensorInfo(etype, concat_shape([t.shape for t in inputs], self.axis))]
 
     def run(self, *xs):
-        ax = normalize_axis(self.axis, xs[0].ndim)
         if len(xs) == 1:
+            normalize_axis(self.axis, xs[0].ndim)
             return [xs[0][...]]
-        check_alloc(xs[0].shape[:ax] + (sum(x.shape[ax] for x in xs),) + xs[0].shape[ax + 1:],
-                    xs[0].dtype, like=xs)
-        return [np.concatenate(xs, axis=ax)]
+        shape = concatenated([x.shape for x in xs], self.axis)
+        if shape is None:       # the general rule's error (a run-time mismatch of dynamic dims)
+            shape = concat_shape([PartialShape(x.shape) for x in xs], self.axis).to_tuple()
+        check_alloc(shape, xs[0].dtype, like=xs)
+        return [np.concatenate(xs, axis=normalize_axis(self.axis, len(shape)))]
+
+
+def concat_shape(shapes: Sequence[PartialShape], axis: int) -> PartialShape:
+    """The output shape (OpenVINO's rule, see :class:`Concat1`), for ``infer`` and for a run the
+    fast path declines (so that a run-time mismatch gets the same message)."""
+    ranked = [s for s in shapes if s.rank is not None]
+    if not ranked:
+        return PartialShape(None)
+    if any(s.rank == 0 for s in ranked):
+        raise OpError("Accessing out-of-range dimension")
+    rank = ranked[0].rank
+    ax = normalize_axis(axis, rank)
+    dims = list(ranked[0])
+    for i, s in enumerate(shapes):
+        if s.rank is None:
+            continue
+        merged = [d.intersect(e) for d, e in zip(dims, s)] if s.rank == rank else None
+        if merged is None or any(m is None for j, m in enumerate(merged) if j != ax):
+            raise OpError("Argument shapes are inconsistent; they must have the same rank, and "
+                          "must have equal dimension everywhere except on the concatenation "
+                          f"axis (axis {ax}).", port=f"input {i}")
+        dims = [d if j == ax else m for j, (d, m) in enumerate(zip(dims, merged))]
+    dims[ax] = sum((DYN if s.rank is None else s[ax] for s in shapes), start=Dim(0, 0))
+    return PartialShape(dims)
+
+
+def concatenated(shapes: Sequence[tuple[int, ...]], axis: int) -> tuple[int, ...] | None:
+    """:func:`concat_shape` of concrete shapes on plain ints (the kernel's common case); None
+    where the general rule must decide (a scalar, an axis out of range, shapes that differ off
+    the axis: its error message)."""
+    first = shapes[0]
+    r = len(first)
+    ax = axis + r if axis < 0 else axis
+    if not 0 <= ax < r:
+        return None
+    head, tail = first[:ax], first[ax + 1:]
+    total = 0
+    for s in shapes:
+        if len(s) != r or s[:ax] != head or s[ax + 1:] != tail:
+            return None
+        total += s[ax]
+    return head + (total,) + tail

@@ -82,8 +82,8 @@ class OneHot1(Op):
             idx = np.where((idx < 0) & (idx >= -d), idx + d, idx)
         shape = idx.shape[:axis] + (d,) + idx.shape[axis:]
         check_alloc(shape, on.dtype)
-        classes = np.arange(d).reshape([d if i == axis else 1 for i in range(idx.ndim + 1)])
-        hot = np.expand_dims(idx, axis) == classes
+        classes = np.arange(d).reshape((1,) * axis + (d,) + (1,) * (idx.ndim - axis))
+        hot = idx.reshape(idx.shape[:axis] + (1,) + idx.shape[axis:]) == classes
         return [np.where(hot, on.reshape(()), off.reshape(()).astype(on.dtype)).astype(on.dtype, copy=False)]
 
 

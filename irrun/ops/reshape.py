@@ -89,9 +89,10 @@ def reshape_target(src: PartialShape, pattern: Sequence[int | tuple[int, int | N
 
 def concrete_target(shape: tuple[int, ...], pattern: Sequence[int], special_zero: bool) -> tuple[int, ...] | None:
     """:func:`reshape_target` for a concrete shape, on plain ints (the kernel's common case: no
-    PartialShape objects per run); None where the general rule must decide (a zero-size or a
-    negative pattern dim other than one -1, a special zero out of range, counts that do not
-    match: its error message), so the result is always the general rule's."""
+    PartialShape objects per run); None where the general rule must decide (a negative pattern
+    dim other than one -1, a zero-size dim beside a -1, a special zero out of range, counts that
+    do not match: its error message), so the result is always the general rule's. Zero-size dims
+    without a -1 (an MoE expert no token was routed to) stay here: the counts must match."""
     out = list(pattern)
     minus_one = None
     known = 1
@@ -99,14 +100,16 @@ def concrete_target(shape: tuple[int, ...], pattern: Sequence[int], special_zero
         if v == -1 and minus_one is None:
             minus_one = i
             continue
-        if v == 0 and special_zero and i < len(shape):
+        if v == 0 and special_zero:
+            if i >= len(shape):
+                return None
             v = out[i] = shape[i]
-        if v <= 0:
+        if v < 0:
             return None
         known *= v
     total = prod(shape)
     if minus_one is not None:
-        if total % known:
+        if not known or total % known:
             return None
         out[minus_one] = total // known
     elif known != total:

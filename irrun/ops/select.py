@@ -12,7 +12,7 @@ import numpy as np
 from ..budget import check_alloc
 from ..errors import OpError
 from ..shapes import PartialShape
-from ._broadcast import AUTO_BROADCAST, align_pdpd, broadcast_shapes
+from ._broadcast import AUTO_BROADCAST, align_pdpd, broadcast_shapes, numpy_shape
 from .base import Op, TensorInfo, spec_url
 from .registry import register
 
@@ -48,8 +48,14 @@ class Select1(Op):
         return [TensorInfo(et, select_shape(cond.shape, then.shape, else_.shape, self.auto_broadcast))]
 
     def run(self, cond, then, else_):
-        shape = select_shape(*(PartialShape(a.shape) for a in (cond, then, else_)), self.auto_broadcast)
-        check_alloc(shape.to_tuple(), then.dtype, like=(then, else_))
+        shape = None
+        if self.auto_broadcast == "numpy":  # the same rule on plain ints (None: it decides)
+            shape = numpy_shape(else_.shape, then.shape)
+            shape = None if shape is None else numpy_shape(shape, cond.shape)
+        if shape is None:
+            shape = select_shape(*(PartialShape(a.shape) for a in (cond, then, else_)),
+                                 self.auto_broadcast).to_tuple()
+        check_alloc(shape, then.dtype, like=(then, else_))
         if self.auto_broadcast == "pdpd":
             cond, else_ = align_pdpd(cond, then.ndim), align_pdpd(else_, then.ndim)
         return [np.asarray(np.where(cond, then, else_))]

@@ -32,6 +32,21 @@ def squeeze_shape(shape: PartialShape, axes: Sequence[int] | None,
     return PartialShape(d for i, d in enumerate(shape) if not (i in listed and d.contains(1)))
 
 
+def squeezed(shape: tuple[int, ...], axes: Sequence[int] | None) -> tuple[int, ...] | None:
+    """:func:`squeeze_shape` of a concrete shape on plain ints (the kernel's common case: no
+    PartialShape objects per run); None where the general rule must decide (a scalar with axes,
+    an axis out of range: its error message)."""
+    if not axes:
+        return tuple(d for d in shape if d != 1)
+    r = len(shape)
+    listed = set()
+    for a in axes:
+        if not -r <= a < r:
+            return None
+        listed.add(a + r if a < 0 else a)
+    return tuple(d for i, d in enumerate(shape) if d != 1 or i not in listed)
+
+
 @register
 class Squeeze1(Op):
     """``x.reshape`` to the squeezed shape, a view (``np.squeeze`` would reject the non-1 dims that
@@ -65,7 +80,10 @@ class Squeeze1(Op):
 
     def run(self, x, axes=None):
         listed = None if axes is None else axes_values(axes)
-        return [x.reshape(squeeze_shape(PartialShape(x.shape), listed).to_tuple())]
+        shape = squeezed(x.shape, listed)
+        if shape is None:
+            shape = squeeze_shape(PartialShape(x.shape), listed).to_tuple()
+        return [x.reshape(shape)]
 
 
 @register

@@ -49,8 +49,12 @@ def _k_value(value: np.ndarray) -> int:
 
 def topk(x: np.ndarray, k: int, axis: int, largest: bool, by_index: bool,
          index_dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
-    """Values and indices of the top ``k`` along ``axis`` (ties: lower index first)."""
-    v = np.moveaxis(x, axis, -1)
+    """Values and indices of the top ``k`` along ``axis`` (ties: lower index first). The axis
+    is moved last and back, except where it is last already (an MoE router's scores: the same
+    views without NumPy's Python-level moveaxis)."""
+    last = axis == x.ndim - 1
+    xl = x if last else np.moveaxis(x, axis, -1)
+    v = xl
     if v.dtype.kind == "V":
         v = v.astype(np.float32)                         # ml_dtypes (bf16...): exact in f32
     n = v.shape[-1]
@@ -67,7 +71,9 @@ def topk(x: np.ndarray, k: int, axis: int, largest: bool, by_index: bool,
     order = order[..., :k]
     if by_index:
         order = np.sort(order, axis=-1)
-    values = np.take_along_axis(np.moveaxis(x, axis, -1), order, axis=-1)
+    values = np.take_along_axis(xl, order, axis=-1)
+    if last:
+        return values, order.astype(index_dtype)
     return np.moveaxis(values, -1, axis), np.moveaxis(order.astype(index_dtype), -1, axis)
 
 
