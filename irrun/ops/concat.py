@@ -51,12 +51,12 @@ class Concat1(Op):
 def concat_shape(shapes: Sequence[PartialShape], axis: int) -> PartialShape:
     """The output shape (OpenVINO's rule, see :class:`Concat1`), for ``infer`` and for a run the
     fast path declines (so that a run-time mismatch gets the same message)."""
-    ranked = [s for s in shapes if s.rank is not None]
+    ranked = [s.dims for s in shapes if s.dims is not None]
     if not ranked:
         return PartialShape(None)
-    if any(s.rank == 0 for s in ranked):
+    if any(not d for d in ranked):
         raise OpError("Accessing out-of-range dimension")
-    rank = ranked[0].rank
+    rank = len(ranked[0])
     ax = normalize_axis(axis, rank)
     dims = list(ranked[0])
     for i, s in enumerate(shapes):
@@ -67,7 +67,7 @@ def concat_shape(shapes: Sequence[PartialShape], axis: int) -> PartialShape:
             raise OpError("Argument shapes are inconsistent; they must have the same rank, and "
                           "must have equal dimension everywhere except on the concatenation "
                           f"axis (axis {ax}).", port=f"input {i}")
-        dims = [d if j == ax else m for j, (d, m) in enumerate(zip(dims, merged))]
+        dims = [d if j == ax or m is None else m for j, (d, m) in enumerate(zip(dims, merged))]
     dims[ax] = sum((DYN if s.rank is None else s[ax] for s in shapes), start=Dim(0, 0))
     return PartialShape(dims)
 
