@@ -139,7 +139,8 @@ class Op:
     #: Value bounds (:mod:`irrun.bounds`) pass through ops whose outputs only move, copy or select
     #: elements of some inputs: those inputs' indices here (``"all"``: every input). The other
     #: inputs must have known values; the kernel then runs on the lower and on the upper bounds.
-    moves_values: ClassVar[tuple[int, ...] | str] = ()
+    #: An op whose rule depends on its attributes sets it per instance (ScatterNDUpdate-15).
+    moves_values: tuple[int, ...] | str = ()
     #: How the kernel's output size is kept under the memory budget when shape inference could
     #: not bound it (a plan reused across input shapes, irrun/program.py): ``"checked"`` — the
     #: kernel calls :func:`irrun.budget.check_alloc` before allocating; ``"inputs"`` — no output
@@ -203,7 +204,11 @@ class Op:
     def infer(self, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         raise NotImplementedError
 
-    def run(self, *inputs: np.ndarray) -> Sequence[np.ndarray]:
+    def run(self, *inputs: Any, **options: Any) -> Sequence[np.ndarray]:
+        """The outputs from one array per input. Each op names its own inputs (optional ones
+        default to None) and the keywords it opts into (``out``, ``skip``, ``ctx``: see above),
+        so the base takes any arguments: ``(*Any, **Any)`` is the typing spelling of
+        ``Callable[..., ...]``, which lets an override's own signature be checked as written."""
         raise NotImplementedError
 
     def bounds(self, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]

@@ -11,6 +11,8 @@ accumulated in f32 and rounded once at the end.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..errors import OpError
@@ -136,14 +138,15 @@ def scatter_update_axis(data: PartialShape, indices: PartialShape, updates: Part
                         axis: int | None) -> int | None:
     """Check the ranks and (when the axis is known) the updates' dims — ``data[:axis] + indices +
     data[axis+1:]``, compatible at inference, equal at run time — and normalise the axis."""
-    if None not in (data.rank, indices.rank, updates.rank) and updates.rank != indices.rank + data.rank - 1:
+    if data.rank is not None and indices.rank is not None and updates.rank is not None \
+            and updates.rank != indices.rank + data.rank - 1:
         raise OpError("Updates rank is expected to be rank(indices) + rank(data) - 1. Got: "
                       f"rank(data) = {data.rank}, rank(indices) = {indices.rank}, rank(updates) = {updates.rank}",
                       port="input 2")
-    if data.rank is None or axis is None:
+    if data.dims is None or axis is None:
         return None
-    axis = normalize_axis(axis, data.rank)
-    if indices.rank is not None and updates.rank is not None:
+    axis = normalize_axis(axis, len(data.dims))
+    if indices.dims is not None and updates.dims is not None:
         want = list(data.dims[:axis]) + list(indices.dims) + list(data.dims[axis + 1:])
         if not all(_compatible(u, w) for u, w in zip(updates.dims, want)):
             raise OpError(f"Updates shape must have appropriate dimensions equal to indices and data dimensions. "
@@ -207,12 +210,12 @@ def scatter_nd_check(data: PartialShape, indices: PartialShape, updates: Partial
     "a tensor with single element"; OpenVINO's CPU plugin refuses others)."""
     if data.rank == 0 or indices.rank == 0:
         raise OpError("Indices rank and inputs_rank are expected to be at least 1")
-    if data.rank is None or indices.rank is None or not indices[-1].is_static:
+    if data.dims is None or indices.dims is None or not indices[-1].is_static:
         return
     k = indices[-1].lo
-    if k > data.rank:
+    if k > len(data.dims):
         raise OpError("Last dimension of indices can be at most the rank of inputs", port="input 1")
-    if updates.rank is None:
+    if updates.dims is None:
         return
     want = list(indices.dims[:-1]) + list(data.dims[k:])
     if not want:
@@ -225,7 +228,7 @@ def scatter_nd_check(data: PartialShape, indices: PartialShape, updates: Partial
     if updates.rank != len(want):
         raise OpError("Rank of updates must be rank of inputs + rank of indices - last dimension of indices - 1",
                       port="input 2")
-    q = indices.rank - 1
+    q = len(indices.dims) - 1
     if not all(_compatible(u, w) for u, w in zip(updates.dims[:q], want[:q])):
         raise OpError("updates_shape[0:indices_rank-1] shape must be indices_shape[:-1]", port="input 2")
     if not all(_compatible(u, w) for u, w in zip(updates.dims[q:], want[q:])):
@@ -260,9 +263,10 @@ class ScatterNDUpdate4(Op):
     num_inputs = (3, 3)
     reduction = "none"
 
-    @property
-    def moves_values(self) -> tuple[int, ...]:      # value bounds pass through (irrun/bounds.py)
-        return (0, 2) if self.reduction == "none" else ()
+    def __init__(self, **attrs: Any):
+        super().__init__(**attrs)
+        # value bounds pass through (irrun/bounds.py) only where updates are written, not reduced
+        self.moves_values = (0, 2) if self.reduction == "none" else ()
 
     def infer(self, inputs):
         data, indices, updates = inputs
@@ -309,17 +313,17 @@ def scatter_elements_check(data: PartialShape, indices: PartialShape, updates: P
     if data.rank is not None and indices.rank is not None and data.rank != indices.rank:
         raise OpError(f"Indices rank and data rank are required to be equal. Got: {indices.rank} and: {data.rank}",
                       port="input 1")
-    if indices.rank is not None and updates.rank is not None and (
+    if indices.dims is not None and updates.dims is not None and (
             indices.rank != updates.rank or not all(_compatible(a, b) for a, b in zip(indices.dims, updates.dims))):
         raise OpError(f"Indices and updates input shapes are required to be equal. Got: {indices} and: {updates}",
                       port="input 2")
-    if data.rank is None or axis is None:
+    if data.dims is None or axis is None:
         return None
     if data.rank == 0:
         raise OpError("ScatterElementsUpdate of scalar data cannot run (OpenVINO loads it; its CPU plugin refuses "
                       "it and its reference evaluator crashes)", port="input 0", openvino_loads=True)
-    axis = normalize_axis(axis, data.rank)
-    if indices.rank is not None:
+    axis = normalize_axis(axis, len(data.dims))
+    if indices.dims is not None:
         for i, (d, n) in enumerate(zip(data.dims, indices.dims)):
             if i != axis and d.hi is not None and n.lo > d.hi:
                 raise OpError(f"indices shape {indices} exceeds data shape {data} in dimension {i} (not the axis): "

@@ -54,8 +54,23 @@ def slice_plan(rank: int, start: list[int] | None, stop: list[int] | None, step:
         return None
     else:
         order = list(range(n_default))
-    triples = list(zip(start, stop, step)) if None not in (start, stop, step) else [None] * len(order)
-    return dict(zip(order, triples))
+    if start is None or stop is None or step is None:
+        return {axis: None for axis in order}
+    return dict(zip(order, zip(start, stop, step)))
+
+
+def _slice_index(x: np.ndarray, idx: Sequence[np.ndarray]) -> tuple[slice, ...]:
+    """The basic index Slice-8 takes from ``x`` for the index inputs' run-time values
+    (start, stop, step and optionally axes), with :func:`slice_plan`'s checks."""
+    start, stop, step, *axes = (index_values(v) for v in idx)
+    plan = slice_plan(x.ndim, start, stop, step, axes[0] if axes else None,
+                      n_default=len(start), has_axes=bool(axes))
+    index = [slice(None)] * x.ndim
+    assert plan is not None       # known values: every sliced axis is known, with its triple
+    for axis, triple in plan.items():
+        assert triple is not None
+        index[axis] = clamp_slice(x.shape[axis], *triple)[0]
+    return tuple(index)
 
 
 @register
@@ -103,12 +118,13 @@ class Slice8(Op):
             raise OpError("Slice `axes` input must have compatible shape with `start`, `stop`, `step` inputs.",
                           port="input 4")
         values = [None if i.value is None else index_values(i.value) for i in idx] + [None] * (4 - len(idx))
-        n_default = len(values[0]) if values[0] is not None else \
+        start, stop, step, axes = values
+        n_default = len(start) if start is not None else \
             lens[0].lo if 0 in lens and lens[0].is_static else None
-        plan = slice_plan(rank, *values, n_default=n_default, has_axes=len(idx) == 4)
+        plan = slice_plan(rank, start, stop, step, axes, n_default=n_default, has_axes=len(idx) == 4)
         ranges = {}        # axis -> (start, stop, step) with value bounds for start and stop
-        starts, stops, steps = bounds.pairs(idx[0]), bounds.pairs(idx[1]), values[2]
-        if plan is not None and None not in (starts, stops, steps) \
+        starts, stops, steps = bounds.pairs(idx[0]), bounds.pairs(idx[1]), step
+        if plan is not None and starts is not None and stops is not None and steps is not None \
                 and len({len(starts), len(stops), len(steps), len(plan)}) == 1:
             ranges = {axis: (starts[k], stops[k], steps[k]) for k, axis in enumerate(plan)}
         dims = []
@@ -124,12 +140,7 @@ class Slice8(Op):
         return [TensorInfo(data.etype, PartialShape(dims))]
 
     def run(self, x: np.ndarray, *idx: np.ndarray) -> list[np.ndarray]:
-        values = [index_values(v) for v in idx] + [None] * (4 - len(idx))
-        plan = slice_plan(x.ndim, *values, n_default=len(values[0]), has_axes=len(idx) == 4)
-        index = [slice(None)] * x.ndim
-        for axis, (start, stop, step) in plan.items():
-            index[axis] = clamp_slice(x.shape[axis], start, stop, step)[0]
-        return [x[tuple(index)]]
+        return [x[_slice_index(x, idx)]]
 
 
 @register
@@ -157,15 +168,11 @@ class SliceScatter15(Op):
         return [TensorInfo(data.etype if not data.etype.is_dynamic else updates.etype, shape)]
 
     def run(self, x: np.ndarray, updates: np.ndarray, *idx: np.ndarray) -> list[np.ndarray]:
-        values = [index_values(v) for v in idx] + [None] * (4 - len(idx))
-        plan = slice_plan(x.ndim, *values, n_default=len(values[0]), has_axes=len(idx) == 4)
-        index = [slice(None)] * x.ndim
-        for axis, (start, stop, step) in plan.items():
-            index[axis] = clamp_slice(x.shape[axis], start, stop, step)[0]
+        index = _slice_index(x, idx)
         out = x.copy()
-        target = out[tuple(index)]
+        target = out[index]
         if target.shape != updates.shape:
             raise OpError(f"SliceScatter updates shape {list(updates.shape)} is not the slice's "
                           f"shape {list(target.shape)}", port="input 1")
-        out[tuple(index)] = updates
+        out[index] = updates
         return [out]

@@ -41,7 +41,8 @@ class _SoftmaxBase(Op):
     fresh_outputs = True
 
     def _axis(self, shape: PartialShape) -> int:
-        return normalize_axis(self.axis, shape.rank)
+        """The normalised axis for a shape of known rank (``infer`` skips a dynamic one)."""
+        return normalize_axis(self.axis, len(shape))
 
     def infer(self, inputs):
         (x,) = inputs

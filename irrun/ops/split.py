@@ -14,12 +14,13 @@ MAX_SPLITS = 1 << 16
 
 def split_part(shape: PartialShape, axis: np.ndarray, n: int) -> tuple[int, Dim]:
     """The normalised axis and the size of each part along it, with OpenVINO's checks
-    (data-movement-ops.md §1). Shared by ``infer`` (constant axis) and ``run``."""
+    (data-movement-ops.md §1), for a shape of known rank. Shared by ``infer`` (constant axis)
+    and ``run``."""
     if shape.rank == 0:
         raise OpError("Accessing out-of-range dimension", port="input 0")
     if axis.size == 0:
         raise OpError("the 'axis' input is empty", port="input 1")
-    ax = normalize_axis(as_int64(axis).reshape(-1)[0], shape.rank, port="input 1")
+    ax = normalize_axis(as_int64(axis).reshape(-1)[0], len(shape), port="input 1")
     dim = shape[ax]
     if dim.is_static:
         if dim.lo % n:

@@ -123,12 +123,14 @@ class StridedSlice1(Op):
         for i, (what, info) in enumerate(zip(("Begin", "End"), idx)):
             check_index_input(info, f"input {i + 1}",
                               f"{what} mask must be an integral number, but is: {info.etype}")
-        if len(idx) == 3 and not idx[2].etype.is_dynamic and idx[2].etype.dtype.kind not in "iufb":
+        stride_dtype = idx[2].etype.dtype if len(idx) == 3 else None        # None: dynamic
+        if stride_dtype is not None and stride_dtype.kind not in "iufb":
             raise OpError(f"Strides must be numbers, got {idx[2].etype}", port="input 3")
         for i, (what, info) in enumerate(zip(("Begin", "End", "Strides"), idx)):
             check_index_input(info, f"input {i + 1}", None,
                               f"{what} input must be 1D (has rank: {info.shape.rank})")
-        if data.shape.rank is None:
+        dims = data.shape.dims
+        if dims is None:
             return [TensorInfo(data.etype, PartialShape(None))]
         lens = {i: info.shape[0] for i, info in enumerate(idx) if info.shape.rank == 1}  # 0 = begin
         if 0 in lens and 1 in lens and lens[0].intersect(lens[1]) is None:
@@ -148,7 +150,7 @@ class StridedSlice1(Op):
         starts, ends = (p if p is not None and len(p) == static[0] else anything
                         for p in (bounds.pairs(idx[0]), bounds.pairs(idx[1])))
         out = []
-        for step in self.plan(data.shape.dims, static[0], begin, end, stride):
+        for step in self.plan(dims, static[0], begin, end, stride):
             if step[0] == "keep":
                 out.append(data.shape[step[1]])
             elif step[0] == "new":
