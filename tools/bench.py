@@ -291,14 +291,23 @@ def warm_bytecode(python: str | Path, workdir: Path) -> None:
     subprocess.run(worker_cmd(python, workdir, "-c", code), check=True, timeout=600)
 
 
-def measure(runtime: str, d: Path, threads: int, seconds: float, irrun_python: str | Path) -> dict:
-    python = irrun_python if runtime == "irrun" else sys.executable
-    cmd = worker_cmd(python, d.parent, __file__, "--worker", runtime, d.resolve(), threads, seconds)
-    p = subprocess.run(cmd, capture_output=True, text=True, cwd=d, timeout=1800)
+def run_worker(cmd: list[str], cwd: str | Path, timeout: float, env: dict[str, str] | None = None) -> dict:
+    """The JSON a worker prints as its last line, or ``{"error": ...}`` (its exit code and last
+    stderr line, or the timeout). Shared by tools/bench_llm.py and tools/bench_read.py."""
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return {"error": f"timeout after {timeout:.0f} s"}
     if p.returncode != 0:
         tail = (p.stderr.strip().splitlines() or ["(no output)"])[-1]
         return {"error": f"exit {p.returncode}: {tail[:160]}"}
     return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def measure(runtime: str, d: Path, threads: int, seconds: float, irrun_python: str | Path) -> dict:
+    python = irrun_python if runtime == "irrun" else sys.executable
+    return run_worker(worker_cmd(python, d.parent, __file__, "--worker", runtime, d.resolve(), threads, seconds),
+                      cwd=d, timeout=1800)
 
 
 # ---------------------------------------------------------------------------------------------

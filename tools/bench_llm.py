@@ -146,22 +146,15 @@ def _python_for(runtime: str, irrun_python: Path | None) -> str:
 
 def measure(runtime: str, d: Path, workdir: Path, threads: int, prefill: int, steps: int,
             max_memory: str | None, irrun_python: Path | None, timeout: float) -> dict:
-    import subprocess
     import tempfile
+
+    from bench import run_worker, worker_cmd
     cwd = Path(tempfile.mkdtemp(prefix=f"{d.name}-{runtime}-", dir=workdir))
-    cmd = [_python_for(runtime, irrun_python), "-I", "-X", f"pycache_prefix={workdir / 'pycache'}",
-           str(Path(__file__).resolve()), "--worker", runtime, str(d.resolve()), str(threads), str(prefill),
-           str(steps), max_memory or "-"]
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=timeout,
-                           env=dict(os.environ, CI="true"))
-    except subprocess.TimeoutExpired:
-        return {"error": f"timeout after {timeout:.0f} s"}
-    if p.returncode != 0:
-        tail = (p.stderr.strip().splitlines() or ["(no output)"])[-1]
-        return {"error": f"exit {p.returncode}: {tail[:160]}"}
-    r = json.loads(p.stdout.strip().splitlines()[-1])
-    r["logits_file"] = str(cwd / "prefill_logits.npy")
+    cmd = worker_cmd(_python_for(runtime, irrun_python), workdir, str(Path(__file__).resolve()), "--worker", runtime,
+                     d.resolve(), threads, prefill, steps, max_memory or "-")
+    r = run_worker(cmd, cwd, timeout, env=dict(os.environ, CI="true"))
+    if "error" not in r:
+        r["logits_file"] = str(cwd / "prefill_logits.npy")
     return r
 
 

@@ -56,18 +56,14 @@ def worker(engine: str, xml: str) -> dict:
             "networkx": "networkx" in sys.modules, "load_avg": os.getloadavg()[0]}
 
 
-def _cmd(python: str | Path, workdir: Path, *args: object) -> list[str]:
-    return [str(python), "-I", "-X", f"pycache_prefix={workdir / 'pycache'}", *map(str, args)]
-
-
 def measure(engine: str, xml: Path, python: str | Path, workdir: Path) -> dict:
+    from bench import run_worker, worker_cmd
     cwd = tempfile.mkdtemp(prefix=f"read-{engine}-", dir=workdir)
-    p = subprocess.run(_cmd(python, workdir, Path(__file__).resolve(), "--worker", engine, xml.resolve()),
-                       capture_output=True, text=True, cwd=cwd, timeout=600, env=ENV)
-    if p.returncode != 0:
-        tail = (p.stderr.strip().splitlines() or ["(no output)"])[-1]
-        raise SystemExit(f"{engine} worker failed (exit {p.returncode}): {tail[:200]}")
-    return json.loads(p.stdout.strip().splitlines()[-1])
+    r = run_worker(worker_cmd(python, workdir, str(Path(__file__).resolve()), "--worker", engine, xml.resolve()),
+                   cwd, timeout=600, env=ENV)
+    if "error" in r:
+        raise SystemExit(f"{engine} worker failed: {r['error']}")
+    return r
 
 
 #: 1 thread, as every other benchmark (BLAS pools are made when NumPy loads, in both engines).
@@ -77,10 +73,11 @@ KEYS = ("import", "read", "total", "import_cpu", "read_cpu", "total_cpu")
 
 def run(xml: Path, repeat: int, irrun_python: str | Path, workdir: Path) -> dict[str, dict]:
     """{engine: {figure: median}} over ``repeat`` alternating fresh processes per engine."""
+    from bench import worker_cmd
     workdir.mkdir(parents=True, exist_ok=True)
     pythons = {"irrun": irrun_python, "openvino": sys.executable}
     for engine in ENGINES:                   # compile the bytecode once, outside the measurements
-        subprocess.run(_cmd(pythons[engine], workdir, "-c", f"import {engine}"), check=True, timeout=600,
+        subprocess.run(worker_cmd(pythons[engine], workdir, "-c", f"import {engine}"), check=True, timeout=600,
                        env=ENV, capture_output=True)
     runs: dict[str, list[dict]] = {e: [] for e in ENGINES}
     for i in range(repeat):
