@@ -4,8 +4,9 @@ ScaledDotProductAttention sink input, into ONE fixture.
     python tools/make_opsets_expectations.py [--out tests/fixtures/opsets_expectations] [-k substring]
 
 Writes tests/fixtures/opsets_expectations.{json,npz} in the format of tools/make_nn_expectations.py
-(its Case/Dyn, build_case and main are reused, and make_misc_expectations' measure, which asks the
-reference kernel through ``Node.evaluate`` when ConstantFolding leaves the op alone);
+(its Case/Dyn, build_case and main are reused, and make_attention_quantize_movement_expectations'
+measure, which asks the reference kernel through ``Node.evaluate`` when ConstantFolding leaves the
+op alone);
 tests/ops/nn_cases.py reads the pair. Cases per op live in the ``*_cases`` builders below and, for
 the detection ops, in tools/opsets_detection_cases.py.
 """
@@ -17,14 +18,14 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import make_misc_expectations as misc  # noqa: E402
+import make_attention_quantize_movement_expectations as aqm  # noqa: E402
 import make_nn_expectations as nn  # noqa: E402
 import opsets_detection_cases as detection  # noqa: E402
 from make_nn_expectations import F16, Case, Cases, Dyn, Rnd, f32, i64  # noqa: E402
 
 #: where the CPU plugin and the reference kernel disagree, the reference kernel is the oracle for:
 #: RandomUniform (the CPU plugin computes f16/f64/i64 outputs in f32/i32, so it draws other numbers)
-misc.PREFER_REFERENCE.add("RandomUniform")
+aqm.PREFER_REFERENCE.add("RandomUniform")
 CASES = Cases()
 add = CASES.add
 rnd = Rnd(20264)
@@ -388,4 +389,4 @@ def all_cases() -> list[Case]:
 
 
 if __name__ == "__main__":
-    sys.exit(nn.main(cases_of=all_cases, out="opsets_expectations", doc=__doc__, measure_case=misc.measure))
+    sys.exit(nn.main(cases_of=all_cases, out="opsets_expectations", doc=__doc__, measure_case=aqm.measure))
