@@ -105,7 +105,7 @@ def fake_quantize_cases() -> None:
 # ScaledDotProductAttention
 
 def attention_cases() -> None:
-    R = lambda *s: rnd.rng.normal(size=s).astype(np.float32)  # noqa: E731
+    R = rnd.normal
     sd = lambda causal=False: {"causal": causal}  # noqa: E731
     q, k, v = R(2, 3, 4, 8), R(2, 3, 5, 8), R(2, 3, 5, 6)
     bm = rnd.rng.random((2, 1, 4, 5)) > 0.4

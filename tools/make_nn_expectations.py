@@ -121,6 +121,10 @@ class Rnd:
             return self.rng.integers(int(np.floor(lo)), int(np.ceil(hi)), shape, endpoint=True).astype(dtype)
         return self.rng.uniform(-3.0 if lo is None else lo, 3.0 if hi is None else hi, shape).astype(np.float32).astype(dtype)
 
+    def normal(self, *shape: int) -> np.ndarray:
+        """Standard-normal f32 values."""
+        return self.rng.normal(size=shape).astype(np.float32)
+
 
 CASES = Cases()
 add = CASES.add

@@ -29,10 +29,7 @@ aqm.PREFER_REFERENCE.add("RandomUniform")
 CASES = Cases()
 add = CASES.add
 rnd = Rnd(20264)
-
-
-def normal(*shape) -> np.ndarray:
-    return rnd.rng.normal(size=shape).astype(np.float32)
+normal = rnd.normal
 
 
 # ScaledDotProductAttention-13 with attention sinks (input 5)

@@ -15,11 +15,7 @@ from make_nn_expectations import Case, Cases, Dyn, Rnd, f32  # noqa: E402
 CASES = Cases()
 add = CASES.add
 rnd = Rnd(20265)
-
-
-def normal(*shape) -> np.ndarray:
-    return rnd.rng.normal(size=shape).astype(np.float32)
-
+normal = rnd.normal
 
 
 # ROIPooling, PSROIPooling
