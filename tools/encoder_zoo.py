@@ -23,9 +23,7 @@ tests/test_encoder_zoo.py, which needs no OpenVINO.
 """
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -81,7 +79,7 @@ def openvino_outputs(xml: str, feeds: list[dict]) -> dict:
 def run(workdir: Path, k: str = "", *, write_fixtures: bool = False) -> list[Row]:
     """Build (or reuse), run and compare every case whose name contains ``k``."""
     import make_encoders
-    from llm_zoo import findings
+    from llm_zoo import findings, warn_if_over
     from ovoracle import Oracle, short_message
     from zoo import check, write_fixture
     rows: list[Row] = []
@@ -116,22 +114,13 @@ def run(workdir: Path, k: str = "", *, write_fixtures: bool = False) -> list[Row
                 fx = FIXTURES / case.replace("/", "_")
                 write_fixture(fx, d / "model.xml", feeds, want, info, tol[:2],
                               made_by="python tools/encoder_zoo.py --write-fixtures", oracle=f"OpenVINO CPU plugin, {OV_CONFIG}")
-                size = sum(p.stat().st_size for p in fx.iterdir())
-                if size > FIXTURE_LIMIT:
-                    print(f"{fx}: {size >> 10} KiB, over the {FIXTURE_LIMIT >> 10} KiB limit", file=sys.stderr)
+                warn_if_over(fx, FIXTURE_LIMIT)
     return rows
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("-k", default="", help="only cases whose name contains this")
-    p.add_argument("--workdir", type=Path, default=None, help="where the exports are cached")
-    p.add_argument("--write-fixtures", action="store_true", help="write FIXTURE_CASES to tests/fixtures/encoder_zoo/")
-    args = p.parse_args(argv)
-    os.environ["CI"] = "true"
-    from conformance import default_workdir, report
-    return report(run(args.workdir or default_workdir() / SUITE, args.k, write_fixtures=args.write_fixtures))
-
+    import llm_zoo
+    return llm_zoo.main(argv, __doc__, run, SUITE, FIXTURES)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -52,6 +52,7 @@ from llm_zoo import (  # noqa: E402
     findings,
     greedy_steps,
     irrun_decode,
+    warn_if_over,
 )
 
 SUITE = "seq2seq"
@@ -222,9 +223,7 @@ def write_fixture(d: Path, src: Path, ref: dict, beams: bool) -> None:
                f"greedy (batch 1) and as two beams (batch 2, beam_idx forking then swapping the rows: "
                f"beam_steps); expected: OpenVINO CPU {OV_CONFIG} (tools/seq2seq_zoo.py --write-fixtures)",
         "command": build["command"], "note": build["note"], "rtol": RTOL, "atol": ATOL}, indent=1) + "\n")
-    size = sum(p.stat().st_size for p in d.iterdir())
-    if size > FIXTURE_LIMIT:
-        print(f"{d}: {size >> 10} KiB, over the {FIXTURE_LIMIT >> 10} KiB limit", file=sys.stderr)
+    warn_if_over(d, FIXTURE_LIMIT)
 
 
 def run(workdir: Path, k: str = "", *, write_fixtures: bool = False) -> list[Row]:
