@@ -34,7 +34,7 @@ def _feeds(names: list[str], ids: np.ndarray, past: int, total: int) -> dict:
 
 
 def worker(engine: str, xml: str, prefill: int, decode: int, out: str, max_memory: str | None,
-           profile: str | None) -> None:
+           profile: str | None, threads: int) -> None:
     t0 = time.perf_counter()
     if engine == "irrun":
         import irrun
@@ -54,7 +54,8 @@ def worker(engine: str, xml: str, prefill: int, decode: int, out: str, max_memor
         read = time.perf_counter() - t0
         compiled = core.compile_model(m, "CPU", {"INFERENCE_PRECISION_HINT": "f32",
                                                  "KV_CACHE_PRECISION": "f32",
-                                                 "DYNAMIC_QUANTIZATION_GROUP_SIZE": "0"})
+                                                 "DYNAMIC_QUANTIZATION_GROUP_SIZE": "0",
+                                                 "INFERENCE_NUM_THREADS": threads})
         req = compiled.create_infer_request()
         names = [p.get_any_name() for p in m.inputs]
 
@@ -116,7 +117,7 @@ def main() -> int:
     a = ap.parse_args()
     xml = str(Path(a.model) / "openvino_model.xml") if Path(a.model).is_dir() else a.model
     if a.worker:
-        worker(a.worker[0], xml, a.prefill, a.decode, a.worker[1], a.max_memory, a.profile)
+        worker(a.worker[0], xml, a.prefill, a.decode, a.worker[1], a.max_memory, a.profile, a.threads)
         return 0
     env = dict(os.environ, CI="true", OMP_NUM_THREADS=str(a.threads),
                OPENBLAS_NUM_THREADS=str(a.threads), MKL_NUM_THREADS=str(a.threads))
@@ -125,11 +126,9 @@ def main() -> int:
         for engine in ("irrun", "ov") if a.engine == "both" else (a.engine,):
             out = os.path.join(tmp, engine)
             cmd = [sys.executable, "-I", os.path.abspath(__file__), xml, "--prefill", str(a.prefill),
-                   "--decode", str(a.decode), "--worker", engine, out]
+                   "--decode", str(a.decode), "--threads", str(a.threads), "--worker", engine, out]
             cmd += ["--max-memory", a.max_memory] if a.max_memory and engine == "irrun" else []
             cmd += ["--profile", os.path.abspath(a.profile)] if a.profile and engine == "irrun" else []
-            if engine == "ov":
-                env["INFERENCE_NUM_THREADS"] = str(a.threads)
             subprocess.run(cmd, check=True, env=env, cwd=tmp)
             res[engine] = json.load(open(out + ".json"))
             res[engine]["logits"] = np.load(out + ".npy")
