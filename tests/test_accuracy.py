@@ -185,3 +185,19 @@ def test_write_file_refuses_symlinks_and_inputs(tmp_path):
         write_file(keep, b"x", protect=(str(keep),))
     write_file(tmp_path / "ok.json", b"{}")
     assert (tmp_path / "ok.json").read_bytes() == b"{}" and len(os.listdir(tmp_path)) == 3
+
+
+def test_cli_report_escapes_layer_names(tmp_path, capsys):
+    """A layer name holding a newline or a C1 CSI (both legal in XML 1.0) must not forge report
+    lines or reach the terminal raw: the ranking and the overflow finding show them escaped."""
+    for f in ("model.bin", "inputs.npz"):
+        shutil.copy(FIX / "overflow" / f, tmp_path / f)
+    xml = (FIX / "overflow" / "model.xml").read_text()
+    assert 'name="big/Multiply"' in xml
+    (tmp_path / "model.xml").write_text(xml.replace('name="big/Multiply"', 'name="big&#155;31m&#10;forged"'))
+    assert cli(["compare", str(tmp_path / "model.xml"), "--precision", "f16",
+                "-i", str(tmp_path / "inputs.npz")]) == 1
+    out = capsys.readouterr().out
+    assert "\x9b" not in out and not any(line.startswith("forged") for line in out.splitlines())
+    assert 'layer 4 "big\\x9b31m\\nforged" (Multiply-1)' in out
+    assert any(line.split()[:3] == ["1", "4", "big\\x9b31m\\nforged"] for line in out.splitlines())
