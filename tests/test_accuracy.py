@@ -201,3 +201,28 @@ def test_cli_report_escapes_layer_names(tmp_path, capsys):
     assert "\x9b" not in out and not any(line.startswith("forged") for line in out.splitlines())
     assert 'layer 4 "big\\x9b31m\\nforged" (Multiply-1)' in out
     assert any(line.split()[:3] == ["1", "4", "big\\x9b31m\\nforged"] for line in out.splitlines())
+
+
+@pytest.mark.parametrize("option", ["--ignored-scope", "--plot", "--graph"])
+def test_cli_output_files_refused_before_running(tmp_path, capsys, option):
+    """Each file compare writes is checked before the run: never over either model's .xml or
+    .bin (the weights!) or an input, and a wrong suffix fails at once, not after the report."""
+    for f in ("model.xml", "model.bin", "inputs.npz"):
+        shutil.copy(FIX / "mlp" / f, tmp_path / f)
+    weights = (tmp_path / "model.bin").read_bytes()
+    base = ["compare", str(tmp_path / "model.xml"), "--precision", "f16", "-i", str(tmp_path / "inputs.npz")]
+    for victim in ("model.bin", "inputs.npz"):
+        assert cli(base + [option, str(tmp_path / victim)]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and victim in err
+    assert (tmp_path / "model.bin").read_bytes() == weights
+    ref_bin = FIX / "block" / "model.bin"          # the reference's weights, beside its .xml
+    assert cli(["compare", str(FIX / "block_int8" / "model.xml"), "-r", str(FIX / "block" / "model.xml"),
+                "-i", str(FIX / "block" / "inputs.npz"), option, str(ref_bin)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and str(ref_bin) in err
+    assert ("never overwrites" in err) == (option == "--ignored-scope")   # the others: by suffix
+    if option == "--plot":
+        assert cli(base + [option, str(tmp_path / "err.jpg")]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and ".png or .svg" in err
