@@ -11,6 +11,7 @@ import json
 import math
 import os
 
+from ..debug import table
 from ..errors import printable
 from .attribute import LayerError, Result
 from .metrics import fmt_db, fmt_rel
@@ -33,12 +34,6 @@ def _short(name: str, width: int = NAME_WIDTH) -> str:
         return name
     half = (width - 1) // 2
     return name[:half] + "…" + name[-(width - 1 - half):]
-
-
-def _table(rows: list[tuple[str, ...]], right: set[int]) -> list[str]:
-    w = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return ["  ".join(c.rjust(w[i]) if i in right else c.ljust(w[i]) for i, c in enumerate(r)).rstrip()
-            for r in rows]
 
 
 def _label(res: Result) -> tuple[str, str]:
@@ -69,7 +64,7 @@ def text(res: Result, top: int = 10) -> str:
             rows.append((str(k), str(le.node), _short(printable(le.name)), printable(le.op), fmt_rel(a.rel_l2), fmt_db(a.snr_db),
                          fmt_rel(res.inherited(le).rel_l2), fmt_rel(t.rel_l2), f"{t.cosine:.5f}",
                          f"{t.max_error:.3g}"))
-        lines += _table(rows, {0, 1, 4, 5, 6, 7, 8, 9})
+        lines += table(rows, {0, 1, 4, 5, 6, 7, 8, 9})
     if res.first_nonfinite is not None:
         what = "an overflow (inf/NaN where f32 is finite)" if res.precision else "NaN/Inf"
         lines += ["", res.first_nonfinite.text(what)]
