@@ -111,16 +111,12 @@ def _check_outputs(args, protect: tuple) -> str | None:
 
 def _graph_format(path: str, protect: tuple) -> str:
     """``--graph``'s format by the file's suffix; the file and Graphviz checked before running."""
-    import shutil
-
-    from ..describe import EXTENSIONS, INSTALL_HINT, PICTURES
-    from ..errors import IrrunError
+    from ..describe import EXTENSIONS, PICTURES, need_dot
     from ..writers import destination
     fmt = EXTENSIONS.get(Path(path).suffix.lower(), "")
     if fmt not in PICTURES + ("dot",):
         raise InputError("the --graph file must end in .svg, .png, .pdf or .dot", file=path)
-    if fmt in PICTURES and shutil.which("dot") is None:
-        raise IrrunError(INSTALL_HINT.replace("--format dot", "--graph FILE.dot"))
+    need_dot(fmt, "--graph FILE.dot")
     destination(path, protect=protect)
     return fmt
 
