@@ -40,11 +40,8 @@ def step_files(specs: list[str]) -> list[list[str]] | None:
     """``--input`` options as steps: each .npz (or the .npz/.npy files of one directory, in name
     order) is one step; None when the options are one ordinary set of inputs."""
     if len(specs) == 1 and Path(specs[0]).is_dir():
-        d = Path(specs[0])
-        files = sorted(str(f) for f in d.iterdir() if f.suffix in (".npz", ".npy") and f.is_file())
-        if not files:
-            raise InputError("no .npy or .npz files in the directory", file=str(d))
-        return [[f] for f in files[:MAX_STEPS]]
+        from ..commands import input_dir_files
+        return [[str(f)] for f in input_dir_files(specs[0])[:MAX_STEPS]]
     if len(specs) > 1 and all(s.endswith(".npz") and "=" not in Path(s).name for s in specs):
         return [[s] for s in specs[:MAX_STEPS]]
     return None
