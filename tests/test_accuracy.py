@@ -226,3 +226,16 @@ def test_cli_output_files_refused_before_running(tmp_path, capsys, option):
         assert cli(base + [option, str(tmp_path / "err.jpg")]) == 2
         out, err = capsys.readouterr()
         assert out == "" and ".png or .svg" in err
+
+
+@pytest.mark.parametrize("reference", ["openvino", "openvino-reference", "dump", "tensors.npz"])
+def test_precision_with_a_non_ir_reference_is_refused(tmp_path, capsys, reference):
+    """--precision simulates OpenVINO on irrun; against OpenVINO itself or a dump it has no
+    meaning: a usage error naming the reference, not "no such file" for an existing dump."""
+    (tmp_path / "dump").mkdir()
+    np.savez(tmp_path / "tensors.npz", a=np.zeros(1))
+    ref = reference if reference.startswith("openvino") else str(tmp_path / reference)
+    assert cli(["compare", str(FIX / "mlp" / "model.xml"), "-i", str(FIX / "mlp" / "inputs.npz"),
+                "--precision", "f16", "-r", ref]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"{ref}: --precision compares" in err and "no such file" not in err
