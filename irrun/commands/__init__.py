@@ -60,7 +60,10 @@ def load_inputs(model, specs: list[str], partial: bool = False) -> dict[str, np.
                 feeds[k] = v
             continue
         if name is None:
-            if len(names) != 1 or len(specs) != 1:
+            if len(names) == 1 and len(specs) > 1:
+                raise InputError(f'the model has one input ("{names[0]}"), but {len(specs)} --input '
+                                 "options are given", file=path)
+            if len(names) != 1:
                 raise InputError(f"the model has {len(names)} inputs ({', '.join(names)}); name "
                                  f"each one: --input NAME={path}", file=path)
             name = names[0]
