@@ -93,6 +93,13 @@ INSTALL_HINT = ("drawing a picture needs Graphviz's dot program, which is not on
 DOT_TIMEOUT = 600      # seconds; Graphviz lays out thousands of nodes in well under that
 
 
+def need_dot(fmt: str, text_option: str = "--format dot") -> None:
+    """Refuse a picture ``fmt`` when Graphviz's dot is not on PATH — before any work is done;
+    ``text_option`` is how this command writes the DOT text instead."""
+    if fmt in PICTURES and shutil.which("dot") is None:
+        raise IrrunError(INSTALL_HINT.replace("--format dot", text_option))
+
+
 def render(dot_text: str, fmt: str, smaller: str = "--layer ID --depth N") -> bytes:
     """The picture Graphviz's ``dot`` draws from ``dot_text`` (``smaller``: the options that
     draw less, named when dot runs out of time)."""

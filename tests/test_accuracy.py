@@ -185,3 +185,57 @@ def test_write_file_refuses_symlinks_and_inputs(tmp_path):
         write_file(keep, b"x", protect=(str(keep),))
     write_file(tmp_path / "ok.json", b"{}")
     assert (tmp_path / "ok.json").read_bytes() == b"{}" and len(os.listdir(tmp_path)) == 3
+
+
+def test_cli_report_escapes_layer_names(tmp_path, capsys):
+    """A layer name holding a newline or a C1 CSI (both legal in XML 1.0) must not forge report
+    lines or reach the terminal raw: the ranking and the overflow finding show them escaped."""
+    for f in ("model.bin", "inputs.npz"):
+        shutil.copy(FIX / "overflow" / f, tmp_path / f)
+    xml = (FIX / "overflow" / "model.xml").read_text()
+    assert 'name="big/Multiply"' in xml
+    (tmp_path / "model.xml").write_text(xml.replace('name="big/Multiply"', 'name="big&#155;31m&#10;forged"'))
+    assert cli(["compare", str(tmp_path / "model.xml"), "--precision", "f16",
+                "-i", str(tmp_path / "inputs.npz")]) == 1
+    out = capsys.readouterr().out
+    assert "\x9b" not in out and not any(line.startswith("forged") for line in out.splitlines())
+    assert 'layer 4 "big\\x9b31m\\nforged" (Multiply-1)' in out
+    assert any(line.split()[:3] == ["1", "4", "big\\x9b31m\\nforged"] for line in out.splitlines())
+
+
+@pytest.mark.parametrize("option", ["--ignored-scope", "--plot", "--graph"])
+def test_cli_output_files_refused_before_running(tmp_path, capsys, option):
+    """Each file compare writes is checked before the run: never over either model's .xml or
+    .bin (the weights!) or an input, and a wrong suffix fails at once, not after the report."""
+    for f in ("model.xml", "model.bin", "inputs.npz"):
+        shutil.copy(FIX / "mlp" / f, tmp_path / f)
+    weights = (tmp_path / "model.bin").read_bytes()
+    base = ["compare", str(tmp_path / "model.xml"), "--precision", "f16", "-i", str(tmp_path / "inputs.npz")]
+    for victim in ("model.bin", "inputs.npz"):
+        assert cli(base + [option, str(tmp_path / victim)]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and victim in err
+    assert (tmp_path / "model.bin").read_bytes() == weights
+    ref_bin = FIX / "block" / "model.bin"          # the reference's weights, beside its .xml
+    assert cli(["compare", str(FIX / "block_int8" / "model.xml"), "-r", str(FIX / "block" / "model.xml"),
+                "-i", str(FIX / "block" / "inputs.npz"), option, str(ref_bin)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and str(ref_bin) in err
+    assert ("never overwrites" in err) == (option == "--ignored-scope")   # the others: by suffix
+    if option == "--plot":
+        assert cli(base + [option, str(tmp_path / "err.jpg")]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and ".png or .svg" in err
+
+
+@pytest.mark.parametrize("reference", ["openvino", "openvino-reference", "dump", "tensors.npz"])
+def test_precision_with_a_non_ir_reference_is_refused(tmp_path, capsys, reference):
+    """--precision simulates OpenVINO on irrun; against OpenVINO itself or a dump it has no
+    meaning: a usage error naming the reference, not "no such file" for an existing dump."""
+    (tmp_path / "dump").mkdir()
+    np.savez(tmp_path / "tensors.npz", a=np.zeros(1))
+    ref = reference if reference.startswith("openvino") else str(tmp_path / reference)
+    assert cli(["compare", str(FIX / "mlp" / "model.xml"), "-i", str(FIX / "mlp" / "inputs.npz"),
+                "--precision", "f16", "-r", ref]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"{ref}: --precision compares" in err and "no such file" not in err

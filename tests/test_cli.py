@@ -176,6 +176,12 @@ def test_global_options_anywhere_and_dash_m(capsys, args):
     assert (code, out.strip()) == (0, f"{SAMPLE / 'model.xml'}: OK, no problems found"), err
 
 
+def test_two_unnamed_inputs_for_a_one_input_model(capsys):
+    code, out, err = run_cli(capsys, SAMPLE / "model.xml", "-i", SAMPLE / "input.npy", "-i", SAMPLE / "input.npy")
+    assert code == 2 and 'the model has one input ("x"), but 2 --input options are given' in err
+    assert "1 inputs" not in err and "name each one" not in err
+
+
 def test_run_with_dash_m_and_run_command(capsys):
     for args in (["-m", SAMPLE / "model.xml"], ["run", SAMPLE / "model.xml"], ["--threads", "1", SAMPLE / "model.xml"]):
         code, out, err = run_cli(capsys, *args, "-i", SAMPLE / "input.npy")

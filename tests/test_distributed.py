@@ -208,6 +208,10 @@ def test_progress_bar_and_failure_lines():
     q = Progress(2, quiet, show=False)
     q.update("a.npy", Failure("a.npy", "bad input", "a.npy: wrong shape", 2))
     assert quiet.getvalue() == "irrun: bad input: a.npy: wrong shape; skipped\n"
+    # a name with a newline: the error's message shows it escaped, so it is not named twice
+    err = irrun.errors.InputError("not a .npy file", file="in/b\nforged.npy")
+    assert str(Failure("in/b\nforged.npy", err.kind, str(err), err.exit_code)) == \
+        "bad input: in/b\\nforged.npy: not a .npy file"
 
 
 def test_iteration_budget_applies_in_the_workers(client, tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
+from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, printable
 from .precision import PRECISIONS
 
 MAX_STEPS = 10_000
@@ -40,11 +40,8 @@ def step_files(specs: list[str]) -> list[list[str]] | None:
     """``--input`` options as steps: each .npz (or the .npz/.npy files of one directory, in name
     order) is one step; None when the options are one ordinary set of inputs."""
     if len(specs) == 1 and Path(specs[0]).is_dir():
-        d = Path(specs[0])
-        files = sorted(str(f) for f in d.iterdir() if f.suffix in (".npz", ".npy") and f.is_file())
-        if not files:
-            raise InputError("no .npy or .npz files in the directory", file=str(d))
-        return [[f] for f in files[:MAX_STEPS]]
+        from ..commands import input_dir_files
+        return [[str(f)] for f in input_dir_files(specs[0])[:MAX_STEPS]]
     if len(specs) > 1 and all(s.endswith(".npz") and "=" not in Path(s).name for s in specs):
         return [[s] for s in specs[:MAX_STEPS]]
     return None
@@ -59,18 +56,20 @@ def load_steps(model, specs: list[str]) -> list[dict]:
 def run_compare(args) -> int:
     """``irrun compare MODEL --reference OTHER.xml`` or ``irrun compare MODEL --precision P``."""
     from .. import read_model
+    from ..commands import input_files
+    from ..writers import model_files
     from .attribute import compare_models
     from .report import as_json, ignored_scope, text, write_file
 
     ref_path = args.reference or args.model
-    protect = (args.model, ref_path, *(s.partition("=")[2] or s for s in args.input))
-    graph_fmt = _graph_format(args.graph, protect) if args.graph else None     # before running
     cand = read_model(args.model)
     same = Path(ref_path).resolve() == Path(args.model).resolve()
     if same and not args.precision:
         raise InputError("comparing a model with itself: give --precision f16|bf16, or another "
                          "--reference", file=args.model)
     ref = read_model(ref_path)
+    protect = (*model_files(cand), *model_files(ref), *input_files(args.input))
+    graph_fmt = _check_outputs(args, protect)                               # before running
     cand.check_memory()
     steps = list(zip(load_steps(cand, args.input), load_steps(ref, args.input), strict=True))
     res = compare_models(cand, ref, steps, args.precision, same_model=same)
@@ -80,33 +79,41 @@ def run_compare(args) -> int:
         scope = ignored_scope(res, args.top)
         write_file(args.ignored_scope, (json.dumps(scope, indent=1) + "\n").encode(), protect)
         if not args.json:
-            print(f"\nwrote {len(scope['names'])} layer names to {args.ignored_scope} "
+            print(f"\nwrote {len(scope['names'])} layer names to {printable(args.ignored_scope)} "
                   "(nncf.IgnoredScope(**json.load(f)))")
     if args.plot:
         from .plot import render
-        fmt = Path(args.plot).suffix.lstrip(".").lower()
-        if fmt not in ("png", "svg"):
-            raise InputError("the plot file must end in .png or .svg", file=args.plot)
-        write_file(args.plot, render(res, fmt), protect)
+        write_file(args.plot, render(res, Path(args.plot).suffix.lstrip(".").lower()), protect)
         if not args.json:
-            print(f"wrote the error plot to {args.plot}")
+            print(f"wrote the error plot to {printable(args.plot)}")
     if graph_fmt:
         _draw_graph(cand, res, args, graph_fmt, protect)
     return EXIT_FINDINGS if res.first_nonfinite is not None else EXIT_OK
 
 
+def _check_outputs(args, protect: tuple) -> str | None:
+    """Refuse a bad ``--ignored-scope``, ``--plot`` or ``--graph`` file before the run (wrong
+    suffix, a link, the models' .xml/.bin or an input...); ``--graph``'s format (None: none)."""
+    from ..writers import destination
+    if args.ignored_scope:
+        destination(args.ignored_scope, protect=protect)
+    if args.plot:
+        if Path(args.plot).suffix.lower() not in (".png", ".svg"):
+            raise InputError("the plot file must end in .png or .svg", file=args.plot)
+        destination(args.plot, protect=protect)
+        from .plot import pyplot
+        pyplot()                                    # matplotlib missing: say so now
+    return _graph_format(args.graph, protect) if args.graph else None
+
+
 def _graph_format(path: str, protect: tuple) -> str:
     """``--graph``'s format by the file's suffix; the file and Graphviz checked before running."""
-    import shutil
-
-    from ..describe import EXTENSIONS, INSTALL_HINT, PICTURES
-    from ..errors import IrrunError
+    from ..describe import EXTENSIONS, PICTURES, need_dot
     from ..writers import destination
     fmt = EXTENSIONS.get(Path(path).suffix.lower(), "")
     if fmt not in PICTURES + ("dot",):
         raise InputError("the --graph file must end in .svg, .png, .pdf or .dot", file=path)
-    if fmt in PICTURES and shutil.which("dot") is None:
-        raise IrrunError(INSTALL_HINT.replace("--format dot", "--graph FILE.dot"))
+    need_dot(fmt, "--graph FILE.dot")
     destination(path, protect=protect)
     return fmt
 
@@ -121,7 +128,7 @@ def _draw_graph(cand, res, args, fmt: str, protect: tuple) -> None:
     if not args.json:
         part = f"{drawn} of {total} layers: the top {args.top}'s neighbourhoods" if drawn < total \
             else f"{drawn} layers"
-        print(f"wrote the graph coloured by added error to {args.graph} ({fmt}, {part})")
+        print(f"wrote the graph coloured by added error to {printable(args.graph)} ({fmt}, {part})")
 
 
 def run_model(model, feeds: dict, precision: str | None, find_nonfinite: bool):
@@ -133,7 +140,7 @@ def run_model(model, feeds: dict, precision: str | None, find_nonfinite: bool):
     from .precision import Policy
     watch = Watch() if find_nonfinite else None
     with np.errstate(all="ignore"):          # overflow and log(0) are reported, not warned about
-            rec = record(model, feeds, Policy(model, precision) if precision else None, watch)
+        rec = record(model, feeds, Policy(model, precision) if precision else None, watch)
     return rec.outputs, (watch.first if watch else None)
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..debug import type_version
+from ..errors import printable
 from ..ops.registry import role_of
 from ..tensorinfo import Role
 
@@ -35,8 +36,8 @@ class Finding:
 
     def text(self, what: str = "NaN/Inf") -> str:
         where = f" (step {self.step})" if self.step else ""
-        lines = [f'first layer making {what} from finite inputs{where}: layer {self.layer} "{self.name}" '
-                 f"({self.op})",
+        lines = [f'first layer making {what} from finite inputs{where}: layer {self.layer} "{printable(self.name)}" '
+                 f"({printable(self.op)})",
                  f"  output {self.port}: {self.count} of {self.size} values non-finite, first at "
                  + ", ".join(f"[{','.join(map(str, ix))}]={v}" for ix, v in self.positions)]
         for i, shape, lo, hi, kind in self.inputs:

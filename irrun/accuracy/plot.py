@@ -25,7 +25,8 @@ def _label(name: str) -> str:
     return core if len(core) <= 32 else "…" + core[-31:]
 
 
-def render(res: Result, fmt: str, top: int = 5) -> bytes:
+def pyplot():
+    """matplotlib.pyplot on the file-only Agg backend, or an UnsupportedError saying how to get it."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -33,6 +34,11 @@ def render(res: Result, fmt: str, top: int = 5) -> bytes:
     except ImportError:
         raise UnsupportedError("the error plot needs matplotlib: pip install irrun[plot] "
                                "(or pip install matplotlib)") from None
+    return plt
+
+
+def render(res: Result, fmt: str, top: int = 5) -> bytes:
+    plt = pyplot()
     layers = sorted((le for le in res.layers.values() if le.floating), key=lambda le: le.order)
     if not layers:
         raise UnsupportedError("no matched layer has a floating-point output: nothing to plot")

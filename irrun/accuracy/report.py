@@ -11,6 +11,8 @@ import json
 import math
 import os
 
+from ..debug import table
+from ..errors import printable
 from .attribute import LayerError, Result
 from .metrics import fmt_db, fmt_rel
 
@@ -34,27 +36,22 @@ def _short(name: str, width: int = NAME_WIDTH) -> str:
     return name[:half] + "…" + name[-(width - 1 - half):]
 
 
-def _table(rows: list[tuple[str, ...]], right: set[int]) -> list[str]:
-    w = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return ["  ".join(c.rjust(w[i]) if i in right else c.ljust(w[i]) for i, c in enumerate(r)).rstrip()
-            for r in rows]
-
-
 def _label(res: Result) -> tuple[str, str]:
-    cand = res.candidate + (f" at {res.precision}" if res.precision else "")
-    ref = res.reference + (" at f32" if res.precision else "")
+    cand = printable(res.candidate) + (f" at {res.precision}" if res.precision else "")
+    ref = printable(res.reference) + (" at f32" if res.precision else "")
     return cand, ref
 
 
 def text(res: Result, top: int = 10) -> str:
+    """The aligned report; the files', layers' and outputs' names escaped (:func:`printable`)."""
     cand, ref = _label(res)
     m = res.matching
-    unmatched = ", ".join(f"{k} {t}" for t, k in m.unmatched.most_common(4))
+    unmatched = ", ".join(printable(f"{k} {t}") for t, k in m.unmatched.most_common(4))
     lines = [f"{cand}\n  vs {ref}",
              f"{res.steps} step{'s' * (res.steps != 1)}; {len(res.layers)} of {res.activation_layers} layers "
              f"matched" + (f" (unmatched, counted in their readers: {unmatched})" if unmatched else "")]
     for name, s in res.outputs.items():
-        lines.append(f'output "{name}": rel L2 {fmt_rel(s.rel_l2)} (SNR {fmt_db(s.snr_db)} dB), '
+        lines.append(f'output "{printable(name)}": rel L2 {fmt_rel(s.rel_l2)} (SNR {fmt_db(s.snr_db)} dB), '
                      f"cosine {s.cosine:.6f}, max abs {s.max_error:.4g}")
     ranked = res.ranking()[:top]
     if ranked:
@@ -64,10 +61,10 @@ def text(res: Result, top: int = 10) -> str:
             ("#", "id", "layer", "op", "added", "SNR dB", "inherited", "total", "cosine", "max abs")]
         for k, le in enumerate(ranked, 1):
             a, t = le.added_worst, le.total_worst
-            rows.append((str(k), str(le.node), _short(le.name), le.op, fmt_rel(a.rel_l2), fmt_db(a.snr_db),
+            rows.append((str(k), str(le.node), _short(printable(le.name)), printable(le.op), fmt_rel(a.rel_l2), fmt_db(a.snr_db),
                          fmt_rel(res.inherited(le).rel_l2), fmt_rel(t.rel_l2), f"{t.cosine:.5f}",
                          f"{t.max_error:.3g}"))
-        lines += _table(rows, {0, 1, 4, 5, 6, 7, 8, 9})
+        lines += table(rows, {0, 1, 4, 5, 6, 7, 8, 9})
     if res.first_nonfinite is not None:
         what = "an overflow (inf/NaN where f32 is finite)" if res.precision else "NaN/Inf"
         lines += ["", res.first_nonfinite.text(what)]

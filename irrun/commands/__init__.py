@@ -6,6 +6,7 @@ Helpers shared by several commands (NAME=VALUE parsing, loading input files) liv
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 
@@ -25,6 +26,15 @@ def split_named(arg: str, what: str) -> tuple[str | None, str]:
 def input_files(specs: list[str]) -> list[str]:
     """The files ``--input`` options name (protected from every writer)."""
     return [split_named(s, "--input")[1] for s in specs]
+
+
+def input_dir_files(directory: str | os.PathLike) -> list[Path]:
+    """The .npy and .npz files of an ``--input DIR/``, in name order (one run or step each)."""
+    d = Path(directory)
+    files = sorted(f for f in d.iterdir() if f.suffix in (".npy", ".npz") and f.is_file())
+    if not files:
+        raise InputError("no .npy or .npz files in the directory", file=str(d))
+    return files
 
 
 def load_inputs(model, specs: list[str], partial: bool = False) -> dict[str, np.ndarray]:
@@ -50,7 +60,10 @@ def load_inputs(model, specs: list[str], partial: bool = False) -> dict[str, np.
                 feeds[k] = v
             continue
         if name is None:
-            if len(names) != 1 or len(specs) != 1:
+            if len(names) == 1 and len(specs) > 1:
+                raise InputError(f'the model has one input ("{names[0]}"), but {len(specs)} --input '
+                                 "options are given", file=path)
+            if len(names) != 1:
                 raise InputError(f"the model has {len(names)} inputs ({', '.join(names)}); name "
                                  f"each one: --input NAME={path}", file=path)
             name = names[0]

@@ -3,6 +3,8 @@ with ``--reference OTHER.xml`` or ``--precision``, which layers lose the accurac
 (:mod:`irrun.accuracy`)."""
 from __future__ import annotations
 
+import os
+
 from ..accuracy.cli import add_compare_arguments, run_compare
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
 from . import load_inputs
@@ -33,7 +35,12 @@ def main(args) -> int:
     from ..diff import compare
     from ..ovref import MODES, all_ports
 
-    if args.precision or (args.reference or "").lower().endswith(".xml"):
+    ref = args.reference or ""
+    if args.precision and (ref.lower() in OPENVINO or ref.lower().endswith(".npz") or os.path.isdir(ref)):
+        raise InputError(f"--precision compares MODEL at {args.precision} with itself at f32, or "
+                         "with another IR (--reference OTHER.xml); not with OpenVINO or a dump",
+                         file=ref)
+    if args.precision or ref.lower().endswith(".xml"):
         return run_compare(args)
     if args.find_nonfinite or args.json or args.ignored_scope or args.plot or args.graph:
         raise InputError("--find-nonfinite, --json, --ignored-scope, --plot and --graph go with "

@@ -2,11 +2,10 @@
 PDF, drawn by Graphviz's ``dot`` program) or as text (Graphviz DOT, Mermaid)."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-from ..describe import EXTENSIONS, INSTALL_HINT, PICTURES, render
-from ..errors import EXIT_OK, InputError, IrrunError, printable
+from ..describe import EXTENSIONS, PICTURES, need_dot, render
+from ..errors import EXIT_OK, InputError, printable
 
 TEXT = ("dot", "mermaid")
 
@@ -39,8 +38,7 @@ def main(args) -> int:
     from ..writers import destination, model_files, write_files
 
     fmt = pick_format(args.format, args.output)
-    if fmt in PICTURES and shutil.which("dot") is None:      # said before anything is read
-        raise IrrunError(INSTALL_HINT)
+    need_dot(fmt)                                             # said before anything is read
     model = read_model(args.model)
     if args.output:                                           # checked before the layout
         destination(args.output, protect=model_files(model))

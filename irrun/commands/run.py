@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, IrrunError, OutputError, printable
-from . import input_files, load_inputs
+from . import input_dir_files, input_files, load_inputs
 
 
 def add_arguments(p) -> None:
@@ -219,9 +219,7 @@ def _run_dir(model, args) -> int:
         raise InputError("--dump and --profile take one set of inputs, not a directory")
     if not args.output:
         raise InputError("with --input DIR/, give --output OUTDIR/ (one .npz per input file goes there)")
-    files = sorted(f for f in src.iterdir() if f.suffix in (".npy", ".npz") and f.is_file())
-    if not files:
-        raise InputError("no .npy or .npz files in the directory", file=printable(src))
+    files = input_dir_files(src)
     stems = [f.stem for f in files]
     if len(set(stems)) < len(stems):
         dup = next(s for s in stems if stems.count(s) > 1)

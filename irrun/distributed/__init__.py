@@ -51,7 +51,8 @@ class Failure:
     exit_code: int
 
     def __str__(self) -> str:
-        named = self.input in self.message or os.path.abspath(self.input) in self.message
+        # the message is escaped (str(IrrunError)): look for the input's name as it shows there
+        named = any(printable(p) in self.message for p in (self.input, os.path.abspath(self.input)))
         return f"{self.kind}: {self.message}" + ("" if named else f" (input {printable(self.input)})")
 
 
