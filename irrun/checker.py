@@ -17,8 +17,9 @@ unknown or the layer itself rejects them, with the Parameters' own attributes); 
 name the layer with its path: ``3/5`` is layer 5 in the body of layer 3.
 
 Codes: ``graph`` (edges to missing layers/ports, duplicate ids, input ports fed twice or never,
-cycles, no Result), ``dead-layer`` (a warning; an unused model input is no finding: ``dead``), ``const`` (bytes that do not fit
-the .bin or the shape; ``const-size`` warns of spare bytes), ``attribute`` (invalid value,
+cycles, no Result), ``dead-layer`` (a warning: a layer whose output reaches no Result; an unused
+model input is no finding, as OpenVINO accepts it), ``const`` (bytes that do not fit the .bin or
+the shape; ``const-size`` warns of spare bytes), ``attribute`` (invalid value,
 missing mandatory attribute, op not in the named opset; missing-with-default, unknown and
 malformed-bool attributes are warnings), ``loop-bound`` (a warning: a Loop whose iterations
 nothing bounds, see irrun/iterations.py), ``shape-rule`` (the op rejects its inputs, as OpenVINO
