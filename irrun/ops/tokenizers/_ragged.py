@@ -60,18 +60,19 @@ def flat(n: int = 1, etype=I32) -> list[TensorInfo]:
     return [TensorInfo(etype, PartialShape([DYN])) for _ in range(n)]
 
 
+def ragged_out(shape: PartialShape, etype) -> list[TensorInfo]:
+    """(ragged_begins, ragged_ends) of ``shape`` and a flat ``etype`` data tensor."""
+    return [TensorInfo(I32, shape), TensorInfo(I32, shape), TensorInfo(etype, PartialShape([DYN]))]
+
+
 def string_out(shape: PartialShape) -> list[TensorInfo]:
-    """(begins, ends) of ``shape`` and the chars."""
-    return [TensorInfo(I32, shape), TensorInfo(I32, shape), TensorInfo(U8, PartialShape([DYN]))]
+    """(begins, ends) of ``shape`` and the chars: a ragged tensor of bytes."""
+    return ragged_out(shape, U8)
 
 
 def ragged_string_out(shape: PartialShape) -> list[TensorInfo]:
     """(ragged_begins, ragged_ends) of ``shape``, then a flat string tensor."""
     return [TensorInfo(I32, shape), TensorInfo(I32, shape)] + flat(2) + flat(1, U8)
-
-
-def ragged_out(shape: PartialShape, etype) -> list[TensorInfo]:
-    return [TensorInfo(I32, shape), TensorInfo(I32, shape), TensorInfo(etype, PartialShape([DYN]))]
 
 
 def check_spans(begins: np.ndarray, ends: np.ndarray, size: int, what: str) -> tuple[np.ndarray, np.ndarray]:
