@@ -108,6 +108,17 @@ def test_numpy_broadcast_on_ints_is_numpys(a, b):
     assert numpy_shape(a, b) == want
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.integers(1, 3), max_size=3).map(tuple), min_size=1, max_size=4))
+def test_numpy_broadcast_of_several_shapes_is_numpys(several):
+    """Select's three inputs, attention's q/k/v batch dims: one call over all of them."""
+    try:
+        want = np.broadcast_shapes(*several)
+    except ValueError:
+        want = None
+    assert numpy_shape(*several) == want
+
+
 small = st.lists(st.integers(0, 3), min_size=0, max_size=4).map(tuple)
 
 

@@ -75,3 +75,12 @@ def test_bad_attributes_are_refused(op, attrs, fragment):
     from irrun.errors import IrrunError
     raises_for(op, IrrunError, fragment, run_op, op, [_i32(0), _i32(1), _u8(b"a")], attrs,
                version="extension", n_out=3, params=(0, 1, 2))
+
+
+def test_skips_of_the_wrong_length_are_refused():
+    """One skip flag per string (irrun's check; the C++ reads past the flags), naming the port."""
+    from helpers import raises_for
+    from irrun.errors import ExecutionError
+    raises_for("BytesToChars", ExecutionError, "skips has 2 elements for 1 strings", run_op, "BytesToChars",
+               [_i32(0), _i32(1), _i32(0), _i32(1), _u8(b"a"), np.array([True, False])], version="extension",
+               n_out=6, params=(0, 1, 2, 3, 4, 5))

@@ -53,21 +53,25 @@ def broadcast_shapes(a: PartialShape, b: PartialShape, mode: str,
     return PartialShape(known)
 
 
-def numpy_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
-    """``np.broadcast_shapes(a, b)`` for two concrete shapes, on plain ints (NumPy's version builds
+def numpy_shape(*shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+    """``np.broadcast_shapes(*shapes)`` for concrete shapes, on plain ints (NumPy's version builds
     arrays: several times slower for a kernel's small shapes); None when they do not broadcast."""
-    if len(a) < len(b):
-        a, b = b, a
-    k = len(a) - len(b)
-    out = list(a)
-    for i, y in enumerate(b):
-        x = a[k + i]
-        if x != y:
-            if x == 1:
-                out[k + i] = y
-            elif y != 1:
-                return None
-    return tuple(out)
+    out = shapes[0]
+    for b in shapes[1:]:
+        a = out
+        if len(a) < len(b):
+            a, b = b, a
+        k = len(a) - len(b)
+        merged = list(a)
+        for i, y in enumerate(b):
+            x = a[k + i]
+            if x != y:
+                if x == 1:
+                    merged[k + i] = y
+                elif y != 1:
+                    return None
+        out = tuple(merged)
+    return out
 
 
 def align_pdpd(b: np.ndarray, rank: int) -> np.ndarray:

@@ -13,6 +13,26 @@ def _fits(d: Dim, n: int | Dim) -> bool:
     return d.intersect(Dim.of(n)) is not None
 
 
+def _per(value: int, unit: int, what: str, unit_name: str, port: int) -> int:
+    """``value / unit`` for a dimension that holds ``unit`` numbers per item, OpenVINO's message
+    where it does not divide."""
+    if value % unit:
+        raise OpError(f"{what} must be a multiply of {unit_name} ({unit}). Current value is: {value}.",
+                      port=f"input {port}")
+    return value // unit
+
+
+def _prior_count(value: int, unit: int, priors: int, what: str, unit_name: str, port: int) -> int:
+    """The prior count a dimension of ``unit`` numbers per prior gives while none is known
+    (``priors`` 0), else ``priors`` once the dimension is checked to hold exactly that many."""
+    if not priors:
+        return _per(value, unit, what, unit_name, port)
+    if value != priors * unit:
+        raise OpError(f"{what} must be equal to num_prior_boxes * {unit_name} ({priors * unit}). "
+                      f"Current value is: {value}.", port=f"input {port}")
+    return priors
+
+
 # ---------------------------------------------------------------------------------------------
 # Shape rule (detection_output_shape_inference.hpp)
 
@@ -30,10 +50,7 @@ def _count_classes(op, shapes: Sequence[PartialShape]) -> tuple[int, int]:
     size = 4 if op.normalized else 5
     classes = priors = 0
     if pri.rank is not None and pri[2].is_static:
-        if pri[2].lo % size:
-            raise OpError(f"Proposals' third dimension must be a multiply of prior_box_size ({size}). "
-                          f"Current value is: {pri[2].lo}.", port="input 2")
-        priors = pri[2].lo // size
+        priors = _per(pri[2].lo, size, "Proposals' third dimension", "prior_box_size", 2)
         if priors <= 0:
             raise OpError(f"A number of prior boxes must be greater zero. Got: {priors}", port="input 2")
     if not priors and five and shapes[3].rank is not None and shapes[3][1].is_static:
@@ -45,18 +62,12 @@ def _count_classes(op, shapes: Sequence[PartialShape]) -> tuple[int, int]:
         if priors <= 0:
             raise OpError(f"A number of prior boxes must be greater zero. Got: {priors}", port="input 3")
     if priors and conf.rank is not None and conf[1].is_static:
-        if conf[1].lo % priors:
-            raise OpError(f"Class predictions second dimension must be a multiply of num_prior_boxes ({priors}). "
-                          f"Current value is: {conf[1].lo}.", port="input 1")
-        classes = conf[1].lo // priors
+        classes = _per(conf[1].lo, priors, "Class predictions second dimension", "num_prior_boxes", 1)
     boxes: PartialShape | None
     for i, boxes, what in ((0, loc, "Box logits"), (4, shapes[4] if five else None, "Additional box predictions")):
         if not classes and priors and boxes is not None and boxes.rank is not None and boxes[1].is_static \
                 and not op.share_location:
-            if boxes[1].lo % (priors * 4):
-                raise OpError(f"{what} second dimension must be a multiply of num_prior_boxes * 4 ({priors * 4}). "
-                              f"Current value is: {boxes[1].lo}.", port=f"input {i}")
-            classes = boxes[1].lo // (priors * 4)
+            classes = _per(boxes[1].lo, priors * 4, f"{what} second dimension", "num_prior_boxes * 4", i)
     return classes, priors
 
 
@@ -91,14 +102,7 @@ def output_shape(op, shapes: Sequence[PartialShape], attr_classes: int) -> Parti
             raise OpError("Class predictions' first dimension is not compatible with batch size.  Current value is: "
                           f"{conf[0]}, expected: {images}.", port="input 1")
         if conf[1].is_static and classes:
-            if not priors:
-                if conf[1].lo % classes:
-                    raise OpError(f"Class predictions' second dimension must be a multiply of num_classes ({classes}). "
-                                  f"Current value is: {conf[1].lo}.", port="input 1")
-                priors = conf[1].lo // classes
-            elif conf[1].lo != priors * classes:
-                raise OpError("Class predictions' second dimension must be equal to num_prior_boxes * num_classes "
-                              f"({priors * classes}). Current value is: {conf[1].lo}.", port="input 1")
+            priors = _prior_count(conf[1].lo, classes, priors, "Class predictions' second dimension", "num_classes", 1)
     if pri.rank is not None:
         if pri.rank != 3:
             raise OpError(f"Proposals rank must be 3. Got {pri.rank}", port="input 2")
@@ -110,14 +114,7 @@ def output_shape(op, shapes: Sequence[PartialShape], attr_classes: int) -> Parti
             raise OpError(f"Proposals' second dimension is mismatched. Current value is: {pri[1]}, expected: "
                           f"{second}.", port="input 2")
         if pri[2].is_static:
-            if not priors:
-                if pri[2].lo % size:
-                    raise OpError(f"Proposals' third dimension must be a multiply of prior_box_size ({size}). "
-                                  f"Current value is: {pri[2].lo}.", port="input 2")
-                priors = pri[2].lo // size
-            elif pri[2].lo != priors * size:
-                raise OpError("Proposals' third dimension must be equal to num_prior_boxes * prior_box_size "
-                              f"({priors * size}). Current value is: {pri[2].lo}.", port="input 2")
+            priors = _prior_count(pri[2].lo, size, priors, "Proposals' third dimension", "prior_box_size", 2)
     if len(shapes) == 5:
         aconf, aloc = shapes[3], shapes[4]
         if aconf.rank is not None:

@@ -71,6 +71,13 @@ def _dim(s: PartialShape, i: int) -> Dim:
     return DYN if s.rank is None else s[i]
 
 
+def _merge_all(d: Dim, shapes: Sequence[PartialShape], axis: int, what: str) -> Dim:
+    """``d`` merged with dim ``axis`` of every shape (a dynamic rank merges as ``?``)."""
+    for s in shapes:
+        d = _merge(d, _dim(s, axis), what)
+    return d
+
+
 def _weights_hidden(hidden: Dim, gates: int, w: PartialShape, r: PartialShape, b: PartialShape,
                     axis: int, ordinal: str, lbr: bool) -> Dim:
     """The W/R/B checks shared by cells (``axis`` 0, "First") and sequences (1, "Second"): with a
@@ -96,15 +103,8 @@ def cell_shape(fam: Family, shapes: Sequence[PartialShape], lbr: bool = False) -
     s = fam.states
     _check_ranks(shapes, [2] * (1 + s) + [2, 2, 1])
     x, h, w, r, b = shapes[0], shapes[1], shapes[1 + s], shapes[2 + s], shapes[3 + s]
-    batch = _dim(x, 0)
-    for i in range(1, 1 + s):
-        batch = _merge(batch, _dim(shapes[i], 0), "batch_size")
-    hidden = _dim(h, 1)
-    for i in range(2, 1 + s):
-        if shapes[i].rank is not None:
-            hidden = _merge(hidden, shapes[i][1], "hidden_size")
-    if r.rank is not None:
-        hidden = _merge(hidden, r[1], "hidden_size")
+    batch = _merge_all(_dim(x, 0), shapes[1:1 + s], 0, "batch_size")      # H[, C]
+    hidden = _merge_all(_dim(h, 1), [*shapes[2:1 + s], r], 1, "hidden_size")      # [C,] R
     return batch, _weights_hidden(hidden, fam.gates, w, r, b, 0, "First", lbr)
 
 
@@ -113,16 +113,8 @@ def sequence_shape(fam: Family, shapes: Sequence[PartialShape], ndir: int, lbr: 
     s = fam.states
     _check_ranks(shapes, [3] * (1 + s) + [1, 3, 3, 2])
     x, h, w, r, b = shapes[0], shapes[1], shapes[2 + s], shapes[3 + s], shapes[4 + s]
-    batch = _dim(x, 0)
-    for i in range(1, 2 + s):                   # H, C and sequence_lengths
-        if shapes[i].rank is not None:
-            batch = _merge(batch, shapes[i][0], "batch_size")
-    hidden = _dim(h, 2)
-    for i in range(2, 1 + s):
-        if shapes[i].rank is not None:
-            hidden = _merge(hidden, shapes[i][2], "hidden_size")
-    if r.rank is not None:
-        hidden = _merge(hidden, r[2], "hidden_size")
+    batch = _merge_all(_dim(x, 0), shapes[1:2 + s], 0, "batch_size")      # H[, C], sequence_lengths
+    hidden = _merge_all(_dim(h, 2), [*shapes[2:1 + s], r], 2, "hidden_size")      # [C,] R
     dirs: Dim | None = Dim(ndir, ndir)
     for i, axis in [(i, 1) for i in range(1, 1 + s)] + [(i, 0) for i in range(2 + s, 5 + s)]:
         dirs = dirs and dirs.intersect(_dim(shapes[i], axis))

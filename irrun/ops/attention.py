@@ -117,8 +117,7 @@ def concrete_shape(shapes: Sequence[tuple[int, ...]], causal: bool) -> tuple[int
     q, k, v = shapes[:3]
     if q[-1] != k[-1] or k[-2] != v[-2]:
         return None
-    batch = numpy_shape(q[:-2], k[:-2])
-    batch = None if batch is None else numpy_shape(batch, v[:-2])
+    batch = numpy_shape(q[:-2], k[:-2], v[:-2])
     L: int | None = q[-2]
     S: int | None = k[-2]
     if len(shapes) > 3 and not causal and len(shapes[3]):

@@ -1,7 +1,6 @@
 """GatherND-5/8: gather elements or slices of ``data`` addressed by the tuples in the last axis of
-``indices``, after ``batch_dims`` leading dims shared by both.
-
-Also home of :func:`wrap_indices`, the index check shared by the gather/scatter family."""
+``indices``, after ``batch_dims`` leading dims shared by both; every index is checked by
+:func:`irrun.ops._indices.wrap_indices`, the check shared by the gather/scatter family."""
 from __future__ import annotations
 
 import numpy as np

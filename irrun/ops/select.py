@@ -50,8 +50,7 @@ class Select1(Op):
     def run(self, cond, then, else_):
         shape = None
         if self.auto_broadcast == "numpy":  # the same rule on plain ints (None: it decides)
-            shape = numpy_shape(else_.shape, then.shape)
-            shape = None if shape is None else numpy_shape(shape, cond.shape)
+            shape = numpy_shape(else_.shape, then.shape, cond.shape)
         if shape is None:
             shape = select_shape(*(PartialShape(a.shape) for a in (cond, then, else_)),
                                  self.auto_broadcast).to_tuple()

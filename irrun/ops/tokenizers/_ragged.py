@@ -60,18 +60,19 @@ def flat(n: int = 1, etype=I32) -> list[TensorInfo]:
     return [TensorInfo(etype, PartialShape([DYN])) for _ in range(n)]
 
 
+def ragged_out(shape: PartialShape, etype) -> list[TensorInfo]:
+    """(ragged_begins, ragged_ends) of ``shape`` and a flat ``etype`` data tensor."""
+    return [TensorInfo(I32, shape), TensorInfo(I32, shape), TensorInfo(etype, PartialShape([DYN]))]
+
+
 def string_out(shape: PartialShape) -> list[TensorInfo]:
-    """(begins, ends) of ``shape`` and the chars."""
-    return [TensorInfo(I32, shape), TensorInfo(I32, shape), TensorInfo(U8, PartialShape([DYN]))]
+    """(begins, ends) of ``shape`` and the chars: a ragged tensor of bytes."""
+    return ragged_out(shape, U8)
 
 
 def ragged_string_out(shape: PartialShape) -> list[TensorInfo]:
     """(ragged_begins, ragged_ends) of ``shape``, then a flat string tensor."""
     return [TensorInfo(I32, shape), TensorInfo(I32, shape)] + flat(2) + flat(1, U8)
-
-
-def ragged_out(shape: PartialShape, etype) -> list[TensorInfo]:
-    return [TensorInfo(I32, shape), TensorInfo(I32, shape), TensorInfo(etype, PartialShape([DYN]))]
 
 
 def check_spans(begins: np.ndarray, ends: np.ndarray, size: int, what: str) -> tuple[np.ndarray, np.ndarray]:
@@ -188,16 +189,22 @@ class BuiltOnce:
         return self._value
 
 
+def skip_flags(inputs, port: int | None, n: int) -> np.ndarray:
+    """The boolean ``skips`` input at ``port`` (one flag per string: a special token passes
+    unchanged), all False where the op has none (``port`` None); its length must be ``n``."""
+    if port is None:
+        return np.zeros(n, bool)
+    skips = np.asarray(inputs[port], bool).reshape(-1)
+    if skips.size != n:
+        raise OpError(f"skips has {skips.size} elements for {n} strings", port=f"input {port}")
+    return skips
+
+
 def apply_each(inputs, has_skips: bool, fn) -> list:
     """evaluate_normalization_helper: ``fn`` on every string not marked as a skip."""
     b, e, chars = inputs[:3]
     items = strings(b, e, chars)
-    if has_skips:
-        skips = np.asarray(inputs[3], bool).reshape(-1)
-        if skips.size != len(items):
-            raise OpError(f"skips has {skips.size} elements for {len(items)} strings", port="input 3")
-    else:
-        skips = np.zeros(len(items), bool)
+    skips = skip_flags(inputs, 3 if has_skips else None, len(items))
     out = list(pack([s if k else fn(s) for s, k in zip(items, skips.tolist())], b.shape))
     return out + [np.asarray(inputs[3])] if has_skips else out
 

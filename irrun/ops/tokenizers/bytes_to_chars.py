@@ -8,11 +8,10 @@ token) is copied as is. The C++ writes only the words some row holds; irrun writ
 """
 from __future__ import annotations
 
-from ...errors import OpError
 from ..base import Op, TensorInfo
 from ..registry import register
 from ._bytelevel import byte_level_alphabet
-from ._ragged import BOOL, I32, U8, expect_types, flat, pack, strings
+from ._ragged import BOOL, I32, U8, expect_types, flat, pack, skip_flags, strings
 
 _TABLE = {b: c.encode() for b, c in enumerate(byte_level_alphabet())}
 
@@ -36,11 +35,6 @@ class BytesToChars(Op):
     def run(self, *inputs):
         rb, re_, b, e, chars = inputs[:5]
         words = strings(b, e, chars, "the words")
-        if len(inputs) == 6:
-            skips = [bool(x) for x in inputs[5].reshape(-1).tolist()]
-            if len(skips) != len(words):
-                raise OpError(f"skips has {len(skips)} elements for {len(words)} words", port="input 5")
-        else:
-            skips = [False] * len(words)
+        skips = skip_flags(inputs, 5 if len(inputs) == 6 else None, len(words)).tolist()
         mapped = [w if k else b"".join(_TABLE[x] for x in w) for w, k in zip(words, skips)]
         return [rb, re_, *pack(mapped, b.shape)] + list(inputs[5:])

@@ -22,7 +22,7 @@ from ...errors import OpError
 from ..base import Attr, Op
 from ..registry import register
 from ._pcre import RESTRICTIONS, Matcher, compile_pattern
-from ._ragged import BOOL, expect_types, flat, pack, ragged_string_out, rows, scalar_text, strings
+from ._ragged import BOOL, expect_types, flat, pack, ragged_string_out, rows, scalar_text, skip_flags, strings
 
 _MODES = ("remove", "isolate", "contiguous", "mergedwithprevious", "mergedwithnext")
 
@@ -31,9 +31,7 @@ def _unpack(inputs, has_skips: bool):
     rb, re_, b, e, chars = inputs[:5]
     items = strings(b, e, chars, "the ragged strings")
     row_ranges = rows(rb, re_, len(items), "the ragged rows")
-    skips = np.asarray(inputs[5], bool).reshape(-1) if has_skips else np.zeros(len(items), bool)
-    if skips.size != len(items):
-        raise OpError(f"skips has {skips.size} elements for {len(items)} strings", port="input 5")
+    skips = skip_flags(inputs, 5 if has_skips else None, len(items))
     return rb.shape, items, row_ranges, skips
 
 

@@ -15,10 +15,9 @@ import numpy as np
 from ...budget import check_alloc
 from ...elements import STRING_DTYPE, TYPES
 from ...errors import OpError
-from ...shapes import DYN, PartialShape
 from ..base import Attr, Op, TensorInfo, spec_url
 from ..registry import register
-from ._ragged import I32, U8, check_spans, pack
+from ._ragged import U8, check_spans, pack, string_out
 
 
 def _check_mode(mode: str) -> None:
@@ -40,8 +39,7 @@ class StringTensorUnpack15(Op):
         et = inputs[0].etype
         if not et.is_dynamic and et.name != "string":
             raise OpError(f"StringTensorUnpack expects a string tensor, got {et.name}", port="input 0")
-        shape = inputs[0].shape
-        return [TensorInfo(I32, shape), TensorInfo(I32, shape), TensorInfo(U8, PartialShape([DYN]))]
+        return string_out(inputs[0].shape)
 
     def run(self, data):
         items = [s.encode("utf-8", "surrogatepass") for s in data.reshape(-1).tolist()]
