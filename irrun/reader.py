@@ -126,17 +126,21 @@ class _Reader:
         use when ``lazy_dims`` and every ``<dim>`` is plain (irrun/portdecl.py)."""
         if data is None:
             data = read_xml_bytes(self.xml_path)
+        plain = None                             # every <dim> plain (all_plain), once known
         if lazy_dims and self.consts:            # the fast path first (irrun/fastread.py)
             from . import fastread
             enc = fastread.encoding(data)
-            if enc is not None and all_plain(data, enc):
-                self.lazy = self.lazy_dims(data)
-                ir = fastread.read(self, data)
-                if ir is not None:
-                    return ir
+            if enc is not None:
+                plain = all_plain(data, enc)
+                if plain:
+                    self.lazy = self.lazy_dims(data)
+                    ir = fastread.read(self, data)
+                    if ir is not None:
+                        return ir
         root = parse_xml_bytes(data, self.xml_path, keep_blank=False)
-        self.lazy = self.lazy_dims(data) if lazy_dims and all_plain(
-            data, root.getroottree().docinfo.encoding) else None
+        if plain is None:
+            plain = lazy_dims and all_plain(data, root.getroottree().docinfo.encoding)
+        self.lazy = self.lazy_dims(data) if plain else None
         if etree.QName(root).localname.lower() != "net":
             self.fail(f"the root element is <{etree.QName(root).localname}>, not <net>: "
                       "not an OpenVINO IR file")
