@@ -39,7 +39,6 @@ class Step:
     infos: list[TensorInfo | None]
     frees: list[tuple]             # ports whose last reader is this step
     ref: LayerRef
-    keep: list[int] = field(default_factory=list)  # output ports somebody reads (others: dropped)
     need: tuple = (0, 0, ())       # (bytes, output port, dims) of its largest output's least size
     skip: frozenset = frozenset()  # lazy output ports nobody reads (``run(..., skip=)``)
     inplace: tuple | None = None   # the input port whose buffer the output may take (``out=``)
@@ -52,7 +51,7 @@ class Step:
     specs: tuple | None = ()       # (dtype, ((lo, hi), ...)) per output: irrun.contract.outputs_fit
     values: tuple = ()             # a "const" step's outputs
     guard: int = 0                 # item size to check (input elements x it) against the budget
-    puts: tuple = ()               # (output index, port) per kept output
+    puts: tuple = ()               # (output index, port) per output somebody reads
     ins: tuple = ()                # the slots of ``reads``, ``puts``, ``frees`` and ``inplace``
     slots: tuple = ()              # in a run of the plan's loop (irrun/fastloop.py)
     drop: tuple = ()
@@ -123,18 +122,18 @@ def link(steps: list[Step], types: dict) -> list[Step]:
     for step in steps:
         step.frees = []
         step.need = _least_shape(step.infos) if step.kind != "const" else (0, 0, ())
-        step.keep = [i for i in range(len(step.infos)) if (step.node, i) in readers]
-        step.puts = tuple((i, (step.node, i)) for i in step.keep)
+        keep = [i for i in range(len(step.infos)) if (step.node, i) in readers]
+        step.puts = tuple((i, (step.node, i)) for i in keep)   # (others: dropped)
         if step.kind == "const" or (step.kind == "op" and not step.op.uses_context
                                     and all(r in constant for r in step.reads)):   # (a packed Const
                                     # has no reads: irrun/ops/constant.py)
             step.constant = step.kind == "op"
-            constant.update((step.node, i) for i in step.keep)
+            constant.update(p for _, p in step.puts)
         if step.kind == "op":
             step.hi = _most_bytes(step.infos)
             step.guard = max((budget.itemsize(i.etype.dtype) for i in step.infos if i is not None),
                              default=1) if step.op.allocation == "inputs" else 0
-            step.skip = frozenset(i for i in step.op.lazy_outputs if i not in step.keep)
+            step.skip = frozenset(i for i in step.op.lazy_outputs if i not in keep)
             step.call, step.kw = step.op.run, {"skip": step.skip} if step.skip else {}
             step.slow = step.constant or step.op.uses_context
             step.specs = output_specs(step.infos)
@@ -286,8 +285,8 @@ def execute(steps: list[Step], feeds: dict, file: str | None = None,
         if live is not None:
             _account(live, counted, s, outs, env, limit, file)
             continue
-        for i in s.keep:
-            env[(s.node, i)] = outs[i]
+        for i, p in s.puts:
+            env[p] = outs[i]
         for r in s.frees:
             env.pop(r, None)
     return results

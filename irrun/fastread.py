@@ -23,7 +23,8 @@ from lxml import etree
 from . import elements
 from .errors import IrrunError
 from .portdecl import PortDecl, split_names
-from .xmlparse import _DOCTYPE
+from .reader import _PRECISIONS, Edge, IRGraph, IRModel, Layer, is_const, rt_entry
+from .xmlparse import _DOCTYPE, safe_parser
 
 #: The encoding a file declares (none: UTF-8).
 _DECLARED = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9._-]+)")
@@ -116,11 +117,8 @@ class _Target:
         if self.modes.pop() is _RT:
             node = self.rt_stack.pop()
             if self.rt_stack and self.modes[-1] is _RT:       # a child: its value in its parent
-                name = node[1].get("name")
-                key = name if tag in ("info", "attribute", "user_data") and name else tag
-                self.rt_stack[-1][2][key] = node[2] if node[3] else \
-                    {k: v for k, v in node[1].items() if k != "name"} if tag == "attribute" else \
-                    node[1].get("value", "")
+                key, value = rt_entry(tag, node[1], node[2] if node[3] else None)
+                self.rt_stack[-1][2][key] = value
 
     def close(self) -> None:
         return None
@@ -130,13 +128,9 @@ def read(reader, data: bytes):
     """The model in ``data`` (which :func:`encoding` accepted) as the tree reader would read
     it, or None (give up). ``reader``: the :class:`irrun.reader._Reader` (its weights file, lazy
     dims, paths)."""
-    from .reader import _PRECISIONS, Edge, IRGraph, IRModel, Layer, is_const
     target = _Target()
-    parser = etree.XMLParser(target=target, resolve_entities=False, load_dtd=False, no_network=True,
-                             dtd_validation=False, huge_tree=False, remove_comments=True,
-                             remove_pis=True)
     try:
-        etree.fromstring(data, parser, base_url=None)
+        etree.fromstring(data, safe_parser(target=target), base_url=None)
         net = target.net
         version = net.get("version") if net is not None else None
         if version not in ("10", "11") or "layers" not in target.seen:

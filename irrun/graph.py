@@ -46,7 +46,7 @@ class _Nodes(dict):
 class Graph:
     """A directed multigraph of layers, in XML order: ``ins[v]`` maps an input port index of ``v``
     to the (producer, output port index) feeding it; ``outs[u]`` lists (reader, its input port,
-    output port of ``u``)."""
+    output port of ``u``). Filled once, by :func:`build_graph`."""
 
     def __init__(self) -> None:
         self.nodes = _Nodes()
@@ -55,15 +55,6 @@ class Graph:
         self._inputs: dict | None = None
         self.order: list | None = None     # every layer in topological order (build_graph)
         self.by_role: dict = {}            # Op.role -> its layers in XML order (build_graph)
-
-    def add_node(self, n, **attrs) -> None:
-        self.nodes[n] = attrs
-        self.ins[n], self.outs[n] = {}, []
-
-    def add_edge(self, u, v, key: int, src_port: int, dst_port: int) -> None:
-        self.ins[v][dst_port] = (u, src_port)
-        self.outs[u].append((v, dst_port, src_port))
-        self._inputs = None
 
     def __contains__(self, n) -> bool:
         return n in self.nodes
@@ -91,9 +82,6 @@ class Graph:
 
     def successors(self, n) -> list:
         return list(dict.fromkeys(v for v, _, _ in self.outs[n]))
-
-    def predecessors(self, n) -> list:
-        return list(dict.fromkeys(u for _, (u, _) in sorted(self.ins[n].items())))
 
     def in_edges(self, n, keys: bool = False, data: bool = False) -> list[tuple]:
         return [(u, n) + ((k,) if keys else ()) + (({"src_port": sp, "dst_port": k},) if data else ())

@@ -258,10 +258,8 @@ class ChainRows:
         return env[((self.chain[-1][0].node, 0), True)]
 
 
-class RowGather(Op):
-    """A row-gathering op (``Op.row_gather``) whose table is a constant chain computed row-wise:
-    runs the chain on the picked rows of its compressed inputs only. Reads the op's inputs
-    after the table (indices, axis)."""
+class _OnRows(Op):
+    """The op of a layer that reads its constant input as :class:`ChainRows` (named as ``op``)."""
 
     fresh_outputs = True
     allocation = "checked"
@@ -269,24 +267,23 @@ class RowGather(Op):
     def __init__(self, op: Op, rows: ChainRows):
         super().__init__()
         self.type, self.version, self.op, self.rows = op.type, op.version, op, rows
+
+
+class RowGather(_OnRows):
+    """A row-gathering op (``Op.row_gather``) whose table is a constant chain computed row-wise:
+    runs the chain on the picked rows of its compressed inputs only. Reads the op's inputs
+    after the table (indices, axis)."""
 
     def run(self, indices, *rest):
         budget.check_alloc(indices.shape + self.rows.row_shape, self.rows.dtype)
         return [self.op.gather_rows(lambda r: self.rows(r, len(r)), self.rows.n_rows, indices)]
 
 
-class RowBlocks(Op):
+class RowBlocks(_OnRows):
     """An op reading a constant too big to keep (``Op.weight_rows``: a compressed LLM weight under
     a small budget): the op multiplies it block by block (``Op.run_blocks``), each block of rows
     decompressed from the compressed inputs when it is needed and dropped after. Reads the op's
     other inputs, in order."""
-
-    fresh_outputs = True
-    allocation = "checked"
-
-    def __init__(self, op: Op, rows: ChainRows):
-        super().__init__()
-        self.type, self.version, self.op, self.rows = op.type, op.version, op, rows
 
     def run(self, *others):
         return self.op.run_blocks(lambda a, b: self.rows(slice(a, b), b - a), self.rows.n_rows,

@@ -12,7 +12,7 @@ nested :class:`IRGraph` records with their own id space.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
@@ -126,17 +126,21 @@ class _Reader:
         use when ``lazy_dims`` and every ``<dim>`` is plain (irrun/portdecl.py)."""
         if data is None:
             data = read_xml_bytes(self.xml_path)
+        plain = None                             # every <dim> plain (all_plain), once known
         if lazy_dims and self.consts:            # the fast path first (irrun/fastread.py)
             from . import fastread
             enc = fastread.encoding(data)
-            if enc is not None and all_plain(data, enc):
-                self.lazy = self.lazy_dims(data)
-                ir = fastread.read(self, data)
-                if ir is not None:
-                    return ir
+            if enc is not None:
+                plain = all_plain(data, enc)
+                if plain:
+                    self.lazy = self.lazy_dims(data)
+                    ir = fastread.read(self, data)
+                    if ir is not None:
+                        return ir
         root = parse_xml_bytes(data, self.xml_path, keep_blank=False)
-        self.lazy = self.lazy_dims(data) if lazy_dims and all_plain(
-            data, root.getroottree().docinfo.encoding) else None
+        if plain is None:
+            plain = lazy_dims and all_plain(data, root.getroottree().docinfo.encoding)
+        self.lazy = self.lazy_dims(data) if plain else None
         if etree.QName(root).localname.lower() != "net":
             self.fail(f"the root element is <{etree.QName(root).localname}>, not <net>: "
                       "not an OpenVINO IR file")
@@ -305,16 +309,23 @@ def _rt_info(elem) -> dict[str, Any]:
     """Model/layer ``<rt_info>`` as nested dicts (kept, not interpreted)."""
     out: dict[str, Any] = {}
     for c in elem:
-        if not isinstance(c.tag, str):
-            continue
-        key = c.get("name") if c.tag in ("info", "attribute", "user_data") and c.get("name") else c.tag
-        if len(c):
-            out[key] = _rt_info(c)
-        elif c.tag == "attribute":
-            out[key] = {k: v for k, v in c.attrib.items() if k != "name"}
-        else:
-            out[key] = c.get("value", "")
+        if isinstance(c.tag, str):
+            key, value = rt_entry(c.tag, c.attrib, _rt_info(c) if len(c) else None)
+            out[key] = value
     return out
+
+
+def rt_entry(tag: str, attrib: Mapping[str, str], children: dict[str, Any] | None) -> tuple[str, Any]:
+    """An ``<rt_info>`` child as (key, value) in its parent's dict: keyed by its ``name`` (info,
+    attribute, user_data) or its tag; its ``children`` when it has any, an attribute's other
+    attributes, else its ``value``. (The tree reader's and the fast path's, irrun/fastread.py.)"""
+    name = attrib.get("name")
+    key = name if tag in ("info", "attribute", "user_data") and name else tag
+    if children is not None:
+        return key, children
+    if tag == "attribute":
+        return key, {k: v for k, v in attrib.items() if k != "name"}
+    return key, attrib.get("value", "")
 
 
 #: other model formats, by extension: (name, how to get an IR from it)

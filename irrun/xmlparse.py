@@ -17,6 +17,15 @@ _FIRST_ELEMENT = re.compile(rb"<[A-Za-z_]")
 _DOCTYPE = re.compile(rb"<!DOCTYPE", re.IGNORECASE)
 
 
+def safe_parser(**options) -> etree.XMLParser:
+    """An lxml parser that resolves no entity and loads no DTD or network resource, with
+    comments and processing instructions dropped — the one configuration every IR read uses
+    (``options``: lxml's others, e.g. a parser ``target``, ``remove_blank_text``)."""
+    return etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True,
+                           dtd_validation=False, huge_tree=False, remove_comments=True,
+                           remove_pis=True, **options)
+
+
 def parse_xml(path: str):
     """Parse with lxml, safely: no entities, no DTD, no network; a DOCTYPE is refused before
     parsing (an IR never has one, and it is where external entities would come from)."""
@@ -47,11 +56,8 @@ def parse_xml_bytes(data: bytes, path: str, keep_blank: bool = True):
     if _DOCTYPE.search(data, 0, m.start() if m else len(data)):
         raise ModelFileError("the file has a DOCTYPE declaration; OpenVINO IR never has one, "
                              "and irrun refuses it (it could pull in external entities)", file=path)
-    parser = etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True,
-                             dtd_validation=False, huge_tree=False, remove_comments=True,
-                             remove_pis=True, remove_blank_text=not keep_blank)
     try:
-        root = etree.fromstring(data, parser, base_url=None)
+        root = etree.fromstring(data, safe_parser(remove_blank_text=not keep_blank), base_url=None)
     except etree.XMLSyntaxError as e:
         msg = re.sub(r",? (try|use) XML_PARSE_HUGE( option)?", "", " ".join(str(e.msg).split()))
         raise ModelFileError(f"not a well-formed XML file: {msg}", file=path) from None
