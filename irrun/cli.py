@@ -163,7 +163,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.threads is not None:
             from .threads import set_threads
             set_threads(args.threads)
-        with budget.limit(args.max_memory):
+        from .readfiles import command
+        with budget.limit(args.max_memory), command():      # files read: protected from outputs
             return module.main(args)
     except IrrunError as e:
         if args.debug:

@@ -22,6 +22,7 @@ import numpy as np
 from . import budget, elements, writers
 from .errors import InputError
 from .npyio import load_npz
+from .readfiles import open_regular
 
 TENSORS, MANIFEST = "tensors.npz", "manifest.json"
 #: manifest.json bigger than this is refused before it is read (a real one: ~300 bytes per tensor)
@@ -109,10 +110,10 @@ def read_manifest(path: Path) -> dict:
     """manifest.json, bounded and checked: an object whose ``tensors`` is a list of objects with a
     string ``key``, and, when present, a string ``dtype`` and a ``shape`` of non-negative ints."""
     try:
-        size = path.stat().st_size
-        if size > MAX_MANIFEST:
-            raise _bad(path, f"{size} bytes, more than the {MAX_MANIFEST} irrun reads")
-        with open(path, "rb") as f:
+        with open_regular(path) as f:                  # a FIFO or a link loop: named, not skipped
+            size = os.fstat(f.fileno()).st_size
+            if size > MAX_MANIFEST:
+                raise _bad(path, f"{size} bytes, more than the {MAX_MANIFEST} irrun reads")
             text = f.read(MAX_MANIFEST + 1)
         manifest = json.loads(text)
     except InputError:
@@ -175,6 +176,6 @@ def load_tensors(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict]:
     npz = p / TENSORS if p.is_dir() else p
     arrays = load_npz(str(npz))
     man_path = npz.parent / MANIFEST
-    manifest = read_manifest(man_path) if man_path.is_file() else {"tensors": []}
+    manifest = read_manifest(man_path) if os.path.lexists(man_path) else {"tensors": []}
     entries = {t["key"]: t for t in manifest.get("tensors", ())}
     return {k: _restore(a, entries.get(k, {}), f"{npz}[{k}.npy]") for k, a in arrays.items()}, manifest

@@ -18,10 +18,11 @@ import numpy as np
 
 from . import elements, writers
 from .debug import find_layer, port_name, storable, type_version
-from .errors import InputError
+from .errors import InputError, ModelFileError
 from .graph import inputs_of
 from .irwriter import IRWriter
 from .ops.registry import role_of
+from .readfiles import open_regular
 from .shapes import PartialShape
 from .tensorinfo import Role
 
@@ -47,7 +48,7 @@ def _unique(name: str, taken: set[str]) -> str:
 
 def _raw_const(model, layer) -> tuple[bytes, str, list[int]]:
     d = layer.data
-    with open(model.ir.bin_path, "rb") as f:
+    with open_regular(model.ir.bin_path, ModelFileError) as f:
         f.seek(int(d["offset"]))
         raw = f.read(int(d["size"]))
     return raw, elements.from_attr(d["element_type"]).name, list(layer.const_shape)

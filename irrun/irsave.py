@@ -27,7 +27,7 @@ from .graph import inputs_of
 from .ops.registry import role_of
 from .shapes import PartialShape
 from .tensorinfo import Role
-from .xmlparse import parse_xml
+from .xmlparse import parse_xml_bytes, read_xml_bytes
 
 
 def pshape_attr(shape: PartialShape) -> str:
@@ -109,8 +109,8 @@ def save(model, xml_path: str | os.PathLike, protect=()) -> Path:
     ir = model.ir
     protect = [*protect, *writers.model_files(model)]
     xml_path, bin_out = targets(xml_path, protect)
-    original = Path(ir.xml_path).read_bytes()
-    root = parse_xml(ir.xml_path)
+    original = read_xml_bytes(ir.xml_path)
+    root = parse_xml_bytes(original, ir.xml_path)
     elems = list(root.find("layers").iterfind("layer"))
     if [(e.get("id", "").strip(), e.get("type")) for e in elems] != \
             [(str(L.id), L.type) for L in ir.graph.layers]:

@@ -18,6 +18,7 @@ import numpy as np
 
 from . import budget
 from .errors import InputError, IrrunError
+from .readfiles import open_regular
 
 MAX_HEADER = 65536
 
@@ -90,12 +91,10 @@ def _read_array(f, name: str, available: int, key: str | None = None,
 
 def load_npy(path: str, expect: Expect | None = None) -> np.ndarray:
     """One array from a .npy; ``expect(None, dtype, shape)`` may refuse it before the data is read."""
-    if not os.path.isfile(path):
-        raise InputError("no such file" if not os.path.exists(path) else "not a regular file",
-                         file=path)
+    f = open_regular(path)
     try:
-        with open(path, "rb") as f:
-            return _read_array(f, path, os.path.getsize(path), None, expect)
+        with f:
+            return _read_array(f, path, os.fstat(f.fileno()).st_size, None, expect)
     except OSError as e:
         raise InputError(f"cannot read the file: {e.strerror or e}", file=path) from None
 
@@ -104,15 +103,14 @@ def load_npz(path: str, expect: Expect | None = None) -> dict[str, np.ndarray]:
     """Every member of an .npz (name without .npy -> array). Each member's declared size is
     checked against the memory budget and its header against ``expect(key, dtype, shape)``
     before it is decompressed; decompression stops at the declared size (zip bombs)."""
-    if not os.path.isfile(path):
-        raise InputError("no such file" if not os.path.exists(path) else "not a regular file",
-                         file=path)
+    raw = open_regular(path)
     try:
-        zf = zipfile.ZipFile(path)
+        zf = zipfile.ZipFile(raw)
     except (zipfile.BadZipFile, OSError, ValueError, EOFError) as e:
+        raw.close()
         raise InputError(f"not a valid .npz (zip) file: {e}", file=path) from None
     out = {}
-    with zf:
+    with raw, zf:
         for info in zf.infolist():
             member = f"{path}[{info.filename}]"
             if not info.filename.endswith(".npy"):

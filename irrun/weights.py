@@ -15,6 +15,7 @@ import numpy as np
 
 from . import budget, elements
 from .errors import ModelFileError
+from .readfiles import open_regular
 
 #: Packed Consts with more elements than this are unpacked on each use, and not kept.
 UNPACK_ON_USE = 1 << 16
@@ -73,13 +74,12 @@ class WeightsFile:
                 err.weights_missing = True       # the checker reports it once, not per Const
                 raise err
             try:
-                size = os.path.getsize(self.bin_path)
-                if size:     # a plain ndarray over the map: slicing a np.memmap subclass is slow
-                    with open(self.bin_path, "rb") as f:
+                with open_regular(self.bin_path, ModelFileError) as f:
+                    if os.fstat(f.fileno()).st_size:   # a plain ndarray over the map (np.memmap slices slowly)
                         self.map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-                    self._blob = np.frombuffer(self.map, dtype=np.uint8)
-                else:
-                    self._blob = np.zeros(0, np.uint8)
+                        self._blob = np.frombuffer(self.map, dtype=np.uint8)
+                    else:
+                        self._blob = np.zeros(0, np.uint8)
             except (OSError, ValueError) as e:
                 self.fail(f"cannot map the weights file: {e}", layer, file=self.bin_path)
         return self._blob

@@ -6,8 +6,12 @@ Rules (README "Untrusted files"):
   naming the path, a final name that is a symbolic link, a directory where a file is expected (or
   a file where a directory is), a device or pipe, a path under a regular file, an unwritable
   directory, and any file in ``protect`` (the model's .xml/.bin and the input files, compared with
-  ``os.path.samefile``, so hard links and other spellings of the same path count too). Commands
-  call it before running the model, so a bad ``-o`` fails in a second, not after the run.
+  ``os.path.samefile``, so hard links and other spellings of the same path count too) or read so
+  far by the command (:mod:`irrun.readfiles` records every file it opens; checked again just
+  before the rename, so a file read during the run is covered too). Commands call it before
+  running the model, so a bad ``-o`` fails in a second, not after the run.
+* **Distinct.** :func:`distinct` refuses two outputs of one command that are one file (two
+  spellings of a path, or links to one file), before anything runs.
 * **Atomic.** :func:`write_files` writes each file to a temporary file in its target directory
   (``O_EXCL``, so never through a planted name) and renames it over the final name; a rename
   replaces a symlink planted there in the meantime instead of following it. Several files (a dump,
@@ -32,6 +36,7 @@ from typing import BinaryIO
 import numpy as np
 
 from .errors import OutputError, printable
+from .readfiles import files_read
 
 #: Fills an open (binary, seekable) temporary file with a file's content.
 Fill = Callable[[BinaryIO], object]
@@ -54,11 +59,11 @@ def _why_not(path: Path, directory: bool, protect: Iterable[str | os.PathLike]) 
             return "is a directory; give a file name"
         if not directory and not stat.S_ISREG(mode):
             return "is not a regular file"
-        for q in protect:
+        for q in [*protect, *files_read()]:
             try:
                 if os.path.samefile(path, q):
-                    return "is one of the files this command reads (the model or an input); " \
-                           "irrun never overwrites them"
+                    return "is one of the files this command reads (a model, an input, a reference " \
+                           "or a dump); irrun never overwrites them"
             except OSError:
                 continue
         return None
@@ -82,6 +87,36 @@ def destination(path: str | os.PathLike, *, protect: Iterable[str | os.PathLike]
     if directory and p.exists() and not os.access(p, os.W_OK | os.X_OK):
         raise OutputError("no permission to write in this directory", file=str(p))
     return p
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        if os.path.samefile(a, b):
+            return True
+    except OSError:
+        pass
+    return os.path.normcase(os.path.abspath(a)) == os.path.normcase(os.path.abspath(b)) or \
+        (a.parent.exists() and b.parent.exists() and a.name == b.name and _dir_same(a.parent, b.parent))
+
+
+def _dir_same(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def distinct(outputs: Iterable[tuple[str, str | os.PathLike | None]]) -> None:
+    """Refuse (OutputError, exit 2) two outputs of one command that are the same file: the same
+    path spelled differently, a file name through a linked directory, or two links to one file.
+    ``outputs``: (option, path) pairs; a None path (option not given) is skipped. Called before
+    the run, so the second output never silently replaces the first."""
+    given = [(opt, Path(p)) for opt, p in outputs if p is not None and str(p) != ""]
+    for i, (opt_a, a) in enumerate(given):
+        for opt_b, b in given[:i]:
+            if _same(a, b):
+                raise OutputError(f"{opt_b} and {opt_a} would write the same file ({shown(b)}); "
+                                  "give each output its own name", file=str(a))
 
 
 def _missing_dirs(directory: Path) -> list[Path]:

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 
 from lxml import etree
 
 from . import budget
 from .errors import ModelFileError
+from .readfiles import open_regular
 
 _FIRST_ELEMENT = re.compile(rb"<[A-Za-z_]")
 _DOCTYPE = re.compile(rb"<!DOCTYPE", re.IGNORECASE)
@@ -35,11 +35,8 @@ def parse_xml(path: str):
 def read_xml_bytes(path: str) -> bytes:
     """The bytes of a regular file within the memory budget."""
     try:
-        with open(path, "rb") as f:
-            st = os.fstat(f.fileno())
-            if not stat.S_ISREG(st.st_mode):      # /dev/zero, a FIFO... would never end
-                raise ModelFileError("not a regular file", file=path)
-            size = st.st_size
+        with open_regular(path, ModelFileError) as f:   # /dev/zero, a FIFO... would never end
+            size = os.fstat(f.fileno()).st_size
             if size > budget.current():
                 raise budget.MemoryBudgetError(budget.over_message("reading the XML", size,
                                                                    budget.current()), file=path)

@@ -26,7 +26,7 @@ def add_compare_arguments(p) -> None:
     a = p.add_argument_group("comparing two IRs (--reference OTHER.xml, or --precision alone)")
     a.add_argument("--json", action="store_true", help="print the report as JSON")
     a.add_argument("--top", type=int, default=10, metavar="K", help="layers to rank (default 10)")
-    a.add_argument("--ignored-scope", metavar="FILE",
+    a.add_argument("--ignored-scope", metavar="FILE.json",
                    help='write the top K layers as {"names": [...]} for nncf.IgnoredScope(**...)')
     a.add_argument("--plot", metavar="FILE.png|FILE.svg",
                    help="draw the error along the network (needs pip install irrun[plot])")
@@ -92,10 +92,15 @@ def run_compare(args) -> int:
 
 
 def _check_outputs(args, protect: tuple) -> str | None:
-    """Refuse a bad ``--ignored-scope``, ``--plot`` or ``--graph`` file before the run (wrong
-    suffix, a link, the models' .xml/.bin or an input...); ``--graph``'s format (None: none)."""
-    from ..writers import destination
+    """Refuse a bad ``--ignored-scope``, ``--plot`` or ``--graph`` file before the run (a suffix
+    that is not the format written, a link, the models' .xml/.bin or an input, two of them one
+    file...); ``--graph``'s format (None: none)."""
+    from ..writers import destination, distinct
+    distinct([("--ignored-scope", args.ignored_scope), ("--plot", args.plot), ("--graph", args.graph)])
     if args.ignored_scope:
+        if Path(args.ignored_scope).suffix.lower() != ".json":
+            raise InputError("the --ignored-scope file is JSON: its name must end in .json",
+                             file=args.ignored_scope)
         destination(args.ignored_scope, protect=protect)
     if args.plot:
         if Path(args.plot).suffix.lower() not in (".png", ".svg"):

@@ -24,8 +24,17 @@ def split_named(arg: str, what: str) -> tuple[str | None, str]:
 
 
 def input_files(specs: list[str]) -> list[str]:
-    """The files ``--input`` options name (protected from every writer)."""
-    return [split_named(s, "--input")[1] for s in specs]
+    """The files ``--input`` options name (protected from every writer): for an ``--input DIR/``,
+    each .npy/.npz file in it (what is read), not the directory. Files opened later are protected
+    too (:mod:`irrun.readfiles`); this list lets outputs be checked before anything is read."""
+    out = []
+    for s in specs:
+        path = split_named(s, "--input")[1]
+        if os.path.isdir(path):
+            out += [str(f) for f in sorted(Path(path).iterdir()) if f.suffix in (".npy", ".npz")]
+        else:
+            out.append(path)
+    return out
 
 
 def input_dir_files(directory: str | os.PathLike) -> list[Path]:

@@ -24,8 +24,20 @@ def add_arguments(p) -> None:
 
 
 def pick_format(fmt: str | None, output: str | None) -> str:
-    if fmt is None:
-        fmt = EXTENSIONS.get(Path(output).suffix.lower(), "dot") if output else "dot"
+    """The format written: ``--format``, else -o's suffix, else dot. A file is what its name says:
+    a suffix irrun cannot write (``g.jpg``) or one naming another format than ``--format``
+    (``--format png -o x.svg``) is refused rather than filled with other bytes; a name without a
+    suffix takes ``--format`` (default dot)."""
+    suffix = Path(output).suffix.lower() if output else ""
+    named = EXTENSIONS.get(suffix)
+    if suffix and named is None:
+        known = ", ".join(sorted(EXTENSIONS))
+        raise InputError(f'irrun cannot write a "{suffix}" file; the graph file must end in one of '
+                         f"{known} (or have no suffix, with --format)", file=output)
+    if fmt is not None and named is not None and fmt != named:
+        raise InputError(f'--format {fmt} does not match the file name: a "{suffix}" file holds '
+                         f"{named}; name it .{fmt} or drop --format", file=output)
+    fmt = fmt or named or "dot"
     if fmt in PICTURES and not output:
         raise InputError(f"--format {fmt} draws a picture: give the file to write with -o FILE.{fmt}")
     return fmt

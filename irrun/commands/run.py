@@ -156,8 +156,10 @@ def _main(args) -> int:
     out = None if not args.output else output_file(
         args.output, len(model.outputs) if args.stop_at is None else None, protect)
     if args.dump:
-        from ..dumpfile import dump_target
+        from ..dumpfile import MANIFEST, TENSORS, dump_target
+        from ..writers import distinct
         dump_target(args.dump, protect)
+        distinct([("--output", out), *(("--dump", Path(args.dump) / n) for n in (TENSORS, MANIFEST))])
     if args.random_inputs:
         from ..profiling import random_inputs
         feeds = random_inputs(model, load_inputs(model, args.input, partial=True), args.seed)

@@ -46,7 +46,8 @@ MODELS_PER_WORKER = 2                # models kept per worker process (older one
 def file_digest(path: str) -> str:
     """SHA-256 of a (model .xml) file."""
     h = hashlib.sha256()
-    with open(path, "rb") as f:
+    from ..readfiles import open_regular
+    with open_regular(path) as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
