@@ -62,7 +62,7 @@ def _why_not(path: Path, directory: bool, protect: Iterable[str | os.PathLike]) 
         for q in [*protect, *files_read()]:
             try:
                 if os.path.samefile(path, q):
-                    return "is one of the files this command reads (a model, an input, a reference " \
+                    return "is one of the files this command reads (the model or an input, a reference " \
                            "or a dump); irrun never overwrites them"
             except OSError:
                 continue

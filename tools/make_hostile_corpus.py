@@ -12,6 +12,7 @@ Models are written with :class:`irrun.irwriter.IRWriter` and then broken by edit
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import struct
 import sys
@@ -607,6 +608,87 @@ def dump_cases() -> None:
              argv, 2, ["tensors.npz[2:2.npy]", "bfloat16 stored as uint8"], "a bf16 tensor of 3 bytes")
 
 
+# -- issue 27 classes 1, 2, 3, 12 (h27-files): files read are protected, outputs distinct, -------
+# -- names match formats, every file read is a regular file --------------------------------------
+
+def hard_link_scope(d: Path) -> None:
+    """scope.json: a hard link to the input in/x.npy (one inode; the command reads it)."""
+    os.link(d / "in" / "x.npy", d / "scope.json")
+
+
+def fifo(d: Path, name: str) -> None:
+    (d / name).unlink(missing_ok=True)
+    os.mkfifo(d / name)
+
+
+def fifo_ref_xml(d: Path) -> None:
+    fifo(d, "ref.xml")
+
+
+def fifo_input(d: Path) -> None:
+    fifo(d, "x.npy")
+
+
+def fifo_bin(d: Path) -> None:
+    fifo(d, "model.bin")
+
+
+def fifo_manifest(d: Path) -> None:
+    fifo(d, "ref/manifest.json")
+
+
+def self_link_manifest(d: Path) -> None:
+    (d / "ref" / "manifest.json").unlink(missing_ok=True)
+    (d / "ref" / "manifest.json").symlink_to("manifest.json")
+
+
+def files_read_cases() -> None:
+    b = concat_model()
+    model = {"model.xml": xml_of(b), "model.bin": bytes(b.blob)}
+    both = {**model, "ref.xml": xml_of(b), "ref.bin": bytes(b.blob), "in/x.npy": X["x.npy"]}
+    cmp = ["compare", "{dir}/model.xml", "--reference", "{dir}/ref.xml", "--input"]
+    run = ["{dir}/model.xml", "--input", "{dir}/x.npy"]
+    # class 1: the files read from -i DIR/ are protected, not the directory as typed
+    add_case("files_scope_over_dir_input", both, cmp + ["{dir}/in/", "--ignored-scope", "{dir}/scope.json"],
+             2, ["scope.json", "never overwrites"], "--ignored-scope at a hard link to a file of -i DIR/",
+             setup="hard_link_scope")
+    # class 2: two outputs of one command are one file
+    add_case("files_two_outputs_same_file", both,
+             cmp + ["{dir}/in/", "--ignored-scope", "{dir}/out.dot", "--graph", "{dir}/./out.dot"], 2,
+             ["--ignored-scope and --graph would write the same file", "out.dot"],
+             "--ignored-scope and --graph name one file (spelled differently)")
+    add_case("files_output_inside_dump", {**model, **X},
+             run + ["--output", "{dir}/d/tensors.npz", "--dump", "{dir}/d/../d"], 2,
+             ["--output and --dump would write the same file", "tensors.npz"],
+             "--output is the tensors.npz --dump writes")
+    # class 3: a file is what its name says
+    add_case("files_graph_jpg", model, ["graph", "{dir}/model.xml", "-o", "{dir}/g.jpg"], 2,
+             ["g.jpg", 'cannot write a ".jpg" file'], "graph -o g.jpg (irrun writes no JPEG)")
+    add_case("files_graph_format_mismatch", model,
+             ["graph", "{dir}/model.xml", "--format", "png", "-o", "{dir}/x.svg"], 2,
+             ["x.svg", "--format png does not match the file name"], "graph --format png -o x.svg")
+    add_case("files_scope_not_json", both, cmp + ["{dir}/in/", "--ignored-scope", "{dir}/scope.txt"], 2,
+             ["scope.txt", "must end in .json"], "--ignored-scope scope.txt (the file is JSON)")
+    add_case("files_graph_no_suffix", model, ["graph", "{dir}/model.xml", "-o", "{dir}/g"], 0,
+             ["wrote {dir}/g (dot,"], "graph -o g (no suffix): --format's default, dot",
+             creates=["g"], stdout_lines=1)
+    # class 12: every file read is a regular file, checked without blocking, named when not
+    add_case("files_fifo_reference", both, cmp + ["{dir}/in/x.npy"], 2, ["ref.xml", "is a FIFO"],
+             "--reference ref.xml that is a FIFO (used to hang)", setup="fifo_ref_xml")
+    add_case("files_fifo_input", {**model, **X}, run, 2, ["x.npy", "is a FIFO"],
+             "--input x.npy that is a FIFO", setup="fifo_input")
+    add_case("files_fifo_weights", {**model, **X}, run, 2, ["model.bin", "not a regular file"],
+             "model.bin that is a FIFO", setup="fifo_bin")
+    dump = {**model, **X, "ref/tensors.npz": npz(**{"2:2": np.zeros((2, 4), np.float32)}),
+            "ref/manifest.json": b'{"tensors": []}'}
+    ref_dump = ["compare", "{dir}/model.xml", "--input", "{dir}/x.npy", "--reference", "{dir}/ref"]
+    add_case("files_fifo_manifest", dump, ref_dump, 2, ["manifest.json", "is a FIFO"],
+             "a reference dump whose manifest.json is a FIFO (was skipped)", setup="fifo_manifest")
+    add_case("files_self_link_manifest", dump, ref_dump, 2,
+             ["manifest.json", "Too many levels of symbolic links"],
+             "a reference dump whose manifest.json links to itself (was skipped)", setup="self_link_manifest")
+
+
 # -- names that would forge lines (issue 11 class 8) -------------------------------------------
 
 def name_cases() -> None:
@@ -628,7 +710,7 @@ def main() -> None:
     shutil.rmtree(OUT / "corpus", ignore_errors=True)
     (OUT / "corpus").mkdir(parents=True)
     for group in (xml_cases, weight_cases, shape_cases, graph_cases, op_cases, input_cases,
-                  writer_cases, dump_cases, name_cases):
+                  writer_cases, dump_cases, name_cases, files_read_cases):
         group()
     from hostile_subgraph_cases import cases as subgraph_cases     # issue 11: loops, sizes, bodies
     subgraph_cases(model_case, npy)

@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import socket
+import stat
 import subprocess
 import sys
 import threading
@@ -48,11 +49,13 @@ def argv(case, d: Path) -> list[str]:
 
 
 def snapshot(d: Path) -> dict[str, object]:
-    """Every entry under ``d``: a link's target, a file's bytes (a huge sparse one's size)."""
-    out = {}
+    """Every entry under ``d``: a link's target, a file's bytes (a huge sparse one's size); a FIFO
+    planted by a case is only named (reading it would block)."""
+    out: dict[str, object] = {}
     for p in sorted(d.rglob("*")):
         key = str(p.relative_to(d))
         out[key] = ("link", os.readlink(p)) if p.is_symlink() else ("dir",) if p.is_dir() else \
+            ("fifo",) if stat.S_ISFIFO(p.lstat().st_mode) else \
             ("file", p.stat().st_size if p.stat().st_size > 1 << 26 else p.read_bytes())
     return out
 
