@@ -78,10 +78,7 @@ def _packed(a: np.ndarray) -> np.ndarray:
 
 def dump_target(directory: str | os.PathLike, protect=()) -> Path:
     """Check, before a run, that a dump can be written to ``directory`` (OutputError if not)."""
-    d = writers.destination(directory, directory=True, protect=protect)
-    for name in (TENSORS, MANIFEST):
-        writers.destination(d / name, protect=protect)
-    return d
+    return writers.directory_of(directory, (TENSORS, MANIFEST), protect=protect)
 
 
 def save_tensors(directory: str | os.PathLike, entries: list[tuple[dict, np.ndarray]],

@@ -60,10 +60,7 @@ FILES = ("model.xml", "model.bin", "inputs.npz", "outputs.npz")
 def targets(directory: str | os.PathLike, protect=()) -> Path:
     """Check, before any work, that ``directory`` and the files extract writes there may be
     written (:class:`~irrun.errors.OutputError` if not)."""
-    d = writers.destination(directory, directory=True, protect=protect)
-    for name in FILES:
-        writers.destination(d / name, protect=protect)
-    return d
+    return writers.directory_of(directory, FILES, protect=protect)
 
 
 def extract_layer(model, layer: int | str, directory: str | os.PathLike, inputs=None,

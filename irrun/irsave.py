@@ -100,8 +100,10 @@ def targets(xml_path: str | os.PathLike, protect=()) -> tuple[Path, Path]:
     if xml_path.suffix.lower() != ".xml":
         raise OutputError("the IR file name must end in .xml (its weights go to the .bin beside it)",
                           file=str(xml_path))
-    return (writers.destination(xml_path, protect=protect),
-            writers.destination(xml_path.with_suffix(".bin"), protect=protect))
+    files = (writers.destination(xml_path, protect=protect),
+             writers.destination(xml_path.with_suffix(".bin"), protect=protect))
+    writers.distinct([("the .xml", files[0]), ("its .bin", files[1])])     # hard-linked to each other
+    return files
 
 
 def save(model, xml_path: str | os.PathLike, protect=()) -> Path:

@@ -89,6 +89,18 @@ def destination(path: str | os.PathLike, *, protect: Iterable[str | os.PathLike]
     return p
 
 
+def directory_of(directory: str | os.PathLike, names: Iterable[str], *,
+                 protect: Iterable[str | os.PathLike] = ()) -> Path:
+    """:func:`destination` for a directory and the files with fixed ``names`` written into it (a
+    dump, an extract), checked before the work; two of them that are one file (hard links planted
+    there) are refused too."""
+    protect = list(protect)
+    d = destination(directory, directory=True, protect=protect)
+    files = [destination(d / name, protect=protect) for name in names]
+    distinct((f"{shown(directory)}/{name}", f) for name, f in zip(names, files))
+    return d
+
+
 def _same(a: Path, b: Path) -> bool:
     try:
         if os.path.samefile(a, b):

@@ -111,3 +111,15 @@ def test_graph_format_is_the_name(fmt, out, want):
 def test_graph_name_format_mismatch_refused(fmt, out, words):
     with pytest.raises(InputError, match=words):
         pick_format(fmt, out)
+
+
+def test_fixed_names_in_one_directory_are_distinct(tmp_path):
+    """A dump or an extract directory where two of its fixed names are hard links to one file."""
+    from irrun.dumpfile import dump_target
+    d = tmp_path / "dump"
+    d.mkdir()
+    (d / "tensors.npz").write_bytes(b"old")
+    os.link(d / "tensors.npz", d / "manifest.json")
+    with pytest.raises(OutputError, match="would write the same file"):
+        dump_target(d)
+    assert (d / "tensors.npz").read_bytes() == b"old"
