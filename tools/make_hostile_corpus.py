@@ -637,6 +637,10 @@ def fifo_manifest(d: Path) -> None:
     fifo(d, "ref/manifest.json")
 
 
+def fifo_in_dir(d: Path) -> None:
+    fifo(d, "in/a.npy")
+
+
 def self_link_manifest(d: Path) -> None:
     (d / "ref" / "manifest.json").unlink(missing_ok=True)
     (d / "ref" / "manifest.json").symlink_to("manifest.json")
@@ -679,6 +683,9 @@ def files_read_cases() -> None:
              "--input x.npy that is a FIFO", setup="fifo_input")
     add_case("files_fifo_weights", {**model, **X}, run, 2, ["model.bin", "not a regular file"],
              "model.bin that is a FIFO", setup="fifo_bin")
+    add_case("files_fifo_in_input_dir", {**model, "in/a.npy": X["x.npy"], "in/b.npy": X["x.npy"]},
+             ["{dir}/model.xml", "--input", "{dir}/in/", "-o", "{dir}/out/"], 2, ["a.npy", "is a FIFO"],
+             "-i DIR/ holding a FIFO a.npy (was silently skipped)", setup="fifo_in_dir")
     dump = {**model, **X, "ref/tensors.npz": npz(**{"2:2": np.zeros((2, 4), np.float32)}),
             "ref/manifest.json": b'{"tensors": []}'}
     ref_dump = ["compare", "{dir}/model.xml", "--input", "{dir}/x.npy", "--reference", "{dir}/ref"]

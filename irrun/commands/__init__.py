@@ -38,9 +38,11 @@ def input_files(specs: list[str]) -> list[str]:
 
 
 def input_dir_files(directory: str | os.PathLike) -> list[Path]:
-    """The .npy and .npz files of an ``--input DIR/``, in name order (one run or step each)."""
+    """The .npy and .npz files of an ``--input DIR/``, in name order (one run or step each). A
+    FIFO, device or dangling link named like one is kept, not skipped: reading it then fails
+    naming it (:func:`irrun.readfiles.open_regular`) instead of the run silently leaving it out."""
     d = Path(directory)
-    files = sorted(f for f in d.iterdir() if f.suffix in (".npy", ".npz") and f.is_file())
+    files = sorted(f for f in d.iterdir() if f.suffix in (".npy", ".npz") and not f.is_dir())
     if not files:
         raise InputError("no .npy or .npz files in the directory", file=str(d))
     return files
