@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from ...budget import check_alloc
+from ...budget import OverBudget, check_alloc, current, over_message
 from ...elements import TYPES
 from ...errors import OpError
 from ...shapes import DYN, PartialShape
@@ -26,6 +26,11 @@ from ..base import TensorInfo
 I32, U8, BOOL = TYPES["i32"], TYPES["u8"], TYPES["boolean"]
 #: Largest string / vocabulary / text irrun handles in one element (OpenVINO's offsets are i32).
 MAX_I32 = 2**31 - 1
+#: Bytes a Python bytes/str object costs beyond its text (CPython: 33 for bytes, 49 for an ASCII
+#: str, plus 8 for the list slot that holds it, rounded up for the allocator). Ops that turn
+#: spans into Python objects count it: 25 million empty vocabulary entries hold no text but cost
+#: 1.6 GB.
+PY_OBJECT = 64
 
 
 def expect_types(inputs: Sequence[TensorInfo], first: int, kinds: str, what: str) -> None:
@@ -86,10 +91,21 @@ def check_spans(begins: np.ndarray, ends: np.ndarray, size: int, what: str) -> t
     return b, e
 
 
+def check_text(b: np.ndarray, e: np.ndarray, what: str) -> None:
+    """Refuse (:class:`OverBudget`) spans whose copies, one Python object each, would pass the
+    memory budget. Spans may overlap: 10**5 spans of one 1 MB buffer describe 100 GB, so the
+    count is of the bytes they describe, not of the buffer, and is made before any is copied."""
+    need = int((e - b).sum()) + PY_OBJECT * int(b.size)
+    if need > current():
+        raise OverBudget(over_message(f"{what} ({b.size} strings, {int((e - b).sum())} bytes of text "
+                                      f"+ {PY_OBJECT} bytes per Python string)", need, current()))
+
+
 def strings(begins: np.ndarray, ends: np.ndarray, chars: np.ndarray, what: str = "string tensor") -> list[bytes]:
-    """The strings of a decomposed string tensor, as bytes."""
+    """The strings of a decomposed string tensor, as bytes (their total size checked first)."""
     buf = np.ascontiguousarray(chars, np.uint8).tobytes()
     b, e = check_spans(begins, ends, len(buf), what)
+    check_text(b, e, what)
     return [buf[i:j] for i, j in zip(b.tolist(), e.tolist())]
 
 

@@ -17,7 +17,7 @@ from ...elements import STRING_DTYPE, TYPES
 from ...errors import OpError
 from ..base import Attr, Op, TensorInfo, spec_url
 from ..registry import register
-from ._ragged import U8, check_spans, pack, string_out
+from ._ragged import U8, check_spans, check_text, pack, string_out
 
 
 def _check_mode(mode: str) -> None:
@@ -79,5 +79,6 @@ class StringTensorPack15(Op):
         buf = np.ascontiguousarray(symbols, np.uint8).tobytes()
         b, e = check_spans(begins, ends, len(buf), "StringTensorPack")
         check_alloc(begins.shape, STRING_DTYPE, "the string tensor")
+        check_text(b, e, "the string tensor")
         out = [buf[i:j].decode("utf-8", "replace") for i, j in zip(b.tolist(), e.tolist())]
         return [np.array(out, dtype=STRING_DTYPE).reshape(begins.shape)]
