@@ -43,10 +43,13 @@ RESTRICTIONS = ("PCRE2 patterns run by the regex library (\\x{..} and \\s rewrit
                 "PCRE2-only syntax \\Q..\\E, \\o{..}, callouts unsupported")
 #: Longest pattern irrun compiles (a hostile model could ask for a pathological one).
 MAX_PATTERN = 1 << 20
-#: Seconds of matching one op may spend, plus SECONDS_PER_MB per MB of its strings. The fixture
-#: tokenizers spend well under 10 ms per op; a hostile file stops after ~1 s per op, so a run that
-#: trips on it ends within 5 s (start-up included).
-SECONDS, SECONDS_PER_MB = 1.0, 0.05
+#: Seconds of matching one op may spend, plus SECONDS_PER_MB per MB of its text and
+#: SECONDS_PER_STRING per string (a hostile file gets time linear in the text it holds). The
+#: fixture tokenizers spend well under 10 ms per op; GPT-2's and Llama 3's split patterns run at
+#: 3-5 MB/s here (calls included), under a third of the allowance. ``regex`` overshoots its
+#: ``timeout`` up to 2x on a quadratic search, so a hostile op stops after ~0.5-1.2 s and a run that
+#: trips on it (start-up ~0.7 s) ends within 5 s.
+SECONDS, SECONDS_PER_MB, SECONDS_PER_STRING = 0.5, 0.5, 1e-5
 #: Characters of a pattern shown in an error
 SHOWN = 60
 
@@ -116,10 +119,10 @@ class Bounded:
     the time left as its ``timeout``; only time inside the calls counts. The one way the
     tokenizer ops run a pattern (PCRE2's match limit, made a time limit)."""
 
-    def __init__(self, source: bytes, compiled: "regex.Pattern | None", text_bytes: int = 0):
+    def __init__(self, source: bytes, compiled: "regex.Pattern | None", text_bytes: int = 0, n_strings: int = 0):
         self.source, self.compiled = source, compiled
         self.groups = compiled.groups if compiled is not None else 0
-        self.limit = SECONDS + SECONDS_PER_MB * text_bytes / 1e6
+        self.limit = SECONDS + SECONDS_PER_MB * text_bytes / 1e6 + SECONDS_PER_STRING * n_strings
         self.spent = 0.0
 
     def _call(self, fn, *args, **kwargs):
@@ -129,7 +132,7 @@ class Bounded:
         except TimeoutError:
             self.spent = self.limit
             raise OpError(f"the regex pattern \"{shown(self.source)}\" ran past the time limit of "
-                          f"{self.limit:.1f} s (catastrophic backtracking or a quadratic search; PCRE2 "
+                          f"{self.limit:.2f} s (catastrophic backtracking or a quadratic search; PCRE2 "
                           "stops such a match at its match limit)") from None
         finally:
             self.spent += time.perf_counter() - t0
@@ -143,10 +146,10 @@ class Bounded:
         return self._call(self.compiled.sub, repl, text, count=count)
 
 
-def bounded(source: bytes, text_bytes: int = 0) -> Bounded:
+def bounded(source: bytes, text_bytes: int = 0, n_strings: int = 0) -> Bounded:
     """The compiled ``source`` (:func:`compile_pattern`) with a fresh time budget for an op
-    over ``text_bytes`` bytes of strings."""
-    return Bounded(source, compile_pattern(source), text_bytes)
+    over ``n_strings`` strings of ``text_bytes`` bytes in all."""
+    return Bounded(source, compile_pattern(source), text_bytes, n_strings)
 
 
 class Matcher:

@@ -45,7 +45,8 @@ class RegexNormalization(Op):
     def run(self, *inputs):
         has_skips = len(inputs) == 6
         search = scalar_text(inputs[-2], "the search pattern")
-        pattern = bounded(_PATTERN_REWRITES.get(search, search), np.asarray(inputs[2]).size)
+        pattern = bounded(_PATTERN_REWRITES.get(search, search), np.asarray(inputs[2]).size,
+                          np.asarray(inputs[0]).size)
         replacement = scalar_text(inputs[-1], "the replacement")
         for d in b"123456789":
             replacement = replacement.replace(b"\\" + bytes([d]), b"$" + bytes([d]))

@@ -70,7 +70,7 @@ class SpecialTokensSplit(Op):
     def run(self, *inputs):
         has_skips = len(inputs) == 7
         shape, items, row_ranges, skips = _unpack(inputs, has_skips)
-        pattern = bounded(scalar_text(inputs[-1], "the split pattern"), np.asarray(inputs[4]).size)
+        pattern = bounded(scalar_text(inputs[-1], "the split pattern"), np.asarray(inputs[4]).size, len(items))
         out_rows = []
         for r in row_ranges:
             pieces = []
@@ -127,15 +127,16 @@ class RegexSplit(Op):
             outs += flat(1, BOOL)
         return outs
 
-    def _pattern(self, text: bytes, text_bytes: int):
+    def _pattern(self, text: bytes, text_bytes: int, n_strings: int):
         if self.behaviour == "contiguous" and not text.endswith(b"+"):
             text = b"(" + text + b")+"
-        return bounded(text, text_bytes)
+        return bounded(text, text_bytes, n_strings)
 
     def run(self, *inputs):
         self._check(len(inputs))
         has_skips = len(inputs) == 7
-        pattern = self._pattern(scalar_text(inputs[5 + has_skips], "the split pattern"), np.asarray(inputs[4]).size)
+        pattern = self._pattern(scalar_text(inputs[5 + has_skips], "the split pattern"), np.asarray(inputs[4]).size,
+                                np.asarray(inputs[2]).size)
         skip_tokens = set(strings(*inputs[6:9], "the skip tokens")) if len(inputs) == 9 else set()
         if np.asarray(inputs[4]).size == 0 and np.asarray(inputs[0]).size == 1:   # CVS-160624
             outs = [np.zeros(1, np.int32), np.zeros(1, np.int32)] + [np.asarray(a) for a in inputs[2:5]]
