@@ -42,11 +42,16 @@ def _i32(*v: int) -> np.ndarray:
     return np.array(v, np.int32)
 
 
+def _fill(b: IRWriter, value, n: int, name: str, precision: str) -> tuple[int, int]:
+    """``value`` (a 1-element array or a port) broadcast to ``[n]`` at run time."""
+    src = value if isinstance(value, tuple) else b.const(value)
+    return b.layer("Broadcast", [src, b.const(np.array([n], np.int64))], version="opset3",
+                   out_dims=[[n]], out_precision=precision, name=name)
+
+
 def _text(b: IRWriter, n: int) -> tuple:
     """chars u8[n] of ``x.npy``'s byte repeated (a Broadcast), and one string spanning them."""
-    x = b.parameter("x", "u8", [1])
-    chars = b.layer("Broadcast", [x, b.const(np.array([n], np.int64))], version="opset3",
-                    out_dims=[[n]], out_precision="U8", name="text")
+    chars = _fill(b, b.parameter("x", "u8", [1]), n, "text", "U8")
     return b.const(_i32(0)), b.const(_i32(n)), chars
 
 
@@ -70,14 +75,9 @@ def regex_model(op: str, pattern: bytes, n: int) -> tuple[bytes, bytes]:
 def spans_model(op: str, n_spans: int, size: int) -> tuple[bytes, bytes]:
     """``n_spans`` begin/end pairs, every one the whole ``size``-byte buffer (Broadcasts)."""
     b = IRWriter(op.lower())
-    x = b.parameter("x", "u8", [1])
-    chars = b.layer("Broadcast", [x, b.const(np.array([size], np.int64))], version="opset3",
-                    out_dims=[[size]], out_precision="U8", name="buffer")
-    n = b.const(np.array([n_spans], np.int64))
-    begins = b.layer("Broadcast", [b.const(_i32(0)), n], version="opset3", out_dims=[[n_spans]],
-                     out_precision="I32", name="begins")
-    ends = b.layer("Broadcast", [b.const(_i32(size)), n], version="opset3", out_dims=[[n_spans]],
-                   out_precision="I32", name="ends")
+    chars = _fill(b, b.parameter("x", "u8", [1]), size, "buffer", "U8")
+    begins = _fill(b, _i32(0), n_spans, "begins", "I32")
+    ends = _fill(b, _i32(size), n_spans, "ends", "I32")
     if op == "StringTensorPack":
         out = b.layer(op, [begins, ends, chars], version="opset15", out_precision="STRING", name="overlap")
     else:
@@ -91,11 +91,8 @@ def vocab_model(entries: int) -> tuple[bytes, bytes]:
     """VocabDecoder over ``entries`` empty vocabulary strings (begins = ends = 0, Broadcasts)."""
     b = IRWriter("vocab")
     ids = b.parameter("ids", "i32", [1, 1])
-    n = b.const(np.array([entries], np.int64))
-    vb = b.layer("Broadcast", [b.const(_i32(0)), n], version="opset3", out_dims=[[entries]],
-                 out_precision="I32", name="vocab_begins")
-    ve = b.layer("Broadcast", [b.const(_i32(0)), n], version="opset3", out_dims=[[entries]],
-                 out_precision="I32", name="vocab_ends")
+    vb = _fill(b, _i32(0), entries, "vocab_begins", "I32")
+    ve = _fill(b, _i32(0), entries, "vocab_ends", "I32")
     out = b.layer("VocabDecoder", [ids, vb, ve, b.const(_u8(b"a"))], version="extension", n_out=5,
                   out_precision="I32", name="decoder")[4]
     b.result(out, "y")
