@@ -77,7 +77,7 @@ class StringTensorPack15(Op):
         if begins.shape != ends.shape:
             raise OpError(f"begins {list(begins.shape)} and ends {list(ends.shape)} differ in shape")
         buf = np.ascontiguousarray(symbols, np.uint8).tobytes()
-        b, e = check_spans(begins, ends, len(buf), "StringTensorPack")
+        b, e = check_spans(begins, ends, len(buf), "StringTensorPack", native=True)
         check_alloc(begins.shape, STRING_DTYPE, "the string tensor")
         check_text(b, e, "the string tensor")
         out = [buf[i:j].decode("utf-8", "replace") for i, j in zip(b.tolist(), e.tolist())]
