@@ -17,7 +17,7 @@ import pytest
 import irrun
 from irrun.cli import main
 from irrun.ops.tokenizers._charsmap import FormMap, normalize, simple_fold
-from irrun.ops.tokenizers._pcre import compile_pattern, substitute, to_regex_syntax
+from irrun.ops.tokenizers._pcre import bounded, compile_pattern, substitute, to_regex_syntax
 from irrun.ops.tokenizers.decoding import validate_utf8
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tokenizers"
@@ -106,11 +106,11 @@ def test_pcre_escapes_are_rewritten_for_regex():
 
 
 def test_substitute_follows_pcre2_replacement_rules():
-    p = compile_pattern(rb"(a)|(b)")
+    p = bounded(rb"(a)|(b)")
     assert substitute(p, b"ab", b"[$1]", True) == b"ab"               # $1 unset on "b": unchanged
-    assert substitute(compile_pattern(rb"(a)"), b"aXa", b"<${1}$$>", True) == b"<a$>X<a$>"
-    assert substitute(compile_pattern(rb"a"), b"aaa", b"b", False) == b"baa"
-    assert substitute(compile_pattern(rb"\s*$"), b"ab  ", b"X", True) == b"abXX"  # as PCRE2: empty match at the end too
+    assert substitute(bounded(rb"(a)"), b"aXa", b"<${1}$$>", True) == b"<a$>X<a$>"
+    assert substitute(bounded(rb"a"), b"aaa", b"b", False) == b"baa"
+    assert substitute(bounded(rb"\s*$"), b"ab  ", b"X", True) == b"abXX"  # as PCRE2: empty match at the end too
 
 
 def test_utf8_validate_rules():

@@ -84,12 +84,12 @@ def add_case(name: str, files: dict[str, bytes | None], argv: list[str], code: i
 
 def model_case(name: str, what: str, xml: bytes, bin_: bytes | None, code: int,
                fragments: list[str], inputs: dict[str, bytes] | None = None,
-               args: list[str] | None = None, cmd: str = "run") -> None:
+               args: list[str] | None = None, cmd: str = "run", **extra) -> None:
     files = {"model.xml": xml, **({"model.bin": bin_} if bin_ is not None else {}), **(inputs or {})}
     if args is None:
         args = [a for f in (inputs or {}) for a in ("--input", "{dir}/" + f)]
     argv = (["check"] if cmd == "check" else []) + ["{dir}/model.xml"] + args
-    add_case(name, files, argv, code, fragments, what)
+    add_case(name, files, argv, code, fragments, what, **extra)
 
 
 def npy(arr: np.ndarray) -> bytes:
@@ -721,6 +721,8 @@ def main() -> None:
         group()
     from hostile_subgraph_cases import cases as subgraph_cases     # issue 11: loops, sizes, bodies
     subgraph_cases(model_case, npy)
+    from hostile_tokenizer_cases import cases as tokenizer_cases   # issue 27: tokenizer ops
+    tokenizer_cases(model_case, npy)
     (OUT / "cases.json").write_text(json.dumps(CASES, indent=1) + "\n")
     print(f"wrote {len(CASES)} cases to {OUT / 'corpus'}")
 

@@ -38,8 +38,9 @@ class PrecompiledMap:
         if len(blob) <= 4:
             raise OpError("Blob for normalization rule is broken.")
         size = struct.unpack_from("<I", blob)[0]
-        if size >= len(blob) or size % 4:
-            raise OpError("Trie data size exceeds the input blob size.")
+        if size > len(blob) - 4 or size % 4:
+            raise OpError(f"Trie data size exceeds the input blob size: the header says {size} bytes, "
+                          f"the charsmap holds {len(blob) - 4} after it")
         self.units = np.frombuffer(blob, "<u4", size // 4, 4).astype(np.int64).tolist()
         self.normalized = blob[4 + size:]
         firsts = {c: self._child(0, c) for c in range(256)}

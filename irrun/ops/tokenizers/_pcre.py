@@ -19,24 +19,39 @@ Semantics kept from the C++ wrapper (src/utils.cpp):
 * a split subject that is not valid UTF-8 never matches (pcre2_match checks UTF); substitution
   runs with NO_UTF_CHECK, so irrun decodes invalid bytes with ``surrogateescape`` (they match
   no class and come back unchanged);
+* every match is bounded in time (:class:`Bounded`): PCRE2 stops a match at its match limit
+  (``PCRE2_ERROR_MATCHLIMIT``); ``regex`` has no step limit, only a ``timeout=``, so an op gets
+  :data:`SECONDS` of matching (plus :data:`SECONDS_PER_MB` per MB of its text) across all its
+  strings, and a hostile pattern (catastrophic backtracking, a quadratic split) stops there with an
+  error naming the pattern instead of running for hours;
 * the replacement is PCRE2 syntax: ``$n``, ``${n}``, ``$$`` (a backslash is literal; the op
   rewrites ``\1``..``\9`` to ``$1``..``$9`` first); a reference to an unset or missing group
   makes pcre2_substitute fail, and the op then keeps the string unchanged.
 """
 from __future__ import annotations
 
+import time
 from functools import lru_cache
 
 import numpy as np
 import regex
 
-from ...errors import OpError
+from ...errors import OpError, printable
 
 #: What ``irrun ops`` says of the regex ops.
 RESTRICTIONS = ("PCRE2 patterns run by the regex library (\\x{..} and \\s rewritten); "
                 "PCRE2-only syntax \\Q..\\E, \\o{..}, callouts unsupported")
 #: Longest pattern irrun compiles (a hostile model could ask for a pathological one).
 MAX_PATTERN = 1 << 20
+#: Seconds of matching one op may spend, plus SECONDS_PER_MB per MB of its text and
+#: SECONDS_PER_STRING per string (a hostile file gets time linear in the text it holds). The
+#: fixture tokenizers spend well under 10 ms per op; GPT-2's and Llama 3's split patterns run at
+#: 3-5 MB/s here (calls included), under a third of the allowance. ``regex`` overshoots its
+#: ``timeout`` up to 2x on a quadratic search, so a hostile op stops after ~0.5-1.2 s and a run that
+#: trips on it (start-up ~0.7 s) ends within 5 s.
+SECONDS, SECONDS_PER_MB, SECONDS_PER_STRING = 0.5, 0.5, 1e-5
+#: Characters of a pattern shown in an error
+SHOWN = 60
 
 
 _TOKEN = regex.compile(r"\\x\{([0-9A-Fa-f]{1,8})\}|\\.|\[\^?|\]|[^\\\[\]]+", regex.DOTALL)
@@ -93,11 +108,55 @@ def byte_offsets(text: str) -> np.ndarray | None:
     return out
 
 
+def shown(pattern: bytes) -> str:
+    """A pattern as an error shows it: escaped (:func:`printable`), shortened to :data:`SHOWN`."""
+    text = pattern.decode("utf-8", "backslashreplace")
+    return printable(text if len(text) <= SHOWN else text[:SHOWN] + f"... ({len(pattern)} bytes)")
+
+
+class Bounded:
+    """One op's use of one compiled pattern, within one time budget: every ``regex`` call gets
+    the time left as its ``timeout``; only time inside the calls counts. The one way the
+    tokenizer ops run a pattern (PCRE2's match limit, made a time limit)."""
+
+    def __init__(self, source: bytes, compiled: "regex.Pattern | None", text_bytes: int = 0, n_strings: int = 0):
+        self.source, self.compiled = source, compiled
+        self.groups = compiled.groups if compiled is not None else 0
+        self.limit = SECONDS + SECONDS_PER_MB * text_bytes / 1e6 + SECONDS_PER_STRING * n_strings
+        self.spent = 0.0
+
+    def _call(self, fn, *args, **kwargs):
+        t0 = time.perf_counter()
+        try:
+            return fn(*args, timeout=max(self.limit - self.spent, 1e-3), **kwargs)
+        except TimeoutError:
+            self.spent = self.limit
+            raise OpError(f"the regex pattern \"{shown(self.source)}\" ran past the time limit of "
+                          f"{self.limit:.2f} s (catastrophic backtracking or a quadratic search; PCRE2 "
+                          "stops such a match at its match limit)") from None
+        finally:
+            self.spent += time.perf_counter() - t0
+
+    def search(self, text: str, pos: int):
+        assert self.compiled is not None
+        return self._call(self.compiled.search, text, pos)
+
+    def sub(self, repl, text: str, count: int) -> str:
+        assert self.compiled is not None
+        return self._call(self.compiled.sub, repl, text, count=count)
+
+
+def bounded(source: bytes, text_bytes: int = 0, n_strings: int = 0) -> Bounded:
+    """The compiled ``source`` (:func:`compile_pattern`) with a fresh time budget for an op
+    over ``n_strings`` strings of ``text_bytes`` bytes in all."""
+    return Bounded(source, compile_pattern(source), text_bytes, n_strings)
+
+
 class Matcher:
     """Successive non-empty matches of one pattern in one UTF-8 subject, in byte offsets."""
 
-    def __init__(self, pattern: "regex.Pattern | None", subject: bytes):
-        self.pattern = pattern
+    def __init__(self, pattern: Bounded, subject: bytes):
+        self.pattern: Bounded | None = pattern if pattern.compiled is not None else None
         try:
             self.text = subject.decode("utf-8")
         except UnicodeDecodeError:
@@ -119,11 +178,16 @@ class Matcher:
         if self.pattern is None:
             return
         to_byte = self.offsets.tolist() if self.offsets is not None else None
-        for m in self.pattern.finditer(self.text):
+        pos = 0
+        while True:                 # (search by search: each call bounded by the time left)
+            m = self.pattern.search(self.text, pos)
+            if m is None:
+                return
             a, b = m.span()
             if a == b:
                 return
             yield (a, b) if to_byte is None else (to_byte[a], to_byte[b])
+            pos = b
 
     def search(self, byte_start: int, groups: bool = False):
         """``(start, end)`` in bytes of the first match at or after ``byte_start``, or None for
@@ -172,9 +236,9 @@ class _Unset(Exception):
     pass
 
 
-def substitute(pattern: "regex.Pattern | None", subject: bytes, replacement: bytes, global_replace: bool) -> bytes:
+def substitute(pattern: Bounded, subject: bytes, replacement: bytes, global_replace: bool) -> bytes:
     """pcre2_substitute as the RegexNormalization op calls it."""
-    if pattern is None:
+    if pattern.compiled is None:
         return subject
     text = subject.decode("utf-8", "surrogateescape")    # (NO_UTF_CHECK: invalid bytes go through)
     parts = _parse_replacement(replacement.decode("utf-8", "surrogateescape"))
@@ -194,7 +258,7 @@ def substitute(pattern: "regex.Pattern | None", subject: bytes, replacement: byt
         return "".join(out)
 
     try:
-        result = pattern.sub(repl, text, count=0 if global_replace else 1)
+        result = pattern.sub(repl, text, 0 if global_replace else 1)
     except _Unset:
         return subject
     return result.encode("utf-8", "surrogateescape")

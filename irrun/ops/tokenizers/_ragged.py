@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from ...budget import check_alloc
+from ...budget import OverBudget, check_alloc, current, over_message
 from ...elements import TYPES
 from ...errors import OpError
 from ...shapes import DYN, PartialShape
@@ -26,6 +26,11 @@ from ..base import TensorInfo
 I32, U8, BOOL = TYPES["i32"], TYPES["u8"], TYPES["boolean"]
 #: Largest string / vocabulary / text irrun handles in one element (OpenVINO's offsets are i32).
 MAX_I32 = 2**31 - 1
+#: Bytes a Python bytes/str object costs beyond its text (CPython: 33 for bytes, 49 for an ASCII
+#: str, plus 8 for the list slot that holds it, rounded up for the allocator). Ops that turn
+#: spans into Python objects count it: 25 million empty vocabulary entries hold no text but cost
+#: 1.6 GB.
+PY_OBJECT = 64
 
 
 def expect_types(inputs: Sequence[TensorInfo], first: int, kinds: str, what: str) -> None:
@@ -75,21 +80,37 @@ def ragged_string_out(shape: PartialShape) -> list[TensorInfo]:
     return [TensorInfo(I32, shape), TensorInfo(I32, shape)] + flat(2) + flat(1, U8)
 
 
-def check_spans(begins: np.ndarray, ends: np.ndarray, size: int, what: str) -> tuple[np.ndarray, np.ndarray]:
-    """Begins/ends as int64 arrays of one shape, each span inside ``[0, size]`` and not reversed."""
-    b = np.asarray(begins, np.int64).reshape(-1)
-    e = np.asarray(ends, np.int64).reshape(-1)
+def check_spans(begins: np.ndarray, ends: np.ndarray, size: int, what: str,
+                native: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Begins/ends as flat int64 arrays of one shape (``native``: integer arrays as they are,
+    for callers that only list them — an int64 copy of a 25-million-entry i32 vocabulary would
+    double its memory before :func:`check_text` refuses it), each span inside ``[0, size]`` and
+    not reversed."""
+    b, e = (a if a.dtype.kind in "iu" else a.astype(np.int64) for a in
+            (np.asarray(begins).reshape(-1), np.asarray(ends).reshape(-1)))
     if b.shape != e.shape:
         raise OpError(f"{what}: begins has {b.size} elements, ends {e.size}")
     if b.size and (b.min() < 0 or e.max() > size or np.any(e < b)):
         raise OpError(f"{what}: offsets outside [0, {size}] or an end before its begin")
-    return b, e
+    return (b, e) if native else (b.astype(np.int64, copy=False), e.astype(np.int64, copy=False))
+
+
+def check_text(b: np.ndarray, e: np.ndarray, what: str) -> None:
+    """Refuse (:class:`OverBudget`) spans whose copies, one Python object each, would pass the
+    memory budget. Spans may overlap: 10**5 spans of one 1 MB buffer describe 100 GB, so the
+    count is of the bytes they describe, not of the buffer, and is made before any is copied."""
+    text = int(e.sum(dtype=np.int64)) - int(b.sum(dtype=np.int64))     # (no temporary array)
+    need = text + PY_OBJECT * int(b.size)
+    if need > current():
+        raise OverBudget(over_message(f"{what} ({b.size} strings, {text} bytes of text "
+                                      f"+ {PY_OBJECT} bytes per Python string)", need, current()))
 
 
 def strings(begins: np.ndarray, ends: np.ndarray, chars: np.ndarray, what: str = "string tensor") -> list[bytes]:
-    """The strings of a decomposed string tensor, as bytes."""
+    """The strings of a decomposed string tensor, as bytes (their total size checked first)."""
     buf = np.ascontiguousarray(chars, np.uint8).tobytes()
-    b, e = check_spans(begins, ends, len(buf), what)
+    b, e = check_spans(begins, ends, len(buf), what, native=True)
+    check_text(b, e, what)
     return [buf[i:j] for i, j in zip(b.tolist(), e.tolist())]
 
 

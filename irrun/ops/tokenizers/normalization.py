@@ -17,7 +17,7 @@ from ...errors import OpError
 from ..base import Attr, Op
 from ..registry import register
 from ._charsmap import PrecompiledMap, check_form, form_map, normalize
-from ._pcre import RESTRICTIONS, compile_pattern, substitute
+from ._pcre import RESTRICTIONS, bounded, substitute
 from ._ragged import BOOL, apply_each, normalization_outputs, scalar_text
 
 #: fix_search_pattern: old patterns openvino-tokenizers rewrites before compiling them
@@ -45,7 +45,8 @@ class RegexNormalization(Op):
     def run(self, *inputs):
         has_skips = len(inputs) == 6
         search = scalar_text(inputs[-2], "the search pattern")
-        pattern = compile_pattern(_PATTERN_REWRITES.get(search, search))
+        pattern = bounded(_PATTERN_REWRITES.get(search, search), np.asarray(inputs[2]).size,
+                          np.asarray(inputs[0]).size)
         replacement = scalar_text(inputs[-1], "the replacement")
         for d in b"123456789":
             replacement = replacement.replace(b"\\" + bytes([d]), b"$" + bytes([d]))

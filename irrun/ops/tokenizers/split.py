@@ -11,8 +11,10 @@ string). A search that finds an empty match ends the splitting of that string, a
   between them), ``contiguous`` (isolate, the pattern wrapped in ``(...)+``),
   ``mergedwithprevious`` / ``mergedwithnext``; ``invert`` swaps matches and gaps;
   ``max_splits`` (-1: no limit) makes the ``max_splits``-th piece run to the string's end.
-  With no bytes at all in the input, RegexSplit outputs one empty row whatever the batch
-  size (openvino-tokenizers' workaround CVS-160624, kept).
+  With no bytes at all in a batch of one row, RegexSplit outputs one empty row and passes its
+  input strings on (openvino-tokenizers' workaround CVS-160624, kept). The C++ does that for any
+  batch size, breaking its own shape (a batch of two empty strings gives one row; OpenVINO then
+  fails in a later Broadcast); irrun splits such a batch as any other: one row per input row.
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ import numpy as np
 from ...errors import OpError
 from ..base import Attr, Op
 from ..registry import register
-from ._pcre import RESTRICTIONS, Matcher, compile_pattern
+from ._pcre import RESTRICTIONS, Matcher, bounded
 from ._ragged import BOOL, expect_types, flat, pack, ragged_string_out, rows, scalar_text, skip_flags, strings
 
 _MODES = ("remove", "isolate", "contiguous", "mergedwithprevious", "mergedwithnext")
@@ -67,8 +69,8 @@ class SpecialTokensSplit(Op):
 
     def run(self, *inputs):
         has_skips = len(inputs) == 7
-        pattern = compile_pattern(scalar_text(inputs[-1], "the split pattern"))
         shape, items, row_ranges, skips = _unpack(inputs, has_skips)
+        pattern = bounded(scalar_text(inputs[-1], "the split pattern"), np.asarray(inputs[4]).size, len(items))
         out_rows = []
         for r in row_ranges:
             pieces = []
@@ -125,17 +127,18 @@ class RegexSplit(Op):
             outs += flat(1, BOOL)
         return outs
 
-    def _pattern(self, text: bytes):
+    def _pattern(self, text: bytes, text_bytes: int, n_strings: int):
         if self.behaviour == "contiguous" and not text.endswith(b"+"):
             text = b"(" + text + b")+"
-        return compile_pattern(text)
+        return bounded(text, text_bytes, n_strings)
 
     def run(self, *inputs):
         self._check(len(inputs))
         has_skips = len(inputs) == 7
-        pattern = self._pattern(scalar_text(inputs[5 + has_skips], "the split pattern"))
+        pattern = self._pattern(scalar_text(inputs[5 + has_skips], "the split pattern"), np.asarray(inputs[4]).size,
+                                np.asarray(inputs[2]).size)
         skip_tokens = set(strings(*inputs[6:9], "the skip tokens")) if len(inputs) == 9 else set()
-        if np.asarray(inputs[4]).size == 0:          # CVS-160624: one empty row, inputs passed on
+        if np.asarray(inputs[4]).size == 0 and np.asarray(inputs[0]).size == 1:   # CVS-160624
             outs = [np.zeros(1, np.int32), np.zeros(1, np.int32)] + [np.asarray(a) for a in inputs[2:5]]
             return outs + [np.asarray(inputs[5], bool)] if has_skips else outs
         shape, items, row_ranges, skips = _unpack(inputs, has_skips)

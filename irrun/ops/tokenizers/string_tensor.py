@@ -17,7 +17,7 @@ from ...elements import STRING_DTYPE, TYPES
 from ...errors import OpError
 from ..base import Attr, Op, TensorInfo, spec_url
 from ..registry import register
-from ._ragged import U8, check_spans, pack, string_out
+from ._ragged import U8, check_spans, check_text, pack, string_out
 
 
 def _check_mode(mode: str) -> None:
@@ -77,7 +77,8 @@ class StringTensorPack15(Op):
         if begins.shape != ends.shape:
             raise OpError(f"begins {list(begins.shape)} and ends {list(ends.shape)} differ in shape")
         buf = np.ascontiguousarray(symbols, np.uint8).tobytes()
-        b, e = check_spans(begins, ends, len(buf), "StringTensorPack")
+        b, e = check_spans(begins, ends, len(buf), "StringTensorPack", native=True)
         check_alloc(begins.shape, STRING_DTYPE, "the string tensor")
+        check_text(b, e, "the string tensor")
         out = [buf[i:j].decode("utf-8", "replace") for i, j in zip(b.tolist(), e.tolist())]
         return [np.array(out, dtype=STRING_DTYPE).reshape(begins.shape)]
