@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from .xmlparse import xml_int
+
 
 @dataclass(frozen=True, slots=True)
 class Dim:
@@ -34,12 +36,12 @@ class Dim:
         try:
             if ".." in t:
                 a, b = t.split("..", 1)
-                lo = int(a) if a.strip() else 0
-                hi = int(b) if b.strip() else None
+                lo = xml_int(a) if a.strip() else 0
+                hi = xml_int(b) if b.strip() else None
                 if lo < 0 or (hi is not None and hi < lo):
                     raise ValueError(f"bad interval {text!r}")
                 return Dim(lo, hi)
-            v = int(t)
+            v = xml_int(t)
         except ValueError as e:
             if "interval" in str(e):
                 raise
