@@ -17,7 +17,8 @@ unknown or the layer itself rejects them, with the Parameters' own attributes); 
 name the layer with its path: ``3/5`` is layer 5 in the body of layer 3.
 
 Codes: ``graph`` (edges to missing layers/ports, duplicate ids, input ports fed twice or never,
-cycles, no Result), ``dead-layer`` (a warning: a layer whose output reaches no Result; an unused
+cycles, no Result), ``ignored-section`` (a warning: a second ``<layers>`` or ``<edges>``, which
+OpenVINO ignores), ``dead-layer`` (a warning: a layer whose output reaches no Result; an unused
 model input is no finding, as OpenVINO accepts it), ``const`` (bytes that do not fit the .bin or
 the shape; ``const-size`` warns of spare bytes), ``attribute`` (invalid value,
 missing mandatory attribute, op not in the named opset; missing-with-default, unknown and
@@ -157,6 +158,7 @@ class _Check:
         """Graph problems (all of them, bodies included); returns the nodes not fully wired."""
         for p in self.model.problems:
             self.findings.append(Finding.from_error(p, "graph", layer=self.layer_of(p)))
+        self.ignored(self.ir.graph, None, None)
         for layer in self.ir.graph.layers:
             self.bodies(layer)
         return {n for n, d in self.g.nodes(data=True)
@@ -170,8 +172,20 @@ class _Check:
                 if f.layer_id is None:       # "no Result": say in which body
                     f = Finding.from_error(IrrunError(f"<{tag}>: {p.message}", layer=layer.ref), "graph")
                 self.findings.append(f)
+            self.ignored(body, layer, tag)
             for sub in body.layers:
                 self.bodies(sub)
+
+    def ignored(self, graph, owner: Layer | None, tag: str | None) -> None:
+        """A warning for each second ``<layers>``/``<edges>`` of ``graph`` (the model's, or the
+        ``<tag>`` body of layer ``owner``): OpenVINO runs the file with the first and ignores the
+        rest (measured on 2026.4.1, also when the second one differs), so it is no error — but
+        whoever edited the file may have meant the second one."""
+        where = f" of <{tag}>" if tag else ""
+        for section, line in graph.ignored:
+            self.add("warning", "ignored-section", owner, None, None, None,
+                     f"a second <{section}>{where} at line {line}: OpenVINO uses the first "
+                     f"<{section}> and ignores this one, and so does irrun")
 
     def consts(self) -> set:
         bad = set()

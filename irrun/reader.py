@@ -78,6 +78,9 @@ class Edge(NamedTuple):
 class IRGraph:
     layers: list[Layer]
     edges: list[Edge]
+    #: a second (third...) ``<layers>`` or ``<edges>`` element, as (tag, line): OpenVINO reads
+    #: the first and silently ignores the others, and so does irrun; ``check`` warns of them
+    ignored: list[tuple[str, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -183,7 +186,8 @@ class _Reader:
                 self.fail(f"edge at line {ee.sourceline} has a missing or non-integer attribute "
                           "(ids are integers in ASCII digits, as OpenVINO reads them): "
                           + " ".join(f'{k}="{v}"' for k, v in ee.attrib.items()))
-        return IRGraph(layers, edges)
+        ignored = [(c.tag, c.sourceline) for tag in ("layers", "edges") for c in elem.findall(tag)[1:]]
+        return IRGraph(layers, edges, ignored)
 
     def layer(self, le, position: int, path: tuple[str, ...]) -> Layer:
         get = le.get
