@@ -24,7 +24,8 @@ from . import elements
 from .errors import IrrunError
 from .portdecl import PortDecl, split_names
 from .reader import _PRECISIONS, Edge, IRGraph, IRModel, Layer, is_const, rt_entry
-from .xmlparse import _DOCTYPE, safe_parser, xml_int
+from .shapes import xml_int
+from .xmlparse import _DOCTYPE, safe_parser
 
 #: The encoding a file declares (none: UTF-8).
 _DECLARED = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9._-]+)")

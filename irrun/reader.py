@@ -23,8 +23,9 @@ from lxml import etree
 from . import budget, elements
 from .errors import IrrunError, LayerRef, ModelFileError
 from .portdecl import LazyDims, PortDecl, all_plain, split_names
+from .shapes import xml_int
 from .weights import ConstBytes, WeightsFile, release_pages
-from .xmlparse import parse_xml, parse_xml_bytes, read_xml_bytes, xml_int  # noqa: F401 (parse_xml: others' import)
+from .xmlparse import parse_xml, parse_xml_bytes, read_xml_bytes  # noqa: F401 (parse_xml: others' import)
 
 BODY_TAGS = ("body", "then_body", "else_body")
 #: Deepest nesting of TensorIterator/Loop/If bodies read (libxml2's depth limit of 256 elements

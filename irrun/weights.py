@@ -15,7 +15,7 @@ import numpy as np
 
 from . import budget, elements
 from .errors import ModelFileError
-from .xmlparse import xml_int as _int
+from .shapes import xml_int as _int
 
 _DIMS = re.compile(r"[0-9]+(?:,[0-9]+)*")      # a shape as OpenVINO writes it (not empty)
 

@@ -9,8 +9,7 @@ import numpy as np
 
 from .. import elements
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
-from ..xmlparse import xml_int
+from ..shapes import DYN, Dim, PartialShape, xml_int
 from .base import TensorInfo
 
 

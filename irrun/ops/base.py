@@ -24,9 +24,8 @@ import numpy as np
 
 from ..elements import from_attr
 from ..errors import OpError
-from ..shapes import PartialShape
+from ..shapes import PartialShape, xml_int
 from ..tensorinfo import Precision, Role, TensorInfo
-from ..xmlparse import xml_int
 
 __all__ = ["Attr", "Op", "Precision", "Role", "TensorInfo", "as_int64", "broadcast_rows", "check_index_input",
            "normalize_axis", "rank_of", "spec_url"]
