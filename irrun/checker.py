@@ -17,11 +17,13 @@ unknown or the layer itself rejects them, with the Parameters' own attributes); 
 name the layer with its path: ``3/5`` is layer 5 in the body of layer 3.
 
 Codes: ``graph`` (edges to missing layers/ports, duplicate ids, input ports fed twice or never,
-cycles, no Result), ``dead-layer`` (a warning: a layer whose output reaches no Result; an unused
+cycles, no Result), ``ignored-section`` (a warning: a second ``<layers>`` or ``<edges>``, which
+OpenVINO ignores), ``dead-layer`` (a warning: a layer whose output reaches no Result; an unused
 model input is no finding, as OpenVINO accepts it), ``const`` (bytes that do not fit the .bin or
 the shape; ``const-size`` warns of spare bytes), ``attribute`` (invalid value,
 missing mandatory attribute, op not in the named opset; missing-with-default, unknown and
-malformed-bool attributes are warnings), ``loop-bound`` (a warning: a Loop whose iterations
+malformed-bool attributes are warnings), ``body-parameter`` (a TensorIterator/Loop body
+Parameter declared with a shape unlike what the layer feeds it), ``loop-bound`` (a warning: a Loop whose iterations
 nothing bounds, see irrun/iterations.py), ``shape-rule`` (the op rejects its inputs, as OpenVINO
 does when it reads the file), ``loads-but-fails`` (OpenVINO reads the file but fails, or reads
 garbage, when it runs it), ``dims`` / ``rank`` / ``precision`` (a declared output port against the
@@ -157,6 +159,7 @@ class _Check:
         """Graph problems (all of them, bodies included); returns the nodes not fully wired."""
         for p in self.model.problems:
             self.findings.append(Finding.from_error(p, "graph", layer=self.layer_of(p)))
+        self.ignored(self.ir.graph, None, None)
         for layer in self.ir.graph.layers:
             self.bodies(layer)
         return {n for n, d in self.g.nodes(data=True)
@@ -170,8 +173,20 @@ class _Check:
                 if f.layer_id is None:       # "no Result": say in which body
                     f = Finding.from_error(IrrunError(f"<{tag}>: {p.message}", layer=layer.ref), "graph")
                 self.findings.append(f)
+            self.ignored(body, layer, tag)
             for sub in body.layers:
                 self.bodies(sub)
+
+    def ignored(self, graph, owner: Layer | None, tag: str | None) -> None:
+        """A warning for each second ``<layers>``/``<edges>`` of ``graph`` (the model's, or the
+        ``<tag>`` body of layer ``owner``): OpenVINO runs the file with the first and ignores the
+        rest (measured on 2026.4.1, also when the second one differs), so it is no error — but
+        whoever edited the file may have meant the second one."""
+        where = f" of <{tag}>" if tag else ""
+        for section, line in graph.ignored:
+            self.add("warning", "ignored-section", owner, None, None, None,
+                     f"a second <{section}>{where} at line {line}: OpenVINO uses the first "
+                     f"<{section}> and ignores this one, and so does irrun")
 
     def consts(self) -> set:
         bad = set()
@@ -289,6 +304,25 @@ class _Check:
             for body, params in pairs:
                 self.scope(_Scope(body.g, body.order, body.ops, body.op_errors, set(body.order), path),
                            {i for p, i in self.bad_body_consts if p == path}, params)
+            self.declarations(op, ins if all(i is not None for i in ins) else None, known)
+
+    def declarations(self, op, ins: list | None, known: bool) -> None:
+        """Each body as written (OpenVINO validates it so before it gives it the layer's inputs,
+        and refuses the file when that fails; the body is then checked with the inputs, which may
+        hide it; called after the body is checked, so a layer is not reported twice) and each body
+        Parameter declared unlike what the layer feeds it: an error; a lying shape OpenVINO
+        ignores (a lying element type fails the layer itself). Not when the layer rejected its
+        inputs (``known`` false): its own error comes first."""
+        for body in op.bodies.values():
+            err = op.declared_error(body, ins)
+            f = Finding.from_error(err, "shape-rule") if err is not None else None
+            if f is not None and not any(g.layer_id == f.layer_id and g.severity == "error" for g in self.findings):
+                self.findings.append(f)     # (not again when checking the body found it)
+        for p, why, etype in op.lies(ins) if known and ins is not None else ():
+            if not etype:
+                self.add("error", "body-parameter", p, None, None, None,
+                         f"{why}; OpenVINO ignores the declared shape and uses the input's "
+                         "(measured on 2026.4.1)")
 
     def scope(self, sc: _Scope, skip: set, overrides: dict, bad_consts: set | None = None) -> None:
         self.ops(sc, skip if bad_consts is None else bad_consts)

@@ -9,7 +9,7 @@ reader's (irrun/reader.py) to the field.
 
 Anything else — a sub-graph body, a port map, an unknown child, a second ``<layers>``, a ``&``
 anywhere (libxml2 hands a target entity references undecoded), a non-ASCII-based encoding,
-and every error, down to a bad layer id or Const bytes — makes :func:`read` give up (None)
+and every error, down to a bad layer id (``xml_int``: ASCII digits only) or Const bytes — makes :func:`read` give up (None)
 before it has made anything visible, and the tree reader reads the file as before: its records,
 its checks, its messages (with line numbers), so the fast path changes no result and no error.
 """
@@ -24,6 +24,7 @@ from . import elements
 from .errors import IrrunError
 from .portdecl import PortDecl, split_names
 from .reader import _PRECISIONS, Edge, IRGraph, IRModel, Layer, is_const, rt_entry
+from .shapes import xml_int
 from .xmlparse import _DOCTYPE, safe_parser
 
 #: The encoding a file declares (none: UTF-8).
@@ -138,7 +139,7 @@ def read(reader, data: bytes):
         lazy = reader.lazy
         layers, nports = [], 0
         for position, (attrib, data_, ins, outs, rt) in enumerate(target.layers):
-            lid = int(attrib["id"])
+            lid = xml_int(attrib["id"])
             type_, version_ = attrib.get("type"), attrib.get("version")
             if lid < 0 or not type_ or not version_:
                 return None
@@ -153,7 +154,7 @@ def read(reader, data: bytes):
                         if et is None:
                             et = _PRECISIONS[prec] = elements.from_precision(prec)   # KeyError: give up
                     names = pa.get("names")
-                    out.append(PortDecl(int(pa["id"]), i, prec, et, None,
+                    out.append(PortDecl(xml_int(pa["id"]), i, prec, et, None,
                                         tuple(split_names(names)) if names else (), lazy, nports + i))
                 nports += len(out)
                 ports.append(out)
@@ -167,7 +168,8 @@ def read(reader, data: bytes):
             if is_const(type_):
                 layer.const = reader.weights.const(layer)
             layers.append(layer)
-        edges = [Edge(int(a["from-layer"]), int(a["from-port"]), int(a["to-layer"]), int(a["to-port"]))
+        edges = [Edge(xml_int(a["from-layer"]), xml_int(a["from-port"]), xml_int(a["to-layer"]),
+                      xml_int(a["to-port"]))
                  for a in target.edges]
     except (_GiveUp, etree.LxmlError, IrrunError, KeyError, ValueError, TypeError):
         return None

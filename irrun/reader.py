@@ -23,6 +23,7 @@ from lxml import etree
 from . import budget, elements
 from .errors import IrrunError, LayerRef, ModelFileError
 from .portdecl import LazyDims, PortDecl, all_plain, split_names
+from .shapes import xml_int
 from .weights import ConstBytes, WeightsFile, release_pages
 from .xmlparse import parse_xml, parse_xml_bytes, read_xml_bytes  # noqa: F401 (parse_xml: others' import)
 
@@ -78,6 +79,9 @@ class Edge(NamedTuple):
 class IRGraph:
     layers: list[Layer]
     edges: list[Edge]
+    #: a second (third...) ``<layers>`` or ``<edges>`` element, as (tag, line): OpenVINO reads
+    #: the first and silently ignores the others, and so does irrun; ``check`` warns of them
+    ignored: list[tuple[str, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -177,21 +181,24 @@ class _Reader:
         for ee in (edges_el.iterchildren("edge") if edges_el is not None else ()):
             get = ee.get
             try:
-                edges.append(Edge(int(get("from-layer")), int(get("from-port")), int(get("to-layer")),
-                                  int(get("to-port"))))
+                edges.append(Edge(xml_int(get("from-layer")), xml_int(get("from-port")),
+                                  xml_int(get("to-layer")), xml_int(get("to-port"))))
             except (TypeError, ValueError):
-                self.fail(f"edge at line {ee.sourceline} has a missing or non-integer attribute: "
+                self.fail(f"edge at line {ee.sourceline} has a missing or non-integer attribute "
+                          "(ids are integers in ASCII digits, as OpenVINO reads them): "
                           + " ".join(f'{k}="{v}"' for k, v in ee.attrib.items()))
-        return IRGraph(layers, edges)
+        ignored = [(c.tag, c.sourceline) for tag in ("layers", "edges") for c in elem.findall(tag)[1:]]
+        return IRGraph(layers, edges, ignored)
 
     def layer(self, le, position: int, path: tuple[str, ...]) -> Layer:
         get = le.get
         try:
-            lid = int(get("id"))
+            lid = xml_int(get("id"))
             if lid < 0:
                 raise ValueError
         except (TypeError, ValueError):
-            self.fail(f"layer at line {le.sourceline} has a missing or invalid id", _ref(le, path))
+            self.fail(f"layer at line {le.sourceline} has a missing or invalid id"
+                      + _not_ascii_int("id", get("id")), _ref(le, path))
         type_, version = get("type"), get("version")
         if not type_ or not version:
             self.fail(f"layer is missing mandatory attribute: {'type' if not type_ else 'version'}",
@@ -254,10 +261,10 @@ class _Reader:
         for i, pe in enumerate(elem.iterchildren("port")):
             get = pe.get
             try:
-                pid = int(get("id"))
+                pid = xml_int(get("id"))
             except (TypeError, ValueError):
-                self.fail(f'{kind} port at line {pe.sourceline} has a missing or non-integer id',
-                          _ref(le, path))
+                self.fail(f'{kind} port at line {pe.sourceline} has a missing or non-integer id'
+                          + _not_ascii_int("id", get("id")), _ref(le, path))
             prec = get("precision")
             et = precisions.get(prec) if prec is not None else None
             if et is None and prec is not None:
@@ -269,7 +276,7 @@ class _Reader:
                 texts = [de.text for de in pe.iterchildren("dim")]
                 try:                             # the common case in one go (int() strips)
                     dims = tuple(map(int, texts))
-                    if dims and min(dims) < -1:
+                    if dims and (min(dims) < -1 or not _ascii_ints("".join(texts))):
                         raise ValueError
                 except (TypeError, ValueError):
                     dims = self.dims(texts, _ref(le, path), f"{kind} port {pid}")
@@ -285,9 +292,10 @@ class _Reader:
         dims = []
         for text in texts:
             try:
-                v = int((text or "").strip())
+                v = xml_int(text or "")
             except ValueError:
-                self.fail(f'dimension "{text}" is not an integer', ref, port)
+                self.fail(f'dimension "{text}" is not an integer' + _not_ascii_int("", text or ""),
+                          ref, port)
             if v < -1:
                 self.fail(f"dimension {v} must be >= -1", ref, port)
             dims.append(v)
@@ -298,6 +306,24 @@ def is_const(type_name: str) -> bool:
     """Is this the IR's Const layer, whose bytes the reader decodes (the file format's one layer
     type the reader must know)?"""
     return type_name.lower() in ("const", "constant")
+
+
+def _ascii_ints(text: str) -> bool:
+    """Is ``text`` (integers ``int()`` took, run together) free of what ``int()`` takes but
+    OpenVINO does not: other scripts' digits and ``_``?"""
+    return text.isascii() and "_" not in text
+
+
+def _not_ascii_int(attr: str, text: str | None) -> str:
+    """What a message adds when ``text`` is an integer to ``int()`` but not to OpenVINO."""
+    if text is None or _ascii_ints(text):
+        return ""
+    try:
+        int(text)
+    except ValueError:
+        return ""
+    what = f'{attr}="{text}"' if attr else f'"{text}"'
+    return (f": {what} is not written in ASCII digits (0-9, no '_'), and OpenVINO refuses the file")
 
 
 def _ref(le, path: tuple[str, ...]) -> LayerRef:

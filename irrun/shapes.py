@@ -7,8 +7,27 @@ of Dims, or ``rank=None`` for a dynamic rank. The string forms are those of the 
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+
+#: An integer as OpenVINO's reader takes it: ASCII digits, a sign, ASCII blanks around.
+_INT = re.compile(r"[ \t\r\n]*[+-]?[0-9]+[ \t\r\n]*")
+
+
+def xml_int(text: str | None) -> int:
+    """An integer of the XML (layer, port and edge ids, dims, Const offsets, attributes) as
+    OpenVINO reads it; raises ValueError (TypeError for None). ``int()`` alone would also take
+    ``1_000`` and other scripts' digits (Arabic-Indic ``١``, fullwidth ``１``), which OpenVINO
+    refuses (measured on 2026.4: ``stoll``, "Cannot parse '١' to number"), so a file irrun ran
+    would be one OpenVINO does not load."""
+    if text is None:
+        raise TypeError("no integer")
+    if text.isascii() and text.isdigit():       # the common case, without the expression
+        return int(text)
+    if not _INT.fullmatch(text):
+        raise ValueError(f"{text!r} is not an integer in ASCII digits")
+    return int(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,12 +53,12 @@ class Dim:
         try:
             if ".." in t:
                 a, b = t.split("..", 1)
-                lo = int(a) if a.strip() else 0
-                hi = int(b) if b.strip() else None
+                lo = xml_int(a) if a.strip() else 0
+                hi = xml_int(b) if b.strip() else None
                 if lo < 0 or (hi is not None and hi < lo):
                     raise ValueError(f"bad interval {text!r}")
                 return Dim(lo, hi)
-            v = int(t)
+            v = xml_int(t)
         except ValueError as e:
             if "interval" in str(e):
                 raise

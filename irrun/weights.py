@@ -16,6 +16,9 @@ import numpy as np
 from . import budget, elements
 from .errors import ModelFileError
 from .readfiles import open_regular
+from .shapes import xml_int as _int
+
+_DIMS = re.compile(r"[0-9]+(?:,[0-9]+)*")      # a shape as OpenVINO writes it (not empty)
 
 #: Packed Consts with more elements than this are unpacked on each use, and not kept.
 UNPACK_ON_USE = 1 << 16
@@ -136,17 +139,3 @@ def release_pages(mapped: "mmap.mmap | None") -> None:
             mapped.madvise(mmap.MADV_DONTNEED)
         except (OSError, ValueError):      # closed, or not supported here: only a saving
             pass
-
-
-_INT = re.compile(r"\s*[+-]?[0-9]+\s*")
-_DIMS = re.compile(r"[0-9]+(?:,[0-9]+)*")      # a shape as OpenVINO writes it (not empty)
-
-
-def _int(text: str) -> int:
-    """A decimal integer as OpenVINO writes it (``int()`` would also take ``1_000`` and other
-    scripts' digits); raises ValueError."""
-    if text.isascii() and text.isdigit():       # the common case, without the expression
-        return int(text)
-    if not _INT.fullmatch(text):
-        raise ValueError(text)
-    return int(text)

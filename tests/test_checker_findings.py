@@ -442,3 +442,118 @@ def test_exit_codes(chain, tmp_path, capsys):
     code, out, err = run_cli(capsys, "check", bad)
     assert code == 2 and out == "" and "not a well-formed XML file" in err
     assert format_json([]) == "[]"
+
+
+# --- issue 27 class 10: a second <layers>/<edges> ------------------------------------------------
+
+@needs_openvino
+@pytest.mark.parametrize("tag", ["layers", "edges"])
+def test_a_second_section_is_a_warning_openvino_ignores_it(tmp_path, capsys, tag):
+    """OpenVINO 2026.4.1 runs the file with the first section (checked here: a second <edges>
+    that drops the Result's edge, a second <layers> whose Concat became an unknown type)."""
+    import copy
+
+    from ovoracle import Oracle
+    b = IRWriter("two")
+    x = b.parameter("x", "f32", [1, 4])
+    b.result(b.layer("Concat", [x, x], {"axis": 0}, out_dims=[[2, 4]], name="cat"), "y")
+    p = b.save(tmp_path / "two.xml")
+
+    def second(root):
+        sec = copy.deepcopy(root.find(tag))
+        if tag == "edges":
+            sec.remove(sec[-1])
+        else:
+            sec.find("layer[@id='1']").set("type", "Frobnicate")
+        root.append(sec)
+    edit(p, second)
+    with Oracle() as ov:
+        r = ov.cpu(p, {"x": np.ones((1, 4), np.float32)})
+    assert r.ok, r.message
+    assert r.outputs[0].array.shape == (2, 4)
+    f, = check_model(p)
+    assert (f.severity, f.code, f.layer_id) == ("warning", "ignored-section", None)
+    assert f.message.startswith(f"a second <{tag}> at line ")
+    assert f"OpenVINO uses the first <{tag}> and ignores this one" in f.message
+    assert run_cli(capsys, "check", p)[0] == 0
+    assert run_cli(capsys, "check", p, "--strict")[0] == 1
+
+
+# --- issue 27 class 11: body Parameters that lie ------------------------------------------------
+
+def _body_param(case: str, tmp_path: Path, lid: int, **attrs) -> Path:
+    from subgraph_cases import copy_case
+    xml = copy_case(case, tmp_path)
+    return edit(xml, lambda r: r.find(f"layers/layer[@id='3']/body/layers/layer[@id='{lid}']/data").attrib.update(attrs))
+
+
+@needs_openvino
+def test_body_parameter_with_a_lying_shape_is_an_error_openvino_ignores(tmp_path):
+    """ti_forward's bx declared [1,1,3] where the slice [2,1,3] flows in: OpenVINO 2026.4.1
+    runs it and gives the fixture's expected outputs (the declaration is ignored)."""
+    from ovoracle import Oracle
+    from subgraph_cases import load
+    xml = _body_param("ti_forward", tmp_path, 0, shape="1,1,3")
+    case = load("ti_forward")
+    with Oracle() as ov:
+        r = ov.cpu(xml, case.runs[0])
+    assert r.ok, r.message
+    f, = check_model(xml)
+    assert (f.severity, f.code, f.layer_id, f.layer_name, f.layer_type) == (
+        "error", "body-parameter", "3/0", "bx", "Parameter")
+    assert f.message.startswith('is declared f32[1,1,3] but layer 3 "TensorIterator_16" '
+                                "(TensorIterator-opset1) feeds it f32[2,1,3] (a part of input 0)")
+    assert "OpenVINO ignores the declared shape" in f.message
+
+
+def test_loop_body_parameter_with_a_lying_shape(tmp_path):
+    xml = _body_param("loop_fixed", tmp_path, 0, shape="1,3")
+    f, = check_model(xml)
+    assert (f.code, f.layer_id, f.layer_name) == ("body-parameter", "3/0", "bx")
+    assert 'is declared f32[1,3] but layer 3 "Loop_27270" (Loop-opset5) feeds it f32[2,3]' in f.message
+
+
+@needs_openvino
+def test_body_failing_as_written_is_reported_and_run_names_the_parameter(tmp_path):
+    """ti_forward's bh declared i32 (f32 flows in): OpenVINO 2026.4.1 refuses it at read
+    ("Arguments do not have the same element type" in the body's MatMul). check used to say
+    nothing (the body checked with the layer's inputs passes)."""
+    from ovoracle import Oracle
+    xml = _body_param("ti_forward", tmp_path, 1, element_type="i32")
+    with Oracle() as ov:
+        r = ov.load(xml)
+    assert not r.ok and "Arguments do not have the same element type" in r.message
+    f, = check_model(xml)
+    assert (f.severity, f.code, f.layer_id, f.layer_name) == ("error", "shape-rule", "3/3", "MatMul_9")
+    assert 'body Parameter layer 3/1 "bh" (Parameter-opset1) is declared i32[2,3]' in f.message
+    with pytest.raises(irrun.ShapeError) as e:
+        irrun.read_model(xml).types()
+    assert 'layer 3 "TensorIterator_16" (TensorIterator-opset1) feeds it f32[2,3]' in e.value.message
+
+
+@needs_openvino
+def test_body_parameter_with_a_lying_element_type_is_refused(tmp_path):
+    """A body ``Parameter -> Relu -> Result`` declared i32 where f32 flows in: OpenVINO 2026.4.1
+    runs the body in i32 (its output is i32; without the Relu it would be f32), which irrun does
+    not do: run and check refuse it, naming the Parameter and the TensorIterator."""
+    from ovoracle import Oracle
+    p = tmp_path / "ti.xml"
+    body = ('<layer id="0" name="bx" type="Parameter" version="opset1"><data shape="2,3" element_type="i32"/>'
+            '<output><port id="0" precision="I32"><dim>2</dim><dim>3</dim></port></output></layer>'
+            '<layer id="1" name="br" type="Relu" version="opset1">'
+            '<input><port id="0" precision="I32"><dim>2</dim><dim>3</dim></port></input>'
+            '<output><port id="1" precision="I32"><dim>2</dim><dim>3</dim></port></output></layer>'
+            '<layer id="2" name="bres" type="Result" version="opset1">'
+            '<input><port id="0" precision="I32"><dim>2</dim><dim>3</dim></port></input></layer>')
+    edges = ('<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>'
+             '<edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>')
+    start, end = TI_XML.index("<body>"), TI_XML.index("</body>")
+    p.write_text(TI_XML[:start] + f"<body><layers>{body}</layers><edges>{edges}</edges>" + TI_XML[end:])
+    with Oracle() as ov:
+        r = ov.cpu(p, {"x": np.ones((2, 3), np.float32)})
+    assert r.ok and r.outputs[0].array.dtype == np.int32, r.message
+    fs = [f for f in check_model(p) if f.code == "shape-rule"]
+    assert [(f.layer_id, f.layer_type) for f in fs] == [("1", "TensorIterator")]
+    assert 'body Parameter layer 1/0 "bx" (Parameter-opset1) is declared i32[2,3]' in fs[0].message
+    with pytest.raises(irrun.IrrunError, match='feeds it f32.*runs the body in the declared element type'):
+        irrun.read_model(p).run({"x": np.ones((2, 3), np.float32)})

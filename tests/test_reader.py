@@ -223,3 +223,70 @@ def test_dim_intervals():
     assert Dim(4, 8) // 2 == Dim(2, 4)
     assert Dim(2, None).contains(10**9) and not Dim(2, 5).contains(6)
     assert PartialShape.parse("1..3,?").accepts((2, 0)) and not PartialShape.parse("1..3").accepts((4,))
+
+
+# --- issue 27 class 9: the XML's integers are ASCII ---------------------------------------------
+
+def _concat_ir(tmp_path, fn=None):
+    """x f32[1,4] ++ Const f32[1,4] (axis 0) -> y, its XML edited by ``fn(root)``."""
+    from lxml import etree
+
+    from irrun.irwriter import IRWriter
+    b = IRWriter("m")
+    x = b.parameter("x", "f32", [1, 4])
+    c = b.const(np.arange(4, dtype=np.float32).reshape(1, 4))
+    b.result(b.layer("Concat", [x, c], {"axis": 0}, out_dims=[[2, 4]], name="cat"), "y")
+    p = b.save(tmp_path / "m.xml")
+    if fn is not None:
+        root = etree.parse(str(p)).getroot()
+        fn(root)
+        p.write_bytes(etree.tostring(root, xml_declaration=True, encoding="utf-8"))
+    return p
+
+
+def _renumber(root, old: str, new: str) -> None:
+    root.find(f"layers/layer[@id='{old}']").set("id", new)
+    for e in root.findall("edges/edge"):
+        for k in ("from-layer", "to-layer"):
+            if e.get(k) == old:
+                e.set(k, new)
+
+
+@pytest.mark.parametrize("digit", ["\u0661", "\uff11", "0_1"])
+def test_layer_ids_in_other_digits_are_refused_on_both_paths(tmp_path, digit):
+    """OpenVINO 2026.4.1 refuses all three at read_model (``stoll`` for ١ and １; "which is not an
+    unsigned 64 bit integer" for 0_1); ``int()`` would take each of them."""
+    p = _concat_ir(tmp_path, lambda r: _renumber(r, "1", digit))
+    with pytest.raises(ModelFileError, match="not written in ASCII digits") as e:
+        read_ir(p)
+    assert e.value.layer is not None and e.value.layer.name == "Const_1"
+    assert f'id="{digit}"' in e.value.message and e.value.file == str(p)
+
+
+def test_port_ids_edges_and_dims_in_other_digits_are_refused(tmp_path):
+    """OpenVINO: ``stoll`` for a port id / edge; "dimension (２) in node dim must be greater or
+    equal to -1" for a dim."""
+    def port(r):
+        r.find("layers/layer[@id='2']/input/port[2]").set("id", "\uff11")
+        r.findall("edges/edge")[1].set("to-port", "\uff11")
+    with pytest.raises(ModelFileError, match='input port at line .* id="\uff11" is not written in ASCII'):
+        read_ir(_concat_ir(tmp_path, port))
+    with pytest.raises(ModelFileError, match='to-port="\u0661"'):
+        read_ir(_concat_ir(tmp_path, lambda r: r.findall("edges/edge")[1].set("to-port", "\u0661")))
+    with pytest.raises(ModelFileError, match='dimension "\uff12" is not an integer') as e:
+        read_ir(_concat_ir(tmp_path, lambda r: setattr(r.find("layers/layer[@id='2']/output/port/dim"),
+                                                       "text", "\uff12")))
+    assert e.value.port == "output port 2"
+
+
+def test_attributes_and_shapes_in_other_digits_are_invalid(tmp_path):
+    """OpenVINO: "Cannot parse '٠' to number" (Concat axis), "Cannot parse dimension: "١""
+    (Parameter shape); a plus sign and ASCII blanks stay accepted as before."""
+    p = _concat_ir(tmp_path, lambda r: r.find("layers/layer[@id='2']/data").set("axis", "\u0660"))
+    with pytest.raises(ShapeError, match='attribute axis="\u0660" is not a valid int'):
+        irrun.read_model(p).types()
+    p = _concat_ir(tmp_path, lambda r: r.find("layers/layer[@id='0']/data").set("shape", "\u0661,4"))
+    with pytest.raises(ShapeError, match='attribute shape="\u0661,4"'):
+        irrun.read_model(p).types()
+    p = _concat_ir(tmp_path, lambda r: _renumber(r, "1", "+1"))       # OpenVINO runs this one
+    assert [L.id for L in read_ir(p).graph.layers] == [0, 1, 2, 3]

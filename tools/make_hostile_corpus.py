@@ -11,6 +11,7 @@ Models are written with :class:`irrun.irwriter.IRWriter` and then broken by edit
 """
 from __future__ import annotations
 
+import copy
 import json
 import os
 import shutil
@@ -713,11 +714,83 @@ def name_cases() -> None:
              stdout_lines=3)
 
 
+# -- issue 27 (round 3), reader and checker: classes 9, 10, 11 ------------------------------------
+# OpenVINO 2026.4.1's answers (read_model/compile/infer in a `python -I` child, own temp cwd):
+# ids, dims and attributes in Arabic-Indic or fullwidth digits: refused at read ("stoll",
+# "Cannot parse '٠' to number", "dimension (２) ... must be greater or equal to -1"); a second
+# <layers>/<edges>: runs with the first; a body Parameter declared [1,1,3] where [2,1,3] flows in:
+# runs (the declaration ignored); one declared i32 where f32 flows into a MatMul: refused at read.
+
+def issue27_reader_cases() -> None:
+    from hostile_subgraph_cases import edited
+    b = concat_model()
+    bin_ = bytes(b.blob)
+
+    def g(name, what, fn, fragments, code=2, cmd="run"):
+        model_case(name, what, edit(b, fn), bin_, code, fragments, X if cmd == "run" else None, cmd=cmd)
+
+    def renumber(r, old, new):
+        layer(r, old).set("id", new)
+        for e in r.findall("edges/edge"):
+            for k in ("from-layer", "to-layer"):
+                if e.get(k) == str(old):
+                    e.set(k, new)
+    ascii_only = "not written in ASCII digits"
+    g("layer_id_arabic_indic", "a layer id in Arabic-Indic digits (١), edges to match",
+      lambda r: renumber(r, 1, "\u0661"), ['layer \u0661 "Const_1"', 'id="\u0661"', ascii_only, "OpenVINO refuses"])
+    g("layer_id_fullwidth", "a layer id in fullwidth digits (１), edges to match",
+      lambda r: renumber(r, 1, "\uff11"), ['"Const_1"', 'id="\uff11"', ascii_only])
+    g("port_id_fullwidth", "an input port id and its edge in fullwidth digits",
+      lambda r: (layer(r, 2).find("input/port[2]").set("id", "\uff11"), set_edge(r, 1, to_port="\uff11")),
+      ['layer 2 "cat" (Concat-opset1)', "input port", 'id="\uff11"', ascii_only])
+    g("edge_port_arabic_indic", "an edge's to-port in Arabic-Indic digits",
+      lambda r: set_edge(r, 1, to_port="\u0661"), ["edge at line", 'to-port="\u0661"', "ASCII digits"])
+    g("dim_fullwidth", "a port dim in fullwidth digits",
+      lambda r: layer(r, 2).find("output/port/dim").__setattr__("text", "\uff12"),
+      ['layer 2 "cat"', "output port 2", 'dimension "\uff12"', ascii_only])
+    g("attribute_arabic_indic", "an int attribute in Arabic-Indic digits",
+      lambda r: data_of(r, 2).set("axis", "\u0660"), ['layer 2 "cat"', 'attribute axis="\u0660"'])
+    g("check_second_layers", "a second <layers> section (OpenVINO uses the first)",
+      lambda r: r.append(copy.deepcopy(r.find("layers"))),
+      ["1 warning", "a second <layers> at line", "OpenVINO uses the first"], code=0, cmd="check")
+    g("check_second_edges", "a second, different <edges> section (OpenVINO uses the first)",
+      lambda r: (r.append(copy.deepcopy(r.find("edges"))), r.findall("edges")[1].remove(r.findall("edges")[1][0])),
+      ["1 warning", "a second <edges> at line", "ignores this one"], code=0, cmd="check")
+
+    def body_param(lid, **attrs):
+        def fn(root):
+            d = root.find(f"layers/layer[@id='3']/body/layers/layer[@id='{lid}']/data")
+            for k, v in attrs.items():
+                d.set(k, v)
+        return fn
+    xml, tbin = edited("ti_forward", body_param(0, shape="1,1,3"))
+    model_case("check_ti_body_parameter_shape_lie", "a TensorIterator body Parameter declared [1,1,3], "
+               "fed [2,1,3] (OpenVINO ignores the declaration)", xml, tbin, 1,
+               ["1 error", "bx", "is declared f32[1,1,3]", '"TensorIterator_16"', "f32[2,1,3]",
+                "OpenVINO ignores the declared shape"], cmd="check")
+    xml, tbin = edited("ti_forward", body_param(1, element_type="i32"))
+    ti_in = {"X.npy": npy(np.ones((2, 5, 3), np.float32)), "H.npy": npy(np.ones((2, 3), np.float32)),
+             "W.npy": npy(np.eye(3, dtype=np.float32))}
+    model_case("ti_body_parameter_i32_lie", "a TensorIterator body Parameter declared i32, fed f32, "
+               "breaking its MatMul as written", xml, tbin, 2,
+               ['layer 3/3 "MatMul_9"', 'body Parameter layer 3/1 "bh" (Parameter-opset1)', "is declared i32[2,3]",
+                'layer 3 "TensorIterator_16" (TensorIterator-opset1)', "feeds it f32[2,3]"], ti_in,
+               ["--input", "X={dir}/X.npy", "--input", "H={dir}/H.npy", "--input", "W={dir}/W.npy"])
+    model_case("check_ti_body_parameter_i32_lie", "check: the same body as written (exit 1)", xml, tbin, 1,
+               ["1 error", "MatMul_9", 'body Parameter layer 3/1 "bh"'], cmd="check")
+    def loop_lie(root):
+        root.find("layers/layer[@id='3']/body/layers/layer[@id='0']/data").set("shape", "1,3")
+    xml, lbin = edited("loop_fixed", loop_lie)
+    model_case("check_loop_body_parameter_shape_lie", "a Loop body Parameter declared [1,3], fed [2,3]",
+               xml, lbin, 1, ["1 error", "bx", "is declared f32[1,3]", '"Loop_27270" (Loop-opset5)',
+                              "OpenVINO ignores the declared shape"], cmd="check")
+
+
 def main() -> None:
     shutil.rmtree(OUT / "corpus", ignore_errors=True)
     (OUT / "corpus").mkdir(parents=True)
     for group in (xml_cases, weight_cases, shape_cases, graph_cases, op_cases, input_cases,
-                  writer_cases, dump_cases, name_cases, files_read_cases):
+                  writer_cases, dump_cases, name_cases, files_read_cases, issue27_reader_cases):
         group()
     from hostile_subgraph_cases import cases as subgraph_cases     # issue 11: loops, sizes, bodies
     subgraph_cases(model_case, npy)

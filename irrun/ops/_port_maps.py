@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import elements
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..shapes import DYN, Dim, PartialShape, xml_int
 from .base import TensorInfo
 
 
@@ -101,7 +101,7 @@ def _int(entry: dict, name: str, where: str, default: int | None = None) -> int:
             raise OpError(f"{where} has no {name}")
         return default
     try:
-        return int(text.strip())
+        return xml_int(text)
     except ValueError:
         raise OpError(f'{where}: {name}="{text}" is not an integer') from None
 

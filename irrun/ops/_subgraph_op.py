@@ -36,15 +36,18 @@ Measured on OpenVINO 2026.4.1's CPU plugin (tools/make_subgraph_fixtures.py), an
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
 from .. import budget, iterations
-from ..errors import IrrunError, OpError
+from ..errors import IrrunError, LayerRef, OpError, ShapeError
 from ..shapes import DYN, Dim, PartialShape
 from ._port_maps import InputMap, Slicing, _dyn_info, _int, _outputs, _param_info, _slicing, _special, _where, _widen, hull
 from .base import Op, Role, TensorInfo, normalize_axis
+
+if TYPE_CHECKING:
+    from ..reader import Layer
 
 _RUN_CACHE = 8
 #: what irrun does not run of sliced inputs and concatenated outputs (TensorIterator and Loop)
@@ -63,12 +66,14 @@ class _SubgraphOp(Op):
 
     body_tags: ClassVar[tuple[str, ...]] = ("body",)
     bodies: dict                        # tag -> irrun.subgraph.Body (from_ir)
+    owner: LayerRef                     # the layer itself, for messages about its bodies
     _runs: dict                         # input signature -> what ``_cached`` made for it
 
     @classmethod
     def from_ir(cls, layer, build) -> "_SubgraphOp":
         op = cls.from_layer(layer.data)
         op.bodies = {}
+        op.owner = layer.ref
         for tag in cls.body_tags:
             if tag not in layer.bodies:
                 raise OpError(f"the layer has no <{tag}>")
@@ -84,6 +89,21 @@ class _SubgraphOp(Op):
     def body_inputs(self, inputs: list[TensorInfo]) -> list[tuple[object, dict[int, TensorInfo]]]:
         """(body, Parameter infos) for each body, for the checker to check the body with."""
         raise NotImplementedError
+
+    def lies(self, ins: list[TensorInfo]) -> list[tuple["Layer", str, bool]]:
+        """Body Parameters declared unlike what the layer feeds them (see _Iterating)."""
+        return []
+
+    def declared_error(self, body, ins: list[TensorInfo] | None) -> ShapeError | None:
+        """The error of ``body`` with its Parameters as declared (``Body.check_declared``, as
+        OpenVINO validates it), naming each body Parameter that lies about what the layer feeds
+        it when the layer's inputs ``ins`` are known; None when the body is fine as written."""
+        try:
+            body.check_declared()
+        except ShapeError as e:
+            why = "".join(f"; body Parameter {p.ref} {w}" for p, w, _ in self.lies(ins)) if ins else ""
+            return ShapeError(e.message.rstrip(".") + why, file=e.file, layer=e.layer, port=e.port)
+        return None
 
     def _cached(self, key, make):
         got = self._runs.get(key)
@@ -168,9 +188,38 @@ class _Iterating(_SubgraphOp):
             params[m.param] = _param_info(self.body, m.param, x, shape, keep_value=False)
         return params
 
+    def lies(self, ins: list[TensorInfo]) -> list[tuple[Layer, str, bool]]:
+        """The body Parameters whose declared element type or shape does not fit what the
+        layer feeds them (a sliced input's part; a back edge's initial value): (the Parameter,
+        what is wrong, whether the element type differs). Measured on OpenVINO 2026.4.1 with a
+        TensorIterator body ``Parameter -> Relu -> Result``: a lying shape is ignored (the input's
+        is used); a lying element type is kept — the body runs in it and the output comes out
+        i32 for an f32 input — which irrun does not do, so that one is refused."""
+        out = []
+        fed = self.first(ins)
+        for m in self.inputs:
+            try:
+                decl = self.body.declared(m.param)
+            except IrrunError:                  # the Parameter's own error is reported anyway
+                continue
+            got = fed[m.param]
+            etype = not (decl.etype.is_dynamic or got.etype.is_dynamic or decl.etype == got.etype)
+            if etype or not decl.shape.compatible(got.shape):
+                what = "a part of " if m.slicing is not None else "the initial value of " if m.back is not None else ""
+                out.append((self.body.layer(m.param),
+                            f"is declared {decl.etype.name}{decl.shape} but {self.owner} feeds it "
+                            f"{got.etype.name}{got.shape} ({what}input {m.index})", etype))
+        return out
+
     def analyse(self, ins: list[TensorInfo]) -> _Analysis:
         """Infer the body, widening back-edge Parameters until their Results fit them."""
-        self.body.check_declared()
+        err = self.declared_error(self.body, ins)
+        if err is not None:
+            raise err
+        for p, why, etype in self.lies(ins):
+            if etype:
+                raise OpError(f"body Parameter {p.ref} {why}: OpenVINO runs the body in the declared "
+                              "element type (measured on 2026.4.1), which irrun does not do")
         params = self.first(ins)
         widened: set[int] = set()
         for _ in range(_MAX_ROUNDS):

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..elements import from_attr
 from ..errors import OpError
-from ..shapes import PartialShape
+from ..shapes import PartialShape, xml_int
 from ..tensorinfo import Precision, Role, TensorInfo
 
 __all__ = ["Attr", "Op", "Precision", "Role", "TensorInfo", "as_int64", "broadcast_rows", "check_index_input",
@@ -54,15 +54,15 @@ def _parse_list(conv: Callable[[str], Any]) -> Callable[[str], list]:
 
 
 def _parse_shape(text: str) -> list[int]:
-    dims = _parse_list(int)(text)
+    dims = _parse_list(xml_int)(text)
     if any(d < 0 for d in dims):
         raise ValueError("negative dimension")
     return dims
 
 
 _PARSERS: dict[str, Callable[[str], Any]] = {
-    "int": lambda t: int(t.strip()),
-    "ints": _parse_list(lambda p: int(p.strip())),
+    "int": xml_int,
+    "ints": _parse_list(xml_int),
     "float": lambda t: float(t.strip()),
     "floats": _parse_list(lambda p: float(p.strip())),
     "bool": _parse_bool,
