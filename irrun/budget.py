@@ -7,11 +7,14 @@ process killed. irrun compares every size against a budget *before* allocating:
 * plan time (:func:`irrun.executor.check_memory`): every tensor whose size shape inference knows
   — the smallest size its partial shape allows;
 * run time (:func:`check_alloc`, called by the kernels whose output size comes from values: Broadcast,
-  Tile, Pad, Concat, Gather) — the exact output, just before NumPy allocates it;
+  Tile, Pad, Concat, Gather) — the exact output beside the run's live total, just before NumPy
+  allocates it (so a Loop doubling its state is refused before the allocation that would pass
+  the budget, not after it);
 * inputs (:mod:`irrun.npyio`): the bytes a .npy header promises, before reading them;
 * the run's live total (:class:`Live`): after every layer, the bytes held by all the tensors the
-  run keeps — the model's and, nested, its Loop bodies' (a Loop whose state doubles each
-  iteration passes the budget in its sum long before any one tensor does).
+  run keeps — the model's and, nested, its Loop bodies', and what a Loop holds between body
+  executions (its state, the outputs it accumulates before concatenating them): a Loop whose state
+  doubles each iteration passes the budget in its sum long before any one tensor does.
 
 Sizes are logical (elements x item size), so a Broadcast view counts at its full size: whatever
 consumes it may materialise it. Const tensors that are views of the memory-mapped .bin cost no
@@ -201,8 +204,14 @@ def check_alloc(shape: Iterable[int], dtype: np.dtype, what: str = "the output",
     n = per_element(dtype, like) if dtype.kind == "T" else dtype.itemsize
     for d in shape:
         n *= d
-    if n and n <= current():            # the normal path: a few multiplications
+    acc = _live.get()
+    held = acc.total if acc is not None else 0
+    if n and n + held <= current():     # the normal path: a few multiplications
         return
+    if 0 < n <= current():              # fits alone, not beside what the run holds (its inputs)
+        desc = (f"{what} ({dtype}[{','.join(map(str, shape))}], {human(n)}) beside the run's live "
+                f"tensors ({human(held)})")
+        raise OverBudget(over_message(desc, n + held, current()))
     if dtype.kind == "T" and n > current():
         desc = f"{what} (string[{','.join(map(str, shape))}], {n // max(1, _count(shape))} bytes each)"
         raise OverBudget(over_message(desc, n, current()))

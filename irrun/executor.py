@@ -69,6 +69,8 @@ class Plan(list):
 
     need: int = 0
     unguarded: int = 0
+    #: the layers a run executes (op steps): a loop body's cost per iteration (irrun.iterations)
+    layers: int = 0
     #: the outputs of the "const" steps enter a run's arrays at its start, which changes nothing
     #: in the live account (a plan's values are read-only: they count nothing) ...
     preset: dict = {}
@@ -158,6 +160,7 @@ def link(steps: list[Step], types: dict) -> list[Step]:
     out.initial = fastloop.number(out.preset, out.loop)
     out.need = max((s.need[0] for s in steps), default=0)
     out.unguarded = max((s.hi for s in steps if s.kind == "op" and not s.op.allocation), default=0)
+    out.layers = sum(s.kind == "op" for s in steps)
     return out
 
 

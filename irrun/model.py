@@ -277,8 +277,10 @@ class Model:
         ``max_memory`` bytes (default: :func:`irrun.budget.current`, half the machine's memory
         unless set): a bigger one is refused before it is allocated, naming the layer. The run's
         TensorIterator/Loop bodies may execute ``max_iterations`` times in all (default:
-        :func:`irrun.iterations.current`, 10**6 unless set); past that the run stops, naming
-        the Loop (:mod:`irrun.iterations`).
+        :func:`irrun.iterations.current`, 10**6 unless set) and, unless ``max_iterations`` is
+        given, spend at most :data:`irrun.iterations.DEFAULT_MAX_WORK` units of work (a body
+        execution costs its layers + 8), so a hostile Loop stops within seconds; past either
+        the run stops, naming the Loop (:mod:`irrun.iterations`).
 
         Debugging (:mod:`irrun.debug`): ``stop_at`` (a layer id or name) runs only what that layer
         needs and returns its outputs instead; ``dump`` (a directory) writes every executed

@@ -115,3 +115,92 @@ def cases(model_case, npy) -> None:
          {"X.npy": npy(np.ones((2, 5, 3), np.float32)), "H.npy": x23,
           "W.npy": npy(np.eye(3, dtype=np.float32))},
          ["--input", "X={dir}/X.npy", "--input", "H={dir}/H.npy", "--input", "W={dir}/W.npy"])
+    # -- issue 27, class 14 (a separate block: loop_cases_27 below) ----------------------------
+    loop_cases_27(case, npy, i64)
+
+
+# =============================================================================================
+# Issue 27, class 14: loops that must stop fast (a hostile file refused within 5 s by default,
+# within its memory budget). Separate block: other engineers add cases above/elsewhere.
+# =============================================================================================
+
+def _port(pid: int, etype: str, dims: list[int]) -> str:
+    prec = {"f32": "FP32", "i64": "I64", "boolean": "BOOL"}[etype]
+    return f'<port id="{pid}" precision="{prec}">' + "".join(f"<dim>{d}</dim>" for d in dims) + "</port>"
+
+
+def _nested_level(depth: int) -> tuple[str, str]:
+    """The layers and edges of a graph that feeds x f32[1] (layer 0) through ``depth`` nested
+    Loops (trip count: the i64 at .bin offset 0, condition: the boolean at offset 8, constant
+    true in every body) into a Result; the innermost body adds 1."""
+    const = ('<layer id="{id}" name="{name}" type="Const" version="opset1"><data element_type="{t}" '
+             'shape="" offset="{off}" size="{size}"/><output>{port}</output></layer>')
+    trip = const.format(id=2, name=f"trip{depth}", t="i64", off=0, size=8, port=_port(0, "i64", []))
+    cond = const.format(id=3, name=f"cond{depth}", t="boolean", off=8, size=1, port=_port(0, "boolean", []))
+    param = ('<layer id="0" name="x{d}" type="Parameter" version="opset1"><data shape="1" '
+             'element_type="f32"/><output>' + _port(0, "f32", [1]) + '</output></layer>').format(d=depth)
+    if depth == 0:
+        one = ('<layer id="1" name="one" type="Const" version="opset1"><data element_type="f32" '
+               'shape="1" offset="12" size="4"/><output>' + _port(0, "f32", [1]) + '</output></layer>')
+        add = ('<layer id="4" name="add" type="Add" version="opset1"><input>' + _port(0, "f32", [1])
+               + _port(1, "f32", [1]) + '</input><output>' + _port(2, "f32", [1]) + '</output></layer>')
+        res = ('<layer id="5" name="out0" type="Result" version="opset1"><input>' + _port(0, "f32", [1])
+               + '</input></layer>')
+        layers = param + one + cond + add + res
+        edges = '<edge from-layer="0" from-port="0" to-layer="4" to-port="0"/>' \
+                '<edge from-layer="1" from-port="0" to-layer="4" to-port="1"/>' \
+                '<edge from-layer="4" from-port="2" to-layer="5" to-port="0"/>'
+        return layers, edges
+    inner_layers, inner_edges = _nested_level(depth - 1)
+    body_cond = ('<layer id="90" name="again" type="Result" version="opset1"><input>'
+                 + _port(0, "boolean", []) + '</input></layer>')
+    inner_res = 5 if depth == 1 else 6
+    loop = ('<layer id="4" name="loop{d}" type="Loop" version="opset5"><port_map>'
+            '<input external_port_id="2" internal_layer_id="0"/>'
+            '<output external_port_id="3" internal_layer_id="{r}"/>'
+            '<output external_port_id="-1" internal_layer_id="90" purpose="execution_condition"/>'
+            '</port_map><back_edges><edge from-layer="{r}" to-layer="0"/></back_edges><input>'
+            + _port(0, "i64", []) + _port(1, "boolean", []) + _port(2, "f32", [1]) + '</input><output>'
+            + _port(3, "f32", [1]) + '</output><body><layers>{il}{bc}</layers><edges>{ie}'
+            '<edge from-layer="3" from-port="0" to-layer="90" to-port="0"/></edges></body></layer>'
+            ).format(d=depth, r=inner_res, il=inner_layers, bc=body_cond, ie=inner_edges)
+    res = ('<layer id="6" name="out{d}" type="Result" version="opset1"><input>' + _port(0, "f32", [1])
+           + '</input></layer>').format(d=depth)
+    layers = param + trip + cond + loop + res
+    edges = ('<edge from-layer="2" from-port="0" to-layer="4" to-port="0"/>'
+             '<edge from-layer="3" from-port="0" to-layer="4" to-port="1"/>'
+             '<edge from-layer="0" from-port="0" to-layer="4" to-port="2"/>'
+             '<edge from-layer="4" from-port="3" to-layer="6" to-port="0"/>')
+    return layers, edges
+
+
+def nested_loops(depth: int, trip: int) -> tuple[bytes, bytes]:
+    """``depth`` Loops nested in one another, each running ``trip`` times (trip**depth runs of
+    the innermost body); the model's input x f32[1]."""
+    layers, edges = _nested_level(depth)
+    xml = f'<?xml version="1.0"?>\n<net name="nested{depth}" version="11"><layers>{layers}</layers>' \
+          f'<edges>{edges}</edges></net>\n'
+    return xml.encode(), struct.pack("<q?xxxf", trip, True, 1.0)
+
+
+WORK = "loop work budget"
+
+
+def loop_cases_27(case, npy, i64) -> None:
+    """Refused with exit 2 by default within 5 s (tests/hostile/test_iteration_budget.py times
+    them in a subprocess); before issue 27 they ran 20 s, 10 s, 18 s and peaked at 1.6 GB."""
+    case("loop27_never_ends", "a Loop whose computed condition stays true (trip -1, limit 10**18), "
+         "default budget", fixture("loop_while"), 2, ["layer 4", WORK, "--max-iterations"],
+         {"X.npy": npy(np.ones((2, 3), np.float32)), "L.npy": i64(10**18)},
+         ["--input", "X={dir}/X.npy", "--input", "L={dir}/L.npy"])
+    case("loop27_nested_1e9", "two nested Loops of 31623 iterations each (10**9 inner bodies), "
+         "default budget", fixture("loop_nested"), 2, ['layer 4 "Loop_18"', "31623 iterations", WORK],
+         {"X.npy": npy(np.ones(2, np.float32)), "T1.npy": i64(31623), "T2.npy": i64(31623)},
+         ["--input", "X={dir}/X.npy", "--input", "T1={dir}/T1.npy", "--input", "T2={dir}/T2.npy"])
+    case("loop27_nested_30", "30 nested Loops of 2 iterations each (2**30 inner bodies), default "
+         "budget", nested_loops(30, 2), 2, ['"loop1" (Loop-opset5)', "4/4/4", WORK],
+         {"x.npy": npy(np.ones(1, np.float32))})
+    case("loop27_doubling_1g", "a Loop doubling its state 40 times under --max-memory 1G",
+         fixture("loop_doubling"), 2, ["layer 3/4", "Concat", "beside the run's live tensors", "memory budget of 1.0 GB"],
+         {"A.npy": npy(np.ones(1, np.float32)), "T.npy": i64(40)},
+         ["--input", "A={dir}/A.npy", "--input", "T={dir}/T.npy", "--max-memory", "1G"])

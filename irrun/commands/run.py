@@ -27,7 +27,8 @@ def add_arguments(p) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of --random-inputs (default 0)")
     p.add_argument("--max-iterations", type=_iterations, metavar="N",
                    help="stop the run (exit 2) once its TensorIterator/Loop bodies have run N "
-                        "times in all, nested loops included (default: 1000000)")
+                        "times in all, nested loops included (default: 1000000, and a work budget "
+                        "of 250000 body layers + 8 per body run, which a given N lifts)")
     d = p.add_argument_group("debugging")
     d.add_argument("--dump", metavar="DIR", help="write every executed layer's outputs to "
                    'DIR/tensors.npz (keys "<layer id>:<port id>") and DIR/manifest.json (stats)')

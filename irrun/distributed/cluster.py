@@ -111,9 +111,130 @@ def local_cluster(workers: int, threads_per_worker: int = 1) -> Iterator[Any]:
 
 
 
+#: Seconds a scheduler has to accept a connection and send its handshake (a few ms on a LAN).
+PROBE_SECONDS = 4.0
+#: The most a handshake frame may announce: Dask's is under 100 bytes (its compression, Python
+#: version and pickle protocol); anything bigger is not a scheduler's first message.
+HANDSHAKE_MAX = 64 << 10
+
+
+def probe(address: str, timeout: float = PROBE_SECONDS) -> None:
+    """Check that ``address`` (``tcp://``/``tls://``/``host:port``) speaks Dask before
+    ``distributed.Client`` sees it. Dask reads a peer's first frame as "8-byte length, then that
+    many bytes" with no bound and no timeout on the handshake: an HTTP server or garbage makes it
+    fail with a traceback, a frame header announcing exabytes or gigabytes is allocated, a peer
+    that accepts and says nothing hangs the client for ever. Here a raw socket, under one
+    ``timeout`` for the connection, the (TLS and) Dask handshakes, reads the peer's first frame
+    header, refuses one over :data:`HANDSHAKE_MAX`, reads the frame and checks it is a msgpack
+    map as a scheduler sends. Other schemes (``ucx://``, ``ws://``...) go to Dask unprobed.
+    Raises :class:`InputError` (exit 2) naming the address."""
+    import socket
+    import ssl
+    import struct
+    import time
+
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp", "tls"):
+        return
+    where = printable(address)
+    host, _, port = rest.rpartition(":")
+    host = host.strip("[]")
+    if not host or not port.isdigit():
+        raise InputError(f"the Dask scheduler address {where} is not host:port (e.g. tcp://10.0.0.5:8786)")
+    deadline = time.monotonic() + timeout
+
+    def fail(why: str) -> InputError:
+        return InputError(f"the peer at {where} is not a Dask scheduler: {why} (a cluster is "
+                          "trusted: see README \"Many inputs\")")
+
+    def read(n: int) -> bytes:
+        buf = bytearray()
+        while len(buf) < n:
+            sock.settimeout(max(0.01, deadline - time.monotonic()))
+            chunk = sock.recv(min(n - len(buf), 1 << 16))
+            if not chunk:
+                raise fail(f"it closed the connection after {len(buf)} of {n} bytes")
+            buf += chunk
+        return bytes(buf)
+
+    try:
+        sock = socket.create_connection((host, int(port)), timeout=timeout)
+    except (OSError, ValueError, OverflowError) as e:
+        raise InputError(f"cannot reach the Dask scheduler at {where}: {printable(str(e))}") from None
+    try:
+        if scheme == "tls":
+            ctx = _tls_context()
+            sock.settimeout(max(0.01, deadline - time.monotonic()))
+            sock = ctx.wrap_socket(sock, server_hostname=host if ctx.check_hostname else None)
+        sock.settimeout(max(0.01, deadline - time.monotonic()))
+        sock.sendall(_handshake())           # what a Client sends first: an HTTP server answers
+        (n,) = struct.unpack("<Q", read(8))
+        if n > HANDSHAKE_MAX:
+            raise fail(f"its first frame announces {n} bytes, a handshake has at most {HANDSHAKE_MAX}")
+        _check_handshake(read(n), fail)
+    except (socket.timeout, TimeoutError):
+        raise InputError(f"the peer at {where} sent no Dask handshake within {timeout:g} s "
+                         "(is it a Dask scheduler?)") from None
+    except ssl.SSLError as e:
+        raise InputError(f"TLS with the peer at {where} failed: {printable(str(e))}") from None
+    except OSError as e:
+        raise fail(printable(str(e))) from None
+    finally:
+        sock.close()
+
+
+def _handshake() -> bytes:
+    """A Dask client's first message (distributed.comm.core.connect), framed as comm/tcp.py
+    frames it: total length, frame count, frame lengths, the msgpack of the handshake info."""
+    import pickle
+    import struct
+    import sys
+
+    import msgpack
+    info = msgpack.dumps({"compression": None, "python": tuple(sys.version_info[:3]),
+                          "pickle-protocol": pickle.HIGHEST_PROTOCOL}, use_bin_type=True)
+    body = struct.pack("<QQ", 1, len(info)) + info
+    return struct.pack("<Q", len(body)) + body
+
+
+def _tls_context():
+    """The client TLS context Dask's own config gives (``distributed.comm.tls.*``)."""
+    from distributed.security import Security
+    ctx = Security().get_connection_args("client").get("ssl_context")
+    if ctx is None:
+        raise InputError("a tls:// address needs distributed's TLS config (distributed.comm.tls.ca-file, "
+                         ".client.cert, .client.key; see README \"Many inputs\")")
+    return ctx
+
+
+def _check_handshake(body: bytes, fail) -> None:
+    """A scheduler's handshake: Dask frames (a count, their lengths, all within ``body``) whose
+    first is a msgpack map."""
+    import struct
+
+    import msgpack
+    if len(body) < 16:
+        raise fail(f"its first frame has {len(body)} bytes, too few for Dask frames")
+    (count,) = struct.unpack_from("<Q", body)
+    if not 1 <= count <= 16 or len(body) < 8 * (count + 1):
+        raise fail(f"its first frame does not hold Dask frames ({count} announced)")
+    sizes = struct.unpack_from(f"<{count}Q", body, 8)
+    start = 8 * (count + 1)
+    if sum(sizes) != len(body) - start:
+        raise fail("its first frame's lengths do not add up")
+    try:
+        msg = msgpack.loads(body[start:start + sizes[0]], raw=False, strict_map_key=False)
+    except Exception:
+        msg = None
+    if not isinstance(msg, dict):
+        raise fail("its handshake is not a msgpack map")
+
+
 def connect(address: str, timeout: float = 10) -> Any:
-    """A Dask ``Client`` on the existing scheduler at ``address`` (``tcp://host:8786``...)."""
+    """A Dask ``Client`` on the existing scheduler at ``address`` (``tcp://host:8786``...), after
+    :func:`probe` checked that it is one. The cluster itself is trusted: Dask moves pickles."""
     distributed = require_dask()
+    probe(address)
     try:
         return distributed.Client(address, timeout=timeout)
     except (OSError, ValueError, TypeError) as e:

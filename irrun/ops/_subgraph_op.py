@@ -317,11 +317,14 @@ class _Iterating(_SubgraphOp):
         """Run the body while ``more(i, results of the previous iteration or None)``; ``least``:
         the iterations it must run, refused at once when over the iteration budget."""
         with iterations.counting():
-            iterations.refuse_static(least)
-            return self._iterate(xs, ctx, more)
+            return self._iterate(xs, ctx, more, least)
 
-    def _iterate(self, xs, ctx, more) -> list[np.ndarray]:
+    def _iterate(self, xs, ctx, more, least: int) -> list[np.ndarray]:
         a, steps = self.prepare(xs)
+        layers = getattr(steps, "layers", None)
+        if layers is None:
+            layers = sum(s.kind == "op" for s in steps)
+        iterations.refuse_static(least, layers=layers)
         body = self.body
         sliced = [(m, s, normalize_axis(s.axis, xs[m.index].ndim)) for m in self.inputs if (s := m.slicing) is not None]
         counts = {m.param: s.count(xs[m.index].shape[ax]) for m, s, ax in sliced}
@@ -330,33 +333,49 @@ class _Iterating(_SubgraphOp):
             shape, ctype = () if decl.shape.rank == 0 else (1,), decl.etype.dtype or np.int64
         state = {m.param: xs[m.index] for m in self.inputs if m.slicing is None}
         parts: dict[int, list[np.ndarray]] = {k: [] for k, om in enumerate(self.outputs) if om.concat}
-        held = 0
+        live = budget.live()
+        acc = live if live is not None else budget.Live()
+        held = 0              # the accumulated chunks, in the live account for the whole loop
+        carried = 0           # the state carried to the next iteration, in it between iterations
         res = None
         i = 0
-        while more(i, res):
-            iterations.spend()
-            feeds = dict(state)
-            for m, s, ax in sliced:
-                if i >= counts[m.param]:
-                    raise OpError(f"iteration {i} needs a part of input {m.index}, which has "
-                                  f"{counts[m.param]} along axis {s.axis}",
-                                  port=f"input {m.index}", openvino_loads=True)
-                feeds[m.param] = s.chunk(xs[m.index], ax, i)
-            if self.current is not None:
-                feeds[self.current] = np.full(shape, i, ctype)
-            res = body.execute(steps, a.params, feeds, _iteration_context(ctx))
-            for m in self.inputs:
-                if m.back is not None:
-                    state[m.param] = res[m.back]
-            for k, chunks in parts.items():
-                chunks.append(res[self.outputs[k].result])
-                held += chunks[-1].nbytes
-            live = budget.live()
-            if held + (live.total if live else 0) > budget.current():
-                raise budget.OverBudget(budget.over_message(
-                    f"the concatenated outputs after {i + 1} iterations, with the run's other "
-                    "live tensors,", held + (live.total if live else 0), budget.current()))
-            i += 1
+        try:
+            while more(i, res):
+                iterations.spend(1, layers)
+                feeds = dict(state)
+                for m, s, ax in sliced:
+                    if i >= counts[m.param]:
+                        raise OpError(f"iteration {i} needs a part of input {m.index}, which has "
+                                      f"{counts[m.param]} along axis {s.axis}",
+                                      port=f"input {m.index}", openvino_loads=True)
+                    feeds[m.param] = s.chunk(xs[m.index], ax, i)
+                if self.current is not None:
+                    feeds[self.current] = np.full(shape, i, ctype)
+                acc.total -= carried            # the body counts its Parameters itself
+                carried = 0
+                res = body.execute(steps, a.params, feeds, _iteration_context(ctx))
+                kept: set[int] = set()
+                for k, chunks in parts.items():
+                    chunks.append(res[self.outputs[k].result])
+                    if id(chunks[-1]) not in kept:
+                        kept.add(id(chunks[-1]))
+                        held += chunks[-1].nbytes
+                        acc.total += chunks[-1].nbytes
+                for m in self.inputs:
+                    if m.back is not None:
+                        state[m.param] = res[m.back]
+                        if id(res[m.back]) not in kept:
+                            kept.add(id(res[m.back]))
+                            carried += res[m.back].nbytes
+                acc.total += carried
+                if acc.total + held > budget.current():      # and the concatenation to come
+                    raise budget.OverBudget(budget.over_message(
+                        f"the loop's state and concatenated outputs after {i + 1} iterations, with "
+                        "the run's other live tensors and the concatenation,", acc.total + held,
+                        budget.current()))
+                i += 1
+        finally:
+            acc.total -= held + carried
         return self._assemble(a, xs, res, parts, i)
 
     def _assemble(self, a: _Analysis, xs, res, parts, n: int) -> list[np.ndarray]:

@@ -86,8 +86,9 @@ class Loop5(_Iterating):
             return None
         return ("irrun cannot bound this loop: its trip count is not a constant (or is -1) and "
                 "its execution condition is not constant false, so it may never end (OpenVINO "
-                "would run it forever); irrun run stops it after the iteration budget "
-                f"(--max-iterations, default {iterations.DEFAULT_MAX_ITERATIONS} body executions)")
+                "would run it forever); irrun run stops it at the iteration budget "
+                f"(--max-iterations, default {iterations.DEFAULT_MAX_ITERATIONS} body executions "
+                f"and {iterations.DEFAULT_MAX_WORK} units of loop work)")
 
     def run(self, trip, cond, *rest, ctx=None):
         t = int(as_int64(np.asarray(_scalar(trip, "the trip count", "input 0"))))

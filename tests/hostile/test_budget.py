@@ -70,10 +70,14 @@ def _tile_model(tmp_path):
 def test_run_time_sizes_checked_by_the_kernel(tmp_path):
     m = _tile_model(tmp_path)
     x = np.ones((2, 3), np.float32)
-    assert m.run({"x": x, "r": np.array([2, 2])}, max_memory=96)["y"].shape == (4, 6)  # 96 bytes
+    # the 96-byte output beside the run's inputs (x 24 bytes, r 16): 136 bytes live at once
+    assert m.run({"x": x, "r": np.array([2, 2])}, max_memory=136)["y"].shape == (4, 6)
     with pytest.raises(MemoryBudgetError) as e:
-        m.run({"x": x, "r": np.array([2, 3])}, max_memory=96)
+        m.run({"x": x, "r": np.array([2, 3])}, max_memory=136)
     assert e.value.layer.name == "rep" and "144 bytes" in e.value.message
+    with pytest.raises(MemoryBudgetError, match=r"float32\[4,6\], 96 bytes\) beside the run's live "
+                       r"tensors \(40 bytes\) would need 136 bytes"):
+        m.run({"x": x, "r": np.array([2, 2])}, max_memory=135)
     with budget.limit(96):                     # the context manager works for the library too
         with pytest.raises(MemoryBudgetError):
             m.run({"x": x, "r": np.array([3, 2])})
@@ -90,7 +94,10 @@ def test_plan_time_check_names_layer_and_port(tmp_path):
     assert (e.value.layer.name, e.value.port) == ("wide", "output 0")
     assert "1.0 MB (1000000 bytes)" in e.value.message
     m.check_memory(1_000_000)
-    assert m.run(np.ones(1, np.uint8), max_memory=1_000_000)["y"].shape == (1000, 1000)
+    # run time: the output beside the run's 1-byte input
+    assert m.run(np.ones(1, np.uint8), max_memory=1_000_001)["y"].shape == (1000, 1000)
+    with pytest.raises(MemoryBudgetError, match="would need 1.0 MB \\(1000001 bytes\\)"):
+        m.run(np.ones(1, np.uint8), max_memory=1_000_000)
 
 
 def test_npy_header_checked_before_reading(tmp_path):
