@@ -24,10 +24,10 @@ from .errors import (
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from .budget import MemoryBudgetError
-    from .checker import Finding
+    from .analysis.check import Finding
+    from .limits.memory import MemoryBudgetError
     from .model import Model, PortSpec, read_model
-    from .shapes import Dim, PartialShape
+    from .types.shapes import Dim, PartialShape
 
 __version__ = "0.1.0"
 
@@ -36,14 +36,20 @@ __all__ = ["read_model", "check", "set_threads", "Model", "PortSpec", "Dim", "Pa
            "UnsupportedError", "InternalError", "MemoryBudgetError", "__version__"]
 
 #: names imported from their module on first use (PEP 562)
-_LAZY = {"read_model": "model", "Model": "model", "PortSpec": "model", "Dim": "shapes",
-         "PartialShape": "shapes", "MemoryBudgetError": "budget"}
+_LAZY = {"read_model": "model", "Model": "model", "PortSpec": "model", "Dim": "types.shapes",
+         "PartialShape": "types.shapes", "MemoryBudgetError": "limits.memory",
+         # modules that moved into the pipeline packages, still reachable as before
+         "iterations": None, "budget": None, "threads": None}
+_MOVED = {"iterations": "limits.iterations", "budget": "limits.memory", "threads": "limits.threads"}
 
 
 def __getattr__(name: str):
     if name in _LAZY:
         from importlib import import_module
-        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        if name in _MOVED:
+            value = import_module(f".{_MOVED[name]}", __name__)
+        else:
+            value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'irrun' has no attribute {name!r}")
@@ -54,13 +60,13 @@ def __dir__() -> list[str]:
 
 
 def set_threads(n: int) -> None:
-    """Use ``n`` BLAS threads (MatMul, convolutions) from now on: see :mod:`irrun.threads`."""
-    from .threads import set_threads as _set
+    """Use ``n`` BLAS threads (MatMul, convolutions) from now on: see :mod:`irrun.limits.threads`."""
+    from .limits.threads import set_threads as _set
     _set(n)
 
 
 def check(path: str | os.PathLike, shapes: Mapping[str, object] | None = None) -> list[Finding]:
-    """Check an IR file; returns a list of :class:`irrun.checker.Finding` (empty when clean).
+    """Check an IR file; returns a list of :class:`irrun.analysis.check.Finding` (empty when clean).
     ``shapes`` (input name -> dims, e.g. ``{"x": "1,3,?,?"}``) checks it for new input shapes."""
-    from .checker import check_model
+    from .analysis.check import check_model
     return check_model(path, shapes)

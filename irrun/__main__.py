@@ -1,6 +1,6 @@
 """``python -m irrun``: the same as the ``irrun`` command."""
 import sys
 
-from .cli import main
+from .cli.main import main
 
 sys.exit(main())

@@ -112,7 +112,7 @@ class InputError(IrrunError):
 
 
 class OutputError(IrrunError):
-    """A file irrun was asked to write cannot or must not be written there (irrun.writers)."""
+    """A file irrun was asked to write cannot or must not be written there (irrun.io.writers)."""
 
     kind = "cannot write"
 

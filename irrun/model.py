@@ -7,21 +7,24 @@ from typing import Any
 
 import numpy as np
 
-from . import budget, elements, heap, iterations
-from .elements import ElementType
+from .analysis.graph import ancestors, build_graph, inputs_of, live_order
+from .analysis.inference import Types, infer_types
 from .errors import InputError, IrrunError
-from .executor import Observer, RunContext, Step, check_memory, execute, plan
-from .graph import ancestors, build_graph, inputs_of, live_order
-from .infer import Types, infer_types
-from .npyio import as_strings
+from .io.npy import as_strings
+from .ir.reader import IRModel, read_ir
+from .limits import iterations
+from .limits import memory as budget
 from .ops.base import Op
-from .portkeys import PortSpec
-from .program import Program
-from .reader import IRModel, read_ir
-from .shapes import PartialShape
-from .state import State, Variable
-from .subgraph import Build
-from .tensorinfo import Role, TensorInfo
+from .ports import PortSpec
+from .runtime import heap
+from .runtime.executor import Observer, RunContext, Step, check_memory, execute, plan
+from .runtime.program import Program
+from .runtime.state import State, Variable
+from .runtime.subgraph import Build
+from .types import elements
+from .types.elements import ElementType
+from .types.shapes import PartialShape
+from .types.tensor_info import Role, TensorInfo
 
 _FEEDABLE = frozenset(t.dtype for t in elements.TYPES.values()
                       if t.dtype is not None and t.name not in elements.PACKED)
@@ -63,7 +66,7 @@ class Model:
     def graph(self):
         """The layers as a networkx MultiDiGraph (nodes: layer ids with the reader's record under
         ``"layer"``; edges keyed by destination port, with ``src_port``/``dst_port``). Built on
-        first access: irrun itself walks ``dag`` (:class:`irrun.graph.Graph`), so that reading
+        first access: irrun itself walks ``dag`` (:class:`irrun.analysis.graph.Graph`), so that reading
         and running a model need no networkx."""
         if self._nx is None:
             self._nx = self.dag.to_networkx()
@@ -165,8 +168,8 @@ class Model:
         raise InputError(f'the model has no input named "{name}" (its inputs: {have})', file=self.path)
 
     def _shape_args(self, shapes) -> dict[str, PartialShape]:
-        """{input name: PartialShape} from what :meth:`reshape` accepts (:mod:`irrun.portkeys`)."""
-        from . import portkeys
+        """{input name: PartialShape} from what :meth:`reshape` accepts (:mod:`irrun.ports`)."""
+        from . import ports as portkeys
         return portkeys.shapes(self, shapes)
 
     def infer_shapes(self, shapes: Mapping[object, object] | object | None = None) -> Types:
@@ -191,7 +194,7 @@ class Model:
         nothing: if a layer cannot take them, raises ShapeError naming the first such layer and why,
         and the model is left untouched. On success the Parameters take the new shapes and every
         port's declared dims become the inferred ones (dynamic -> -1); :meth:`save` writes them."""
-        from .irsave import reshape
+        from .analysis.reshape import reshape
         reshape(self, self._shape_args(shapes))
 
     def save(self, xml_path: str | os.PathLike) -> os.PathLike:
@@ -200,7 +203,7 @@ class Model:
         the .bin copied. Both files or neither are written (missing directories are created);
         never over the files the model was read from, never through a symlink
         (:class:`~irrun.errors.OutputError`). Returns the .xml path."""
-        from .irsave import save
+        from .analysis.reshape import save
         return save(self, xml_path)
 
     # -- state ------------------------------------------------------------------------------
@@ -227,8 +230,8 @@ class Model:
 
     # -- running ----------------------------------------------------------------------------
     def _feeds(self, inputs) -> dict[int, np.ndarray]:
-        """{Parameter node: array} from what :meth:`run` accepts (:mod:`irrun.portkeys`)."""
-        from . import portkeys
+        """{Parameter node: array} from what :meth:`run` accepts (:mod:`irrun.ports`)."""
+        from . import ports as portkeys
         return portkeys.feeds(self, inputs)
 
     def _param_info(self, n: int) -> TensorInfo:
@@ -256,14 +259,14 @@ class Model:
                              f"{info.shape}", file=self.path)
 
     def check_memory(self, max_memory: int | None = None) -> None:
-        """Raise :class:`~irrun.budget.MemoryBudgetError` naming the layer if, with the declared
+        """Raise :class:`~irrun.limits.memory.MemoryBudgetError` naming the layer if, with the declared
         input shapes, some tensor must exceed ``max_memory`` bytes (default: the budget in
         force). Allocates nothing; the CLI calls it before reading any input file."""
         steps = plan(self.dag, self.order, self.ops, self.types())
         check_memory(steps, budget.current() if max_memory is None else max_memory, self.path)
 
     def __repr__(self) -> str:
-        from .portkeys import model_repr
+        from .ports import model_repr
         return model_repr(self)
 
     def run(self, inputs: Mapping[Any, np.ndarray] | Sequence[np.ndarray] | np.ndarray,
@@ -274,13 +277,13 @@ class Model:
         """Run on NumPy arrays: a dict keyed by input name, index or PortSpec, a list or tuple in
         input order, or one array for a one-input model.
         Returns the outputs keyed by output name, in model order. No tensor may exceed
-        ``max_memory`` bytes (default: :func:`irrun.budget.current`, half the machine's memory
+        ``max_memory`` bytes (default: :func:`irrun.limits.memory.current`, half the machine's memory
         unless set): a bigger one is refused before it is allocated, naming the layer. The run's
         TensorIterator/Loop bodies may execute ``max_iterations`` times in all (default:
-        :func:`irrun.iterations.current`, 10**6 unless set) and, unless ``max_iterations`` is
-        given, spend at most :data:`irrun.iterations.DEFAULT_MAX_WORK` units of work (a body
+        :func:`irrun.limits.iterations.current`, 10**6 unless set) and, unless ``max_iterations`` is
+        given, spend at most :data:`irrun.limits.iterations.DEFAULT_MAX_WORK` units of work (a body
         execution costs its layers + 8), so a hostile Loop stops within seconds; past either
-        the run stops, naming the Loop (:mod:`irrun.iterations`).
+        the run stops, naming the Loop (:mod:`irrun.limits.iterations`).
 
         Debugging (:mod:`irrun.debug`): ``stop_at`` (a layer id or name) runs only what that layer
         needs and returns its outputs instead; ``dump`` (a directory) writes every executed
@@ -291,7 +294,7 @@ class Model:
                 return self.run(inputs, max_iterations=max_iterations, stop_at=stop_at, dump=dump,
                                 observe=observe)
         if dump is not None:
-            from .debug import trace
+            from .debug.tracing import trace
             with iterations.limit(max_iterations):
                 t = trace(self, inputs, stop_at=stop_at)
             t.save(dump)
@@ -368,7 +371,7 @@ class Model:
         return [n for n in self.order if n in need]
 
     def _stop_target(self, spec: int | str) -> int:
-        from .debug import find_layer
+        from .debug.tracing import find_layer
         n = find_layer(self, spec)
         if n not in self.order:
             raise InputError(f"{self.dag.nodes[n]['layer'].ref} feeds no Result: OpenVINO drops "
@@ -378,7 +381,7 @@ class Model:
     def _run_to(self, target: int, steps: list[Step], feeds: dict, observe) -> dict[str, np.ndarray]:
         """Run a plan that ends at ``target``; its outputs keyed by :func:`irrun.debug.port_name`
         (a Result gives the model output it holds)."""
-        from .debug import port_name
+        from .debug.tracing import port_name
         got: list = []
 
         def grab(step, args, outs, seconds):

@@ -25,8 +25,8 @@ import numpy as np
 import pytest
 
 import irrun
-from irrun import elements
-from irrun.irwriter import IRWriter
+from irrun.types import elements
+from irrun.ir.builder import IRWriter
 
 #: OpenVINO is the oracle of the tests that run it. Without it they skip (and say why), unless
 #: IRRUN_REQUIRE_ORACLE=1 (set by .ci/run, which installs it): there a missing openvino fails them,

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 import irrun
-from irrun.shapes import PartialShape
+from irrun.types.shapes import PartialShape
 
 ROOT = Path(__file__).parent / "fixtures" / "subgraphs"
 CASES = sorted(d.name for d in ROOT.iterdir() if (d / "meta.json").exists())

@@ -1,4 +1,4 @@
-"""Which layer loses the accuracy (irrun.accuracy): ground truth by construction.
+"""Which layer loses the accuracy (irrun.debug.accuracy): ground truth by construction.
 
 Fixtures: tests/fixtures/accuracy/, built by tools/make_accuracy_fixtures.py with OpenVINO and
 NNCF (fp32 weights uncompressed, so one weight Const feeds one MatMul).
@@ -17,13 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import irrun
-from irrun.accuracy.attribute import compare_models
-from irrun.accuracy.cli import run_model
-from irrun.accuracy.metrics import ErrorStats
-from irrun.accuracy.report import write_file
-from irrun.cli import main as cli
+from irrun.debug.accuracy.attribute import compare_models
+from irrun.cli.accuracy import run_model
+from irrun.debug.accuracy.metrics import ErrorStats
+from irrun.debug.accuracy.report import write_file
+from irrun.cli.main import main as cli
 from irrun.errors import OutputError
-from irrun.graph import inputs_of
+from irrun.analysis.graph import inputs_of
 
 FIX = Path(__file__).parent / "fixtures" / "accuracy"
 WEIGHT_MATMULS = {"attn/q_proj/MatMul", "attn/k_proj/MatMul", "attn/v_proj/MatMul",

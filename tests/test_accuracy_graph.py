@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 import irrun
-import irrun.writers
-from irrun.accuracy.errorgraph import GREY, SCALE, error_dot, step_of
-from irrun.cli import main as cli
+import irrun.io.writers
+from irrun.debug.accuracy.errorgraph import GREY, SCALE, error_dot, step_of
+from irrun.cli.main import main as cli
 from irrun.errors import EXIT_ERROR
 
 from test_accuracy import FIX, compare, feeds, perturbed_copy
@@ -67,8 +67,8 @@ def run_graph(tmp_path, out, *more) -> int:
 
 def test_cli_writes_through_writers(tmp_path, monkeypatch, capsys):
     calls = []
-    real = irrun.writers.write_files
-    monkeypatch.setattr(irrun.writers, "write_files", lambda files, **kw: calls.append(kw) or real(files, **kw))
+    real = irrun.io.writers.write_files
+    monkeypatch.setattr(irrun.io.writers, "write_files", lambda files, **kw: calls.append(kw) or real(files, **kw))
     out = tmp_path / "err.dot"
     assert run_graph(tmp_path, out) == 0
     assert len(calls) == 1 and calls[0]["protect"]                   # the models and inputs protected
@@ -96,7 +96,7 @@ def test_cli_refuses_bad_paths_before_running(tmp_path, monkeypatch, capsys):
 
 
 def test_large_graph_draws_the_top_layers_neighbourhoods(tmp_path, monkeypatch):
-    import irrun.accuracy.errorgraph as eg
+    import irrun.debug.accuracy.errorgraph as eg
     victim = perturbed_copy("block", 5, 11, tmp_path)                   # mlp/down_proj, near the end
     res = compare(tmp_path / "model.xml", FIX / "block" / "model.xml", feeds("block"))
     cand = irrun.read_model(tmp_path / "model.xml")

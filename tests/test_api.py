@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import irrun
-from irrun.irwriter import IRWriter
+from irrun.ir.builder import IRWriter
 
 SAMPLE = Path(__file__).parent.parent / "samples" / "shufflenet_block"
 

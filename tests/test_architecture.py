@@ -5,7 +5,7 @@
   ``Op.rounds_to_declared_type``...). Known exceptions are listed below with their reason; the
   ``SPEED_MEM`` list must only shrink.
 * An op module imports ``base``, ``registry`` and the ``_helper`` modules, never a sibling op.
-* No module in ``irrun/`` is longer than ``MAX_LINES`` lines.
+* The pipeline's layering is checked in ``tests/test_layers.py`` (it replaced the per-file line cap).
 """
 from __future__ import annotations
 
@@ -24,27 +24,24 @@ PKG = ROOT / "irrun"
 #: (taking networkx off the internal path); to be replaced by ``Op.role`` there, then removed.
 SPEED_MEM: dict[str, dict[str, int]] = {
     # the reader decodes Const layers' bytes: knowledge of the IR format, not of an op
-    "irrun/reader.py": {"const": 1, "constant": 1},
+    "irrun/ir/reader.py": {"const": 1, "constant": 1},
 }
 
 #: Literals that spell an op type but mean something else.
 NOT_OP_TYPES: dict[str, dict[str, str]] = {
-    "irrun/accuracy/plot.py": {"log": "matplotlib's axis scale"},
-    "irrun/cli.py": {"reshape": "the `irrun reshape` command"},
-    "irrun/checker.py": {"const": "a finding code (public, in --json output)"},
-    "irrun/debug.py": {"const": "the executor's step kind for a folded layer"},
-    "irrun/executor.py": {"const": "the step kind of a layer whose value is known",
+    "irrun/debug/accuracy/plot.py": {"log": "matplotlib's axis scale"},
+    "irrun/cli/main.py": {"reshape": "the `irrun reshape` command"},
+    "irrun/analysis/check.py": {"const": "a finding code (public, in --json output)"},
+    "irrun/debug/tracing.py": {"const": "the executor's step kind for a folded layer"},
+    "irrun/runtime/executor.py": {"const": "the step kind of a layer whose value is known",
                           "result": "the step kind of a model output"},
-    "irrun/program.py": {"const": "the step kind of a layer whose value is known"},
-    "irrun/inplace.py": {"result": "the step kind of a model output"},
+    "irrun/runtime/program.py": {"const": "the step kind of a layer whose value is known"},
+    "irrun/runtime/inplace.py": {"result": "the step kind of a model output"},
     "irrun/model.py": {"result": "the step kind of a model output; a tensor key's tag"},
-    "irrun/describe.py": {"const": "the Mermaid class of Const boxes (output format)"},
-    "irrun/accuracy/nonfinite.py": {"Const": "a label in the report"},
-    "irrun/accuracy/match.py": {"const": "a placeholder in a structural signature"},
+    "irrun/debug/describe.py": {"const": "the Mermaid class of Const boxes (output format)"},
+    "irrun/debug/accuracy/nonfinite.py": {"Const": "a label in the report"},
+    "irrun/debug/accuracy/match.py": {"const": "a placeholder in a structural signature"},
 }
-
-MAX_LINES = 400
-
 
 def _type_names() -> set[str]:
     registry.load_all()
@@ -105,7 +102,7 @@ def _op_modules() -> list[Path]:
 def _is_shared(name: str) -> bool:
     """Modules an op may import: the contract, the registry and the ``_helper`` modules."""
     last = name.rsplit(".", 1)[-1]
-    return last in ("base", "registry") or last.startswith("_")
+    return last in ("base", "registry", "bounds") or last.startswith("_")
 
 
 @pytest.mark.parametrize("path", _op_modules(), ids=lambda p: p.relative_to(PKG).as_posix())
@@ -136,12 +133,12 @@ def test_an_op_module_imports_no_sibling_op(path):
 def test_every_op_declares_its_category():
     """``irrun graph`` colours a layer by its op's ``category``; inputs, outputs and Consts are
     drawn by their role."""
-    from irrun.describe import CATEGORIES
-    from irrun.tensorinfo import Role
+    from irrun.debug.describe import CATEGORIES
+    from irrun.types.tensor_info import Role
     registry.load_all()
     bad = [f"{cls.__name__}: {cls.category!r}" for cls in registry._REGISTRY.values()
            if cls.role not in (Role.PARAMETER, Role.RESULT, Role.CONSTANT) and cls.category not in CATEGORIES]
-    assert not bad, f"ops without a category of irrun.describe.CATEGORIES: {bad}"
+    assert not bad, f"ops without a category of irrun.debug.describe.CATEGORIES: {bad}"
 
 
 def test_one_class_naming_rule():
@@ -156,8 +153,3 @@ def test_one_class_naming_rule():
         if cls.__name__ not in {t + n, t + page}:
             bad.append(f"{cls.__module__}.{cls.__name__} ({t}-{v})")
     assert not bad, f"op classes not named <Type><N>: {bad}"
-@pytest.mark.parametrize("path", sorted(PKG.rglob("*.py")), ids=lambda p: p.relative_to(PKG).as_posix())
-def test_no_module_over_the_line_limit(path):
-    rel = path.relative_to(ROOT).as_posix()
-    n = len(path.read_text(encoding="utf-8").splitlines())
-    assert n <= MAX_LINES, f"{rel} has {n} lines (at most {MAX_LINES}): split it along its concepts"

@@ -18,7 +18,7 @@ import pytest
 
 from helpers import needs_openvino
 import irrun
-from irrun.irwriter import IRWriter
+from irrun.ir.builder import IRWriter
 from irrun.ops import registry
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))

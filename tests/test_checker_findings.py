@@ -13,11 +13,11 @@ import pytest
 from lxml import etree
 
 import irrun
-from irrun.check_report import format_json
-from irrun.checker import LOADS_BUT_FAILS, check_model
-from irrun.cli import main
+from irrun.cli.check_report import format_json
+from irrun.analysis.check import LOADS_BUT_FAILS, check_model
+from irrun.cli.main import main
 from irrun.errors import ModelFileError
-from irrun.irwriter import IRWriter
+from irrun.ir.builder import IRWriter
 
 from helpers import needs_openvino
 
@@ -71,7 +71,7 @@ def run_cli(capsys, *args):
 
 @pytest.mark.parametrize("xml", ALL_IRS, ids=lambda p: str(p.relative_to(FIXTURES).parent))
 def test_openvino_written_irs_check_without_any_finding(xml):
-    """Only the warning that a Loop has no bound (irrun/iterations.py) may appear."""
+    """Only the warning that a Loop has no bound (irrun/limits/iterations.py) may appear."""
     assert [f for f in check_model(xml) if f.code != "loop-bound"] == []
 
 

@@ -5,7 +5,7 @@ one declared dim or rank or precision changed, one edge moved, one Const offset 
 The mutation kinds are defined so that each mutant is wrong whenever the original is right (see
 the tool's docstring: no -1 dims, no UNSPECIFIED precisions, no edge moved to an identically
 declared port). One more thing could hide a mutant: a dim OpenVINO knows statically but irrun only
-as an interval (before irrun/bounds.py, ShapeOf of ``[?,3,4]`` -> Gather -> Concat -> Reshape gave
+as an interval (before irrun/ops/bounds.py, ShapeOf of ``[?,3,4]`` -> Gather -> Concat -> Reshape gave
 ``[?,?]`` where OpenVINO says ``[?,12]``, so a declared 12 could not be told from a 2). Such ports
 are listed by :func:`precision_gaps`, pinned in ``KNOWN_GAPS`` (empty now; it may never grow), and
 mutants that rely on them are not drawn.
@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import irrun
-from irrun.checker import check_model
+from irrun.analysis.check import check_model
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 from mutate_ir import KINDS, mutate, write  # noqa: E402
@@ -31,7 +31,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 IRS = sorted(FIXTURES.rglob("*.xml"))
 
 #: (fixture, layer id, output port id) that OpenVINO declares more exactly than irrun infers.
-#: Value bounds (irrun/bounds.py) closed the last ones: the Reshape to Concat(Gather(ShapeOf), 12)
+#: Value bounds (irrun/ops/bounds.py) closed the last ones: the Reshape to Concat(Gather(ShapeOf), 12)
 #: of shapeof_reshape_dynamic_batch, BERT's attention Reshape to ShapeOf([?,?,32]) and the LSTM/GRU
 #: zero states Broadcast to Concat(2, Gather(ShapeOf), 16) of the zoo and rnn_models.
 KNOWN_GAPS: set[tuple[str, str, str]] = set()

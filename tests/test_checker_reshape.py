@@ -13,10 +13,10 @@ import pytest
 
 from helpers import needs_openvino
 import irrun
-from irrun.checker import check_model
-from irrun.cli import main
+from irrun.analysis.check import check_model
+from irrun.cli.main import main
 from irrun.errors import OutputError, ShapeError
-from irrun.irwriter import IRWriter
+from irrun.ir.builder import IRWriter
 
 FIXTURES = Path(__file__).parent / "fixtures"
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from irrun.cli import main
-from irrun.irwriter import IRWriter
+from irrun.cli.main import main
+from irrun.ir.builder import IRWriter
 
 
 @pytest.fixture
@@ -119,7 +119,7 @@ def test_unreadable_model_exit_2(tmp_path, capsys):
 
 
 def test_console_script_no_traceback(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "irrun.cli", str(tmp_path / "missing.xml")],
+    r = subprocess.run([sys.executable, "-m", "irrun", str(tmp_path / "missing.xml")],
                        capture_output=True, text=True)
     assert r.returncode == 2
     assert r.stderr.strip() == f"irrun: unreadable model: {tmp_path / 'missing.xml'}: no such file"
@@ -139,7 +139,7 @@ def test_version_help_and_python_m(capsys):
     assert code == 0
     listed = [ln.split()[0] for ln in out.splitlines() if ln.startswith("  ") and not ln.startswith("   ")
               and not ln.strip().startswith("-")]
-    from irrun.cli import COMMANDS
+    from irrun.cli.main import COMMANDS
     assert listed == list(COMMANDS), "every command, one line each"
     assert all(len(ln.split()) > 2 for ln in out.splitlines() if ln.split()[:1] in ([c] for c in COMMANDS))
     r = subprocess.run([sys.executable, "-m", "irrun", "--version"], capture_output=True, text=True)

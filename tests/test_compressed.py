@@ -82,9 +82,9 @@ def test_unfolded_chain_runs_in_f32_too(tmp_path):
     """Weights above the folding limit are decompressed by the executor, with the same rule:
     (w - zp) * scale in f32, no f16 rounding of the product (OpenVINO's CPU plugin and its
     ConstantFolding both compute it so; each f16 op alone would round)."""
-    from irrun.irwriter import IRWriter
+    from irrun.ir.builder import IRWriter
     rng = np.random.default_rng(0)
-    n, k = 300, 256                                  # 76800 weights > irrun.infer.FOLD_LIMIT
+    n, k = 300, 256                                  # 76800 weights > irrun.analysis.inference.FOLD_LIMIT
     w = rng.integers(0, 255, (n, k), endpoint=True).astype(np.uint8)
     zp = rng.integers(100, 150, (n, 1)).astype(np.uint8)
     scale = rng.uniform(0.005, 0.05, (n, 1)).astype(np.float16)

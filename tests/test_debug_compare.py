@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from helpers import needs_openvino
-from irrun import ovref
-from irrun.cli import main
-from irrun.diff import compare_arrays
+from irrun.debug import openvino_reference as ovref
+from irrun.cli.main import main
+from irrun.debug.layer_diff import compare_arrays
 from irrun.ops.registry import resolve
 from test_fixtures import FIXTURES
 

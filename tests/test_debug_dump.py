@@ -2,7 +2,7 @@
 
 The dump is checked against OpenVINO's own intermediate outputs: the CPU plugin at f32 with every
 output port of every layer made a model output (``Model.add_outputs``), matched by layer name and
-output index — written here independently of ``irrun.ovref`` — on every fixture.
+output index — written here independently of ``irrun.debug.openvino_reference`` — on every fixture.
 """
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ import pytest
 from helpers import needs_openvino
 import irrun
 from irrun import debug
-from irrun.cli import main
+from irrun.cli.main import main
 from irrun.errors import InputError
-from irrun.irwriter import IRWriter
+from irrun.ir.builder import IRWriter
 from test_fixtures import CASES, FIXTURES, assert_same, load_arrays, meta_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
@@ -374,7 +374,7 @@ def test_trace_sees_outputs_nobody_reads(tmp_path):
     # MaxPool-8 skips its indices when no layer reads them; a trace (and so --dump and compare)
     # must still see them. Spec max-pool-8: indices are flat over the whole input tensor.
     from irrun import debug, read_model
-    from irrun.irwriter import IRWriter
+    from irrun.ir.builder import IRWriter
 
     b = IRWriter()
     x = b.parameter("x", "f32", [1, 1, 2, 3])

@@ -16,9 +16,9 @@ import pytest
 from helpers import needs_openvino
 import irrun
 from irrun import debug
-from irrun.cli import main
+from irrun.cli.main import main
 from irrun.errors import InputError
-from irrun.extract import extract_layer
+from irrun.debug.extract import extract_layer
 from test_fixtures import CASES, FIXTURES, assert_same, load_arrays, meta_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))

@@ -7,9 +7,9 @@ import pytest
 from helpers import needs_dot
 from test_fixtures import CASES, FIXTURES
 
-from irrun.cli import main
-from irrun.describe import CATEGORIES, _attr_lines, category
-from irrun.irwriter import IRWriter
+from irrun.cli.main import main
+from irrun.debug.describe import CATEGORIES, _attr_lines, category
+from irrun.ir.builder import IRWriter
 
 
 def run_cli(capsys, *args):
@@ -84,7 +84,7 @@ def test_dot_has_every_layer_and_edge(capsys):
 def test_categories_cover_every_op_irrun_has():
     from irrun.ops.registry import _index
     missing = [t for t in _index() if t not in ("Parameter", "Result", "Constant") and category(t) is None]
-    assert missing == [], "give these ops' modules a colour in irrun.describe._MODULE_CATEGORY"
+    assert missing == [], "give these ops' modules a colour in irrun.debug.describe._MODULE_CATEGORY"
     assert (category("Convolution"), category("relu"), category("MaxPool"), category("NoSuchOp")) == \
         ("linear", "elementwise", "spatial", None)
 

@@ -45,7 +45,7 @@ import pytest
 
 from helpers import needs_openvino
 import irrun
-from irrun import elements
+from irrun.types import elements
 from irrun.errors import InternalError, IrrunError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))

@@ -148,7 +148,7 @@ def test_cli_workers_from_a_hostile_working_directory(tmp_path):
         f"open({str(marker)!r}, 'w').close()\n"
         "import sys\ndel sys.modules['selectors']\nsys.path[:] = [p for p in sys.path if p]\nimport selectors\n")
     irrun_exe = Path(sys.executable).parent / "irrun"
-    cmd = [str(irrun_exe)] if irrun_exe.exists() else [sys.executable, "-P", "-m", "irrun.cli"]
+    cmd = [str(irrun_exe)] if irrun_exe.exists() else [sys.executable, "-P", "-m", "irrun"]
     r = subprocess.run(cmd + [str(CNN), "-i", "in", "-o", "out", "--workers", "1"], cwd=tmp_path,
                        capture_output=True, text=True, timeout=300, env={**os.environ, "CI": "true"})
     assert r.returncode == 1, r.stderr
@@ -163,7 +163,7 @@ def test_cli_workers_from_a_hostile_working_directory(tmp_path):
 
 
 def test_without_dask_the_flag_says_how_to_install(tmp_path, monkeypatch, capsys):
-    from irrun.cli import main
+    from irrun.cli.main import main
     _cnn_inputs(tmp_path / "in", n=1)
     monkeypatch.setitem(sys.modules, "distributed", None)       # import distributed -> ImportError
     assert main([str(CNN), "-i", str(tmp_path / "in"), "-o", str(tmp_path / "out"), "--workers", "2"]) == 3
@@ -181,7 +181,7 @@ def test_a_worker_with_another_copy_of_the_model_is_refused_once(client):
 
 def test_cli_checks_destinations_before_starting_a_cluster(tmp_path, monkeypatch, capsys):
     import irrun.distributed.cluster as cluster
-    from irrun.cli import main
+    from irrun.cli.main import main
     monkeypatch.setattr(cluster, "local_cluster", lambda *a, **k: pytest.fail("a cluster was started"))
     _cnn_inputs(tmp_path / "in", n=2)
     out = tmp_path / "out"
@@ -196,7 +196,7 @@ def test_progress_bar_and_failure_lines():
     import io
 
     from irrun.distributed import Failure
-    from irrun.distributed.cli import Progress
+    from irrun.cli.distributed import Progress
     s = io.StringIO()
     p = Progress(3, s, show=True)
     p.update("a.npy", None)
@@ -217,7 +217,7 @@ def test_progress_bar_and_failure_lines():
 def test_iteration_budget_applies_in_the_workers(client, tmp_path):
     """``--max-iterations`` reaches each run on the workers: a TensorIterator of 5 steps passes
     with a budget of 5 and fails, reported and skipped, with 4 — as in the single-process run."""
-    from irrun import iterations
+    from irrun.limits import iterations
     model_path = Path(__file__).parent / "fixtures" / "subgraphs" / "ti_forward" / "model.xml"
     model = irrun.read_model(model_path)
     feeds = {"in": {"X": np.ones((2, 5, 3), np.float32), "H": np.zeros((2, 3), np.float32),

@@ -1,4 +1,4 @@
-"""irrun.elements: the packing examples of ir-format.md §6 / §6.1 / §6.2 taken literally, the
+"""irrun.types.elements: the packing examples of ir-format.md §6 / §6.1 / §6.2 taken literally, the
 Const decoding of every element type compared with OpenVINO (tests/fixtures/consts, written by
 tools/make_const_fixtures.py), and the reader's .bin bounds checks."""
 from pathlib import Path
@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 import irrun
-from irrun import elements
-from irrun.elements import NF4_TABLE, TYPES, decode, storage_bytes
+from irrun.types import elements
+from irrun.types.elements import NF4_TABLE, TYPES, decode, storage_bytes
 from irrun.errors import ModelFileError
-from irrun.irwriter import IRWriter
+from irrun.ir.builder import IRWriter
 
 FIXTURES = Path(__file__).parent / "fixtures" / "consts"
 

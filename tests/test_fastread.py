@@ -1,4 +1,4 @@
-"""The reader's streaming fast path (irrun/fastread.py) makes the tree reader's records to the
+"""The reader's streaming fast path (irrun/ir/fast_reader.py) makes the tree reader's records to the
 field, and gives every file it does not expect (and every error) to the tree reader."""
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 import irrun
-from irrun import fastread
+from irrun.ir import fast_reader as fastread
 from irrun.errors import ModelFileError
-from irrun.portdecl import all_plain
-from irrun.reader import _Reader, read_ir
+from irrun.ir.declared_ports import all_plain
+from irrun.ir.reader import _Reader, read_ir
 
 ROOT = Path(__file__).parents[1]
 MODELS = sorted({*ROOT.glob("tests/fixtures/**/*.xml"), *ROOT.glob("samples/**/*.xml")})

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import irrun
-from irrun import elements
+from irrun.types import elements
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "meta.json").exists())

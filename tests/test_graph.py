@@ -1,4 +1,4 @@
-"""The layer graph irrun walks (irrun/graph.py): plain adjacency, no networkx on the path of
+"""The layer graph irrun walks (irrun/analysis/graph.py): plain adjacency, no networkx on the path of
 ``import irrun`` and reading or running a model; ``Model.graph`` is still a networkx graph."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import networkx as nx
 
 import irrun
-from irrun.graph import Graph, inputs_of, live_order
+from irrun.analysis.graph import Graph, inputs_of, live_order
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MODEL = FIXTURES / "compressed" / "u4_asym_group" / "model.xml"

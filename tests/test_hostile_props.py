@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 import irrun
-from irrun.checker import check_model
+from irrun.analysis.check import check_model
 from irrun.errors import InternalError, IrrunError, ModelFileError
 
 FIXTURES = sorted(p.parent for p in (Path(__file__).parent / "fixtures").glob("**/model.xml"))
@@ -181,7 +181,7 @@ NPYS = [_npy_bytes(a) for a in (np.arange(12, dtype=np.float32).reshape(3, 4),
 @given(st.sampled_from(NPYS), st.data())
 def test_npy_mutations(blob, data):
     """Mutated .npy files (header and data) give the array or an InputError / budget error."""
-    from irrun.npyio import load_npy, load_npz
+    from irrun.io.npy import load_npy, load_npz
     buf = bytearray(blob)
     for _ in range(data.draw(st.integers(1, 3))):
         i = data.draw(st.integers(0, len(buf) - 1))

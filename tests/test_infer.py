@@ -4,7 +4,7 @@ import pytest
 
 import irrun
 from irrun.errors import ExecutionError, ShapeError
-from irrun.irwriter import IRWriter
+from irrun.ir.builder import IRWriter
 
 
 def split_by_shape_model(tmp_path, y_shape: str):

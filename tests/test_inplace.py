@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import irrun
-from irrun.executor import plan
-from irrun.irwriter import IRWriter
+from irrun.runtime.executor import plan
+from irrun.ir.builder import IRWriter
 
 X = np.array([[-2.0, -0.5, 0.0, 1.5], [3.0, -4.0, 0.25, -1.0]], np.float32)
 C = np.array([[1.0, 2.0, -3.0, 0.5], [-1.0, 1.0, 1.0, 2.0]], np.float32)

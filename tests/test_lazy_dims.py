@@ -1,4 +1,4 @@
-"""Declared port dims parsed on first use (irrun/portdecl.py): the same dims as the file says,
+"""Declared port dims parsed on first use (irrun/ir/declared_ports.py): the same dims as the file says,
 the same errors as an eager reader, from every command."""
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 from lxml import etree
 
 import irrun
-from irrun.cli import main
+from irrun.cli.main import main
 from irrun.errors import ModelFileError
-from irrun.reader import read_ir
+from irrun.ir.reader import read_ir
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SAMPLES = Path(__file__).parents[1] / "samples"
@@ -165,8 +165,8 @@ ALL = sorted({*Path(__file__).parent.glob("fixtures/**/*.xml"), *SAMPLES.glob("*
 def test_check_finds_the_same_with_lazy_and_eager_dims(monkeypatch, tmp_path):
     """``irrun check`` on every fixture and on files with stale declared dims: the findings
     with dims parsed on first use are those of a reader that parses them eagerly."""
-    from irrun import reader
-    from irrun.checker import check_model
+    from irrun.ir import reader
+    from irrun.analysis.check import check_model
     stale = [_edit(SHUFFLE, tmp_path / "a", b"<dim>8</dim>", b"<dim>7</dim>"),
              _edit(SHUFFLE, tmp_path / "b", b"<dim>4</dim>\n\t\t\t\t\t<dim>4</dim>", b"<dim>4</dim>"),
              _edit(FIXTURES / "subgraphs" / "ti_forward" / "model.xml", tmp_path / "c", b"<dim>", b"<dim>5</dim><dim>")]

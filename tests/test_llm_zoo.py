@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import irrun
-from irrun.diff import compare_arrays
+from irrun.debug.layer_diff import compare_arrays
 
 ZOO = Path(__file__).parent / "fixtures" / "llm_zoo"
 CASES = sorted(p.name for p in ZOO.iterdir() if (p / "model.xml").exists()) if ZOO.is_dir() else []

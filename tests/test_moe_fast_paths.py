@@ -17,7 +17,7 @@ from irrun.ops.reshape import concrete_target
 from irrun.ops.select import Select1, select_shape
 from irrun.ops.squeeze import Squeeze1, squeeze_shape, squeezed
 from irrun.ops.topk import topk
-from irrun.shapes import PartialShape
+from irrun.types.shapes import PartialShape
 
 shapes = st.lists(st.integers(0, 4), min_size=0, max_size=4).map(tuple)
 

@@ -27,9 +27,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import irrun
-from irrun import budget, elements
+from irrun.limits import memory as budget
+from irrun.types import elements
 from irrun.errors import ExecutionError, InputError, InternalError, IrrunError, ShapeError
-from irrun.irwriter import IRWriter
+from irrun.ir.builder import IRWriter
 from irrun.ops.base import _MISSING
 from irrun.ops.registry import all_ops
 

@@ -1,4 +1,4 @@
-"""What a Program keeps across runs (irrun/program.py), each proven equal to computing it anew:
+"""What a Program keeps across runs (irrun/runtime/program.py), each proven equal to computing it anew:
 constants computed once per model (bit for bit the per-run values), compressed tables gathered
 row-wise (bit for bit the unfused Gather), one plan reused across input shapes (the outputs of a
 plan made for the very shapes), and the memory budget honoured on all three paths.
@@ -16,12 +16,12 @@ from subgraph_cases import CASES as SUBGRAPH_CASES
 from subgraph_cases import load as load_subgraph
 
 import irrun
-import irrun.infer
-from irrun import budget
-from irrun.budget import MemoryBudgetError
-from irrun.executor import execute
-from irrun.irwriter import IRWriter
-from irrun.program import RowGather
+import irrun.analysis.inference
+from irrun.limits import memory as budget
+from irrun.limits.memory import MemoryBudgetError
+from irrun.runtime.executor import execute
+from irrun.ir.builder import IRWriter
+from irrun.runtime.program import RowGather
 
 FIXTURES = Path(__file__).parent / "fixtures"
 COMPRESSED = sorted(p.name for p in (FIXTURES / "compressed").iterdir() if (p / "meta.json").exists())
@@ -38,9 +38,9 @@ DYNAMIC_ZOO = [c for c in ZOO if _dynamic(c)]
 
 @pytest.fixture
 def unfolded(monkeypatch):
-    """Small test tables would be folded by shape inference (irrun.infer.FOLD_LIMIT) and never
+    """Small test tables would be folded by shape inference (irrun.analysis.inference.FOLD_LIMIT) and never
     reach the executor; with folding off they take the path of real-size weights."""
-    monkeypatch.setattr(irrun.infer, "FOLD_LIMIT", 0)
+    monkeypatch.setattr(irrun.analysis.inference, "FOLD_LIMIT", 0)
 
 
 def per_run(model: irrun.Model, inputs: dict) -> dict:

@@ -1,4 +1,4 @@
-"""Reading pauses Python's cyclic collector (irrun/heap.py) and leaves it as it was."""
+"""Reading pauses Python's cyclic collector (irrun/runtime/heap.py) and leaves it as it was."""
 from __future__ import annotations
 
 import gc

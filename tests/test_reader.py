@@ -6,8 +6,8 @@ import pytest
 
 import irrun
 from irrun.errors import GraphError, ModelFileError, ShapeError, UnsupportedError
-from irrun.reader import read_ir, split_names
-from irrun.shapes import Dim, PartialShape
+from irrun.ir.reader import read_ir, split_names
+from irrun.types.shapes import Dim, PartialShape
 
 PARAM = '''<layer id="{id}" name="{name}" type="Parameter" version="opset1">
   <data shape="{shape}" element_type="{et}"/>
@@ -231,7 +231,7 @@ def _concat_ir(tmp_path, fn=None):
     """x f32[1,4] ++ Const f32[1,4] (axis 0) -> y, its XML edited by ``fn(root)``."""
     from lxml import etree
 
-    from irrun.irwriter import IRWriter
+    from irrun.ir.builder import IRWriter
     b = IRWriter("m")
     x = b.parameter("x", "f32", [1, 4])
     c = b.const(np.arange(4, dtype=np.float32).reshape(1, 4))

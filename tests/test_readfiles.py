@@ -1,4 +1,4 @@
-"""irrun.readfiles (issue 27 classes 1 and 12) and writers.distinct (class 2): every file a
+"""irrun.io.files (issue 27 classes 1 and 12) and writers.distinct (class 2): every file a
 command reads is a regular file, opened without blocking, and protected from that command's
 outputs; two outputs of one command are never one file."""
 from __future__ import annotations
@@ -9,12 +9,12 @@ import threading
 import numpy as np
 import pytest
 
-from irrun.commands import input_files
-from irrun.commands.graph import pick_format
+from irrun.cli.common import input_files
+from irrun.cli.graph import pick_format
 from irrun.errors import InputError, ModelFileError, OutputError
-from irrun.npyio import load_npy
-from irrun.readfiles import command, files_read, open_regular
-from irrun.writers import data, destination, distinct, write_files
+from irrun.io.npy import load_npy
+from irrun.io.files import command, files_read, open_regular
+from irrun.io.writers import data, destination, distinct, write_files
 
 
 def _in_thread(fn, timeout=10.0):
@@ -115,7 +115,7 @@ def test_graph_name_format_mismatch_refused(fmt, out, words):
 
 def test_fixed_names_in_one_directory_are_distinct(tmp_path):
     """A dump or an extract directory where two of its fixed names are hard links to one file."""
-    from irrun.dumpfile import dump_target
+    from irrun.debug.dumps import dump_target
     d = tmp_path / "dump"
     d.mkdir()
     (d / "tensors.npz").write_bytes(b"old")

@@ -1,4 +1,4 @@
-"""The executor's loop of every run (irrun/fastloop.py) against its reference, the loop
+"""The executor's loop of every run (irrun/runtime/fast_loop.py) against its reference, the loop
 that shows every step to an observer (``execute(..., observe=)``, which keeps the live account
 through ``_account``): the same outputs bit for bit, and the same memory-budget decision — the
 same refusal, at the same layer, with the same bytes — at every limit. The fast loop sets a
@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 
 import irrun
-from irrun import budget
-from irrun.contract import output_specs, outputs_fit, outputs_match
-from irrun.elements import from_dtype
-from irrun.executor import Plan, RunContext, execute
-from irrun.shapes import Dim, PartialShape
-from irrun.tensorinfo import TensorInfo
+from irrun.limits import memory as budget
+from irrun.analysis.contract import output_specs, outputs_fit, outputs_match
+from irrun.types.elements import from_dtype
+from irrun.runtime.executor import Plan, RunContext, execute
+from irrun.types.shapes import Dim, PartialShape
+from irrun.types.tensor_info import TensorInfo
 
 ZOO = Path(__file__).parent / "fixtures" / "zoo"
 CASES = ["gpt2_fp32", "gpt2_sdpa_fp16", "dynamic_cnn_fp32", "bert_fp32", "lstm_gru_fp32"]
@@ -114,7 +114,7 @@ def test_the_cheap_output_check_agrees_with_the_partial_shape(dims):
 def test_a_run_holds_one_errstate_that_the_kernels_reuse(tmp_path):
     """Float math gives OpenVINO's silent IEEE results (inf, NaN) with no NumPy warning, inside a
     run (one errstate for all kernels) and outside it (each kernel enters its own)."""
-    from irrun.irwriter import IRWriter
+    from irrun.ir.builder import IRWriter
     from irrun.ops._numerics import quiet, quiet_run
     w = IRWriter()
     x = w.parameter("x", "f32", [-1])
@@ -137,7 +137,7 @@ def test_a_run_holds_one_errstate_that_the_kernels_reuse(tmp_path):
 def test_a_folded_output_cannot_be_changed_for_the_next_run(tmp_path):
     """A model output that shape inference folded is the plan's value, shared by every run:
     handed out read-only, so a caller writing into it cannot change what the next run returns."""
-    from irrun.irwriter import IRWriter
+    from irrun.ir.builder import IRWriter
     w = IRWriter()
     x = w.parameter("x", "f32", [2, 3])
     w.result(w.layer("ShapeOf", [x], {"output_type": "i64"}, version="opset3"), "shape")

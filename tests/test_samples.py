@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from irrun.cli import main
+from irrun.cli.main import main
 
 SAMPLES = sorted(p.parent for p in (Path(__file__).parent.parent / "samples").glob("*/model.xml"))
 

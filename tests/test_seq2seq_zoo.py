@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import irrun
-from irrun.diff import compare_arrays
+from irrun.debug.layer_diff import compare_arrays
 
 ZOO = Path(__file__).parent / "fixtures" / "seq2seq_zoo"
 MODELS = sorted(p.name for p in ZOO.iterdir() if (p / "case.json").exists()) if ZOO.is_dir() else []

@@ -19,7 +19,7 @@ from irrun.ops.broadcast import broadcast_shape
 from irrun.ops.reshape import concrete_target, reshape_target
 from irrun.ops.transpose import Transpose1, transpose_order
 from irrun.ops.unsqueeze import Unsqueeze1, unsqueeze_shape, unsqueezed
-from irrun.shapes import PartialShape
+from irrun.types.shapes import PartialShape
 
 shapes = st.lists(st.integers(0, 6), min_size=0, max_size=5).map(tuple)
 ints = st.lists(st.integers(-3, 8), min_size=0, max_size=6)

@@ -12,7 +12,7 @@ from lxml import etree
 from subgraph_cases import CASES, copy_case, load, replay
 
 import irrun
-from irrun.checker import LOADS_BUT_FAILS, check_model
+from irrun.analysis.check import LOADS_BUT_FAILS, check_model
 from irrun.errors import InputError, ShapeError
 
 STATE_CASES = [c for c in CASES if c.startswith("state_")]
@@ -129,7 +129,7 @@ def test_a_readvalue_without_assign_is_refused(tmp_path):
 def test_readvalue6_output_type_as_openvino_infers_it(tmp_path, vtype, vshape, want):
     """Measured with openvino 2026.4 (opset6.read_value on a Parameter f32[2,?]): only a variable
     whose type AND shape are fully dynamic takes its init's; any declared part is kept as is."""
-    from irrun.irwriter import IRWriter
+    from irrun.ir.builder import IRWriter
     b = IRWriter("rv6")
     x = b.parameter("x", "f32", [2, -1])
     rv = b.layer("ReadValue", [x], {"variable_id": "v", "variable_type": vtype, "variable_shape": vshape},

@@ -2,7 +2,7 @@
 
 The models are OpenVINO-written fixtures (tools/make_subgraph_fixtures.py) whose port maps are
 rewritten at random; the expected values follow from the loop's definition (acc = acc + (x + 1)
-starting from x; x = x / 2 + 1 nested T1 x T2 times), and the budget rule from irrun/iterations.py:
+starting from x; x = x / 2 + 1 nested T1 x T2 times), and the budget rule from irrun/limits/iterations.py:
 a run fails, naming a Loop, exactly when its body executions would pass the budget.
 """
 from __future__ import annotations

@@ -18,10 +18,10 @@ from lxml import etree
 from subgraph_cases import CASES, copy_case, load, replay, within
 
 import irrun
-from irrun import elements
-from irrun.checker import LOADS_BUT_FAILS, check_model
+from irrun.types import elements
+from irrun.analysis.check import LOADS_BUT_FAILS, check_model
 from irrun.errors import ShapeError, UnsupportedError
-from irrun.graph import inputs_of
+from irrun.analysis.graph import inputs_of
 
 SUBGRAPH_CASES = [c for c in CASES if not c.startswith("state_")]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from irrun.commands.ops import markdown, matrix
+from irrun.cli.ops import markdown, matrix
 
 ROOT = Path(__file__).resolve().parents[1]
 

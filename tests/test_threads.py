@@ -1,6 +1,6 @@
 """Process-wide run settings: ``irrun --threads N`` / :func:`irrun.set_threads` (the BLAS pool
 size, also after NumPy loaded its BLAS, through threadpoolctl; the environment variables for
-libraries loaded later), and glibc's malloc kept from returning freed memory (irrun/heap.py)."""
+libraries loaded later), and glibc's malloc kept from returning freed memory (irrun/runtime/heap.py)."""
 import os
 import subprocess
 import sys
@@ -24,7 +24,7 @@ def _fresh(code: str) -> str:
 def test_set_threads_changes_the_loaded_blas_pool_and_the_variables():
     out = _fresh("""
 import os, irrun, numpy
-from irrun.threads import current
+from irrun.limits.threads import current
 before = current().get('openblas')
 irrun.set_threads(1)
 print(before, current().get('openblas'), os.environ['OPENBLAS_NUM_THREADS'], os.environ['OMP_NUM_THREADS'])
@@ -34,8 +34,8 @@ print(before, current().get('openblas'), os.environ['OPENBLAS_NUM_THREADS'], os.
 
 def test_cli_threads():
     out = _fresh(f"""
-import irrun.threads as t
-from irrun.cli import main
+import irrun.limits.threads as t
+from irrun.cli.main import main
 main([{str(SAMPLE / 'model.xml')!r}, '--input', {str(SAMPLE / 'input.npy')!r}, '--threads', '1'])
 print('pools', t.current())
 """)
@@ -43,7 +43,7 @@ print('pools', t.current())
 
 
 def test_zero_threads_is_refused():
-    from irrun.threads import set_threads
+    from irrun.limits.threads import set_threads
     with pytest.raises(InputError, match="at least 1"):
         set_threads(0)
     assert os.environ.get("OPENBLAS_NUM_THREADS") != "0"
@@ -51,7 +51,7 @@ def test_zero_threads_is_refused():
 
 def test_the_heap_is_kept_at_the_first_run_unless_told_not_to():
     code = """
-import sys, numpy as np, irrun, irrun.heap as h
+import sys, numpy as np, irrun, irrun.runtime.heap as h
 m = irrun.read_model(%r)
 before = h._done
 m.run({"x": np.load(%r)})

@@ -116,8 +116,8 @@ def test_overlapping_spans_count_the_text_they_describe():
     """1000 spans of one 1000-byte buffer are 10**6 bytes of text plus 1000 Python strings,
     refused under a budget of 10**6 bytes before any string is made; the buffer alone fits."""
     from helpers import raises_for
-    from irrun import budget
-    from irrun.budget import MemoryBudgetError
+    from irrun.limits import memory as budget
+    from irrun.limits.memory import MemoryBudgetError
     inputs = [np.zeros(1000, np.int32), np.full(1000, 1000, np.int32), _u8(b"a" * 1000)]
     with budget.limit(10**6):
         raises_for("StringTensorPack", MemoryBudgetError, "1000 strings, 1000000 bytes of text", run_op,
@@ -130,8 +130,8 @@ def test_overlapping_spans_count_the_text_they_describe():
 def test_empty_vocabulary_entries_cost_their_python_objects():
     """A vocabulary of 10**5 empty strings holds no text, but 10**5 Python objects."""
     from helpers import raises_for
-    from irrun import budget
-    from irrun.budget import MemoryBudgetError
+    from irrun.limits import memory as budget
+    from irrun.limits.memory import MemoryBudgetError
     z = np.zeros(10**5, np.int32)
     with budget.limit(5 * 10**6):
         raises_for("VocabDecoder", MemoryBudgetError, "100000 strings", run_op, "VocabDecoder",

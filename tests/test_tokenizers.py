@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import irrun
-from irrun.cli import main
+from irrun.cli.main import main
 from irrun.ops.tokenizers._charsmap import FormMap, normalize, simple_fold
 from irrun.ops.tokenizers._pcre import bounded, compile_pattern, substitute, to_regex_syntax
 from irrun.ops.tokenizers.decoding import validate_utf8
@@ -152,8 +152,8 @@ def test_offsets_outside_the_chars_are_refused():
 
 def test_dense_output_over_the_budget_is_refused_before_allocating():
     from helpers import raises_for, run_op
-    from irrun import budget
-    from irrun.budget import MemoryBudgetError
+    from irrun.limits import memory as budget
+    from irrun.limits.memory import MemoryBudgetError
     with budget.limit(1 << 20):
         raises_for("RaggedToDense", MemoryBudgetError, "memory budget", run_op, "RaggedToDense",
                    [np.array([0], np.int32), np.array([1], np.int32), np.array([7], np.int64),

@@ -1,4 +1,4 @@
-"""Value bounds (irrun/bounds.py): partially known shape values through small integer sub-graphs.
+"""Value bounds (irrun/ops/bounds.py): partially known shape values through small integer sub-graphs.
 
 Each case is a small graph — Parameters with partial shapes, ShapeOf, the ops that carry bounds,
 and one consumer that turns values into a shape — with the output shapes OpenVINO 2026.4.1's
@@ -26,12 +26,13 @@ from hypothesis import strategies as st
 
 from helpers import needs_openvino
 import irrun
-from irrun import bounds, elements
+from irrun.ops import bounds
+from irrun.types import elements
 from irrun.errors import IrrunError, OpError, ShapeError
-from irrun.graph import inputs_of
-from irrun.irwriter import IRWriter
+from irrun.analysis.graph import inputs_of
+from irrun.ir.builder import IRWriter
 from irrun.ops.base import TensorInfo
-from irrun.shapes import PartialShape
+from irrun.types.shapes import PartialShape
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
@@ -770,7 +771,7 @@ def test_fixture_shapes(fixture, layer, shape):
     assert str(types[(layer, 0)].shape) == shape
 
 
-# --- the rules of irrun/bounds.py ------------------------------------------------------------------
+# --- the rules of irrun/ops/bounds.py ------------------------------------------------------------------
 
 def _info(etype: str, lo, hi) -> TensorInfo:
     lo, hi = np.array(lo, np.int64), np.array(hi, np.int64)

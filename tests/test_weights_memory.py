@@ -1,4 +1,4 @@
-"""What irrun holds of a compressed model's weights (irrun/reader.py, irrun/program.py): packed
+"""What irrun holds of a compressed model's weights (irrun/ir/reader.py, irrun/runtime/program.py): packed
 Consts stay bytes until they run and nothing but the program's cache keeps what is computed from
 them; under a small budget, weights that do not fit are decompressed block by block. Every path
 is proven bit for bit equal to running every layer anew (a debug run)."""
@@ -12,9 +12,9 @@ import pytest
 
 import irrun
 import irrun.ops.matmul
-import irrun.weights
-from irrun.program import ChainRows, RowBlocks
-from irrun.weights import ConstBytes
+import irrun.ir.weights
+from irrun.runtime.program import ChainRows, RowBlocks
+from irrun.ir.weights import ConstBytes
 from test_program import assert_same, embedding_model, per_run
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -25,8 +25,8 @@ PACKED_CASES = ["i4_sym_group", "nf4_group", "u4_asym_group", "u4_asym_group_f16
 def lazy(monkeypatch):
     """Small fixtures: unpack every packed Const on use (real-size weights are), and fold
     nothing at inference (real-size weights are too big to fold)."""
-    monkeypatch.setattr(irrun.weights, "UNPACK_ON_USE", 0)
-    monkeypatch.setattr(irrun.infer, "FOLD_LIMIT", 0)
+    monkeypatch.setattr(irrun.ir.weights, "UNPACK_ON_USE", 0)
+    monkeypatch.setattr(irrun.analysis.inference, "FOLD_LIMIT", 0)
 
 
 def load(case: str):

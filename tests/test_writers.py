@@ -1,4 +1,4 @@
-"""Files irrun writes (irrun.writers), the outputs' names, the OpenVINO child process, escaped names.
+"""Files irrun writes (irrun.io.writers), the outputs' names, the OpenVINO child process, escaped names.
 
 The hostile corpus (tests/hostile/, classes 3, 7 and 8 of issue 11) holds one case per kind of bad
 target; here: the property over random names and planted links, what the files hold, and the
@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 
 import irrun
 from helpers import needs_openvino
-from irrun import ovref, writers
-from irrun.cli import main
+from irrun.debug import openvino_reference as ovref
+from irrun.io import writers
+from irrun.cli.main import main
 from irrun.errors import OutputError, printable
-from irrun.irwriter import IRWriter
-from irrun.npyio import load_npz
+from irrun.ir.builder import IRWriter
+from irrun.io.npy import load_npz
 from test_fixtures import FIXTURES, load_arrays, meta_of
 
 BLOCK = FIXTURES / "shufflenet_block"
@@ -155,7 +156,7 @@ def test_string_outputs_are_unicode_that_irrun_reads_back(tmp_path, capsys):
 def test_dump_strings_are_not_widened(tmp_path):
     """One long string among many short ones: the dump stores the IR's packed encoding, so its
     size follows the characters, not count x longest."""
-    from irrun.dumpfile import load_tensors, save_tensors
+    from irrun.debug.dumps import load_tensors, save_tensors
     a = np.array(["x"] * 10000 + ["y" * 10000], dtype=np.dtypes.StringDType())
     save_tensors(tmp_path, [(dict(key="0:0"), a)])
     assert (tmp_path / "tensors.npz").stat().st_size < 100_000        # unicode would be 400 MB

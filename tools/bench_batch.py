@@ -63,8 +63,8 @@ def child(mode: str, model: str, src: str, out: str, n: int) -> dict:
     files = sorted(Path(src).glob("*.npz"))
     if mode == "loop":
         import irrun
-        from irrun.commands import load_inputs
-        from irrun.writers import npz, write_files
+        from irrun.cli.common import load_inputs
+        from irrun.io.writers import npz, write_files
         m = irrun.read_model(model)
         t1 = time.perf_counter()
         for f in files:

@@ -68,8 +68,8 @@ if sys.argv[3] == "1":        # the proposed graph.py change: look for a cycle o
             raise nx.NetworkXNoCycle
         return _find_cycle(g, *a, **k)
     nx.find_cycle = find_cycle
-from irrun.checker import check_model
-from irrun.reader import read_ir
+from irrun.analysis.check import check_model
+from irrun.ir.reader import read_ir
 from irrun.model import Model
 t1 = time.perf_counter()
 xml, n = sys.argv[1], int(sys.argv[2])
@@ -80,7 +80,7 @@ def median(fn):
     for _ in range(n):
         t = time.perf_counter(); fn(); ts.append(time.perf_counter() - t)
     return sorted(ts)[n // 2]
-from irrun.infer import infer_types
+from irrun.analysis.inference import infer_types
 ir = read_ir(xml)
 model = Model(ir)
 print(json.dumps({"import": t1 - t0, "read_ir": median(lambda: read_ir(xml)),
@@ -133,7 +133,7 @@ def main() -> int:
         for k in ("read_ir", "graph_ops_order", "infer"):
             print(f"{'  ' + k:34}{ms(ir[k])}")
     n = max(3, a.repeat // 4)
-    w_ir = wall([sys.executable, "-m", "irrun.cli", "check", xml], n)
+    w_ir = wall([sys.executable, "-m", "irrun", "check", xml], n)
     w_ov = wall([sys.executable, "-c", "import sys, openvino as ov; ov.Core().read_model(sys.argv[1])", xml], n)
     print(f"{'wall: irrun check MODEL.xml':34}{ms(w_ir)}")
     print(f"{'wall: python -c read_model':34}{ms(w_ov)}")

@@ -51,7 +51,7 @@ OV_CONFIG = {"INFERENCE_PRECISION_HINT": "f32", "KV_CACHE_PRECISION": "f32", "DY
 class _Irrun:
     def __init__(self, xml: Path, max_memory: str | None):
         import irrun
-        from irrun import budget
+        from irrun.limits import memory as budget
         self.model = irrun.read_model(xml)
         self.limit = budget.parse_size(max_memory) if max_memory else None
         self.inputs = {p.name: p.etype.dtype for p in self.model.inputs}

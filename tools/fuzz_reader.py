@@ -5,7 +5,7 @@ The input is split like OpenVINO's read_model fuzzer (tests/fuzz/src/read_model-
 file: read -> graph -> shape inference -> check, and when inference succeeds a run on small
 constant inputs (dynamic dims at their least size) under a 64 MiB memory budget and an iteration
 budget of 2000 body executions; stateful models run twice, show their state, reset, run again.
-The outputs and a dump are then written through irrun.writers and read back (names and values must
+The outputs and a dump are then written through irrun.io.writers and read back (names and values must
 survive; a third field, ``... FUZZ_NEXT_FIELD manifest``, is fed to the dump reader as the dump's
 manifest.json). The seeds hold every fixture (TensorIterator/Loop/If bodies and ReadValue/Assign
 state included) and the hostile corpus; the dictionary (``--dict``) holds the words of bodies, port
@@ -64,7 +64,7 @@ def one_input(data: bytes) -> None:
     (TensorIterator/Loop/If) run under a small iteration budget; stateful ones (ReadValue/Assign)
     run twice, are read through ``Model.state``, reset and run again."""
     import irrun
-    from irrun.checker import check_model
+    from irrun.analysis.check import check_model
     from irrun.errors import InternalError, IrrunError
 
     xml, _, weights = data.partition(SEP)
@@ -97,23 +97,24 @@ def one_input(data: bytes) -> None:
 
 
 def round_trip(model, feeds, outputs, manifest: bytes) -> None:
-    """Outputs to .npz and a dump, written by irrun.writers into a fresh directory and read back;
+    """Outputs to .npz and a dump, written by irrun.io.writers into a fresh directory and read back;
     then the fuzzed ``manifest`` replaces the dump's manifest.json (must be refused gracefully)."""
     import shutil
 
     import numpy as np
 
-    from irrun import debug, writers
-    from irrun.dumpfile import storable
+    from irrun import debug
+    from irrun.io import writers
+    from irrun.debug.dumps import storable
     from irrun.errors import IrrunError
-    from irrun.npyio import load_npz
+    from irrun.io.npy import load_npz
     out = tempfile.mkdtemp(dir=_WORK)
     try:
         writers.write_files([(os.path.join(out, "o.npz"), writers.npz(
             {k: storable(v) for k, v in outputs.items()}))], protect=[XML, BIN])
         back = load_npz(os.path.join(out, "o.npz"))
         assert list(back) == list(outputs), (list(back), list(outputs))
-        from irrun import budget, iterations
+        from irrun.limits import memory as budget, iterations
         with budget.limit(MAX_MEMORY), iterations.limit(MAX_ITERATIONS):
             t = debug.trace(model, feeds)
         t.save(os.path.join(out, "d"))
@@ -165,7 +166,7 @@ def main() -> None:
 
     with atheris.instrument_imports():
         import irrun  # noqa: F401
-        import irrun.checker  # noqa: F401
+        import irrun.analysis.check
     sys.setrecursionlimit(1000)          # the default; deep recursion must be an irrun error
     atheris.Setup(sys.argv, one_input)
     atheris.Fuzz()

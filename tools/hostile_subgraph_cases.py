@@ -3,7 +3,7 @@ run-time sizes past the memory budget (5) and mis-declared sub-graph bodies (6).
 
 The Loop models are the OpenVINO-written fixtures of tests/fixtures/subgraphs (valid models,
 measured by tools/make_subgraph_fixtures.py) given hostile trip counts, inputs or declarations;
-the others are written with :class:`irrun.irwriter.IRWriter`. ``cases(model_case, npy)`` adds
+the others are written with :class:`irrun.ir.builder.IRWriter`. ``cases(model_case, npy)`` adds
 them through the generator's own ``model_case``.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 from lxml import etree
 
-from irrun.irwriter import IRWriter
+from irrun.ir.builder import IRWriter
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "subgraphs"
 BUDGET = "iteration budget"

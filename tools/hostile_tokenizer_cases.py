@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from irrun.irwriter import IRWriter
+from irrun.ir.builder import IRWriter
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "tokenizers"
 BACKTRACK = b"((a+)(?1))+b"

@@ -118,7 +118,7 @@ def irrun_decode(xml: Path, feeds: list[dict]) -> list[np.ndarray]:
 
 def disagreement(got: list[np.ndarray], want: list[np.ndarray], rtol: float = RTOL, atol: float = ATOL) -> str:
     """'' when every step's logits agree and give the same greedy token, else the first problem."""
-    from irrun.diff import compare_arrays
+    from irrun.debug.layer_diff import compare_arrays
     for i, (g, w) in enumerate(zip(got, want)):
         if g.shape != w.shape:
             return f"step {i}: logits of shape {list(g.shape)}, OpenVINO {list(w.shape)}"

@@ -7,7 +7,7 @@ entry in ``cases.json``: the command line (``{dir}`` = the case directory), the 
 fragments the one-paragraph error must contain (the layer, the file, the offending value).
 Files too big to check in (a 12 MB attribute) are described by ``"make"``: the name of a function
 here that tests/hostile/test_hostile.py calls to write them into a temporary copy.
-Models are written with :class:`irrun.irwriter.IRWriter` and then broken by editing the XML.
+Models are written with :class:`irrun.ir.builder.IRWriter` and then broken by editing the XML.
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
-from irrun.irwriter import IRWriter  # noqa: E402
+from irrun.ir.builder import IRWriter  # noqa: E402
 
 OUT = ROOT / "tests" / "hostile"
 CASES: list[dict] = []

@@ -435,7 +435,7 @@ def build_case(type_: str, opset: str, inputs: list, params: tuple, attrs: dict,
 # Parent side
 
 def _write_ir(case: Case, xml: Path) -> None:
-    from irrun.irwriter import IRWriter
+    from irrun.ir.builder import IRWriter
     b = IRWriter(case.id)
     ports = []
     for i, a in enumerate(case.inputs):

@@ -313,7 +313,7 @@ def reference_stage(case_dir: str) -> dict:
 def irrun_stage(case_dir: str) -> dict:
     """Read model.xml with irrun and run it on the ONNX inputs."""
     import irrun
-    from irrun import elements
+    from irrun.types import elements
     from irrun.errors import InputError, IrrunError, UnsupportedError
     d = Path(case_dir)
     data = _load(d)
@@ -357,7 +357,7 @@ def irrun_stage(case_dir: str) -> dict:
 
 
 def _etype_name(dt: np.dtype) -> str:
-    from irrun import elements
+    from irrun.types import elements
     if dt.kind in "OTU":
         return "string"
     return next(t.name for t in sorted(elements.TYPES.values(), key=lambda t: t.name in elements.PACKED)

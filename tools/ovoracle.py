@@ -114,9 +114,9 @@ class Oracle:
 
     def _start(self) -> subprocess.Popen:
         """An isolated worker (``python -I``, its own temporary cwd, a minimal environment: see
-        irrun.ovref); our import path minus the current directory is appended to its own, so
+        irrun.debug.openvino_reference); our import path minus the current directory is appended to its own, so
         that ``call`` finds the tests' modules but a stray numpy.py in the cwd is never run."""
-        from irrun.ovref import child_env, python_child
+        from irrun.debug.openvino_reference import child_env, python_child
         here = os.getcwd()
         path = os.pathsep.join(p for p in sys.path if p and os.path.abspath(p) != here)
         if self._stderr is not None:

@@ -38,7 +38,7 @@ def worker(engine: str, xml: str, prefill: int, decode: int, out: str, max_memor
     t0 = time.perf_counter()
     if engine == "irrun":
         import irrun
-        from irrun.budget import parse_size
+        from irrun.limits.memory import parse_size
         model = irrun.read_model(xml)
         read = time.perf_counter() - t0
         names = [p.name for p in model.inputs]

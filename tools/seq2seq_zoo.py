@@ -178,7 +178,7 @@ def irrun_stateless(d: Path, feeds: list[dict]) -> list[dict[str, np.ndarray]]:
 
 def _differs(what: str, got: np.ndarray, want: np.ndarray) -> str:
     """'' when ``got`` is within RTOL/ATOL of ``want``, else what is off."""
-    from irrun.diff import compare_arrays
+    from irrun.debug.layer_diff import compare_arrays
     c = compare_arrays(what, np.asarray(got, np.float32), want, RTOL, ATOL)
     return "" if c.equal else f"{what} differs{SEP}" + (
         f"{c.bad} of {c.size} values off, max abs err {c.max_abs:.3g}" if c.max_abs is not None else c.note)

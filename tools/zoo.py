@@ -101,7 +101,7 @@ def expected(oracle: Oracle, xml: Path, feeds: list[dict], names: list[str]) -> 
 def mismatch(got: np.ndarray, want: np.ndarray, rtol: float, atol: float) -> str:
     """'' when ``got`` agrees with ``want`` (same dtype and shape; integers and booleans exactly,
     floats within atol + rtol * |want|), else what differs."""
-    from irrun.diff import compare_arrays
+    from irrun.debug.layer_diff import compare_arrays
     got = np.asarray(got)
     if got.dtype != want.dtype:
         return f"dtype {got.dtype}, OpenVINO {want.dtype}"
@@ -115,8 +115,8 @@ def mismatch(got: np.ndarray, want: np.ndarray, rtol: float, atol: float) -> str
 def first_diverging(model, feeds: dict, rtol: float, atol: float) -> str:
     """The first layer whose inputs agree with OpenVINO CPU but whose outputs do not."""
     from irrun.debug import trace
-    from irrun.diff import compare
-    from irrun.ovref import all_ports
+    from irrun.debug.layer_diff import compare
+    from irrun.debug.openvino_reference import all_ports
     try:
         c = compare(model, trace(model, feeds), all_ports(model, feeds, "cpu"), rtol, atol)
     except Exception as e:      # a diagnosis only: never hide the failure it explains

@@ -13,7 +13,7 @@ Who does what:
   starts every input from its initial state, so which worker runs an input never changes its
   result, nor whether it fails.
 * **The client** (this process) checks every destination before the run, keeps a bounded number
-  of tasks in flight, writes each result as it arrives (:mod:`irrun.writers`: temp file + rename,
+  of tasks in flight, writes each result as it arrives (:mod:`irrun.io.writers`: temp file + rename,
   never over the model or an input), reports a bad input by name and goes on, and prints a
   summary. Outputs come back to the client, so the workers need no shared output directory.
 
@@ -91,8 +91,8 @@ class Prepared:
 def prepare(model_path: str | os.PathLike, inputs, output_dir: str | os.PathLike | None = None,
             protect: Sequence[str] = ()) -> Prepared:
     """Check what :func:`run_many` will read and write, before any cluster starts: the model file,
-    and every destination (irrun.writers rules: never a symlink, the model or an input)."""
-    from ..writers import destination
+    and every destination (irrun.io.writers rules: never a symlink, the model or an input)."""
+    from ..io.writers import destination
     model = os.path.abspath(model_path)
     digest = file_digest(model) if os.path.isfile(model) else ""
     if not digest:
@@ -244,7 +244,7 @@ def _finish(name: str, outcome: Outcome, target: Path | None, protect: list[str]
     if outcome.outputs is None:
         failure = Failure(name, outcome.kind, outcome.message, outcome.exit_code)
     elif target is not None:
-        from ..commands.run import write_outputs  # the same files as the single-process run
+        from ..cli.run import write_outputs
         try:
             result.written.append(write_outputs(target, outcome.outputs, protect))
         except IrrunError as e:

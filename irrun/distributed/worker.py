@@ -46,7 +46,7 @@ MODELS_PER_WORKER = 2                # models kept per worker process (older one
 def file_digest(path: str) -> str:
     """SHA-256 of a (model .xml) file."""
     h = hashlib.sha256()
-    from ..readfiles import open_regular
+    from ..io.files import open_regular
     with open_regular(path) as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
@@ -86,7 +86,7 @@ def _worker_budget(max_memory: int | None) -> int | None:
     machine's memory among its workers), else irrun's default."""
     if max_memory is not None:
         return max_memory
-    from ..budget import DEFAULT_SHARE
+    from ..limits.memory import DEFAULT_SHARE
     try:
         from distributed import get_worker
         limit = get_worker().memory_manager.memory_limit
@@ -98,13 +98,13 @@ def _worker_budget(max_memory: int | None) -> int | None:
 def run_batch(job: Job) -> tuple[list[Outcome], float]:
     """The task: run the model on each input of the batch on this worker; one Outcome per input
     (a failure stays with its input) and the seconds the batch took."""
-    from .. import budget
+    from ..limits import memory as budget
     start = time.perf_counter()
     if job.threads is not None and _threads_set[0] != job.threads:
-        from ..threads import set_threads
+        from ..limits.threads import set_threads
         set_threads(job.threads)
         _threads_set[0] = job.threads
-    from .. import iterations
+    from ..limits import iterations
     with budget.limit(_worker_budget(job.max_memory)), iterations.limit(job.max_iterations):
         outcomes = [_run_one(job, item) for item in job.items]
     return outcomes, time.perf_counter() - start
@@ -114,7 +114,7 @@ def _run_one(job: Job, item: str | dict) -> Outcome:
     try:
         model, lock = _cached(job.model, job.digest)
         if isinstance(item, str):
-            from ..commands import load_inputs
+            from ..cli.common import load_inputs
             feeds = load_inputs(model, [item])
         else:
             feeds = dict(item)

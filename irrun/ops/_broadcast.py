@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import Dim, PartialShape, broadcast_merge
+from ..types.shapes import Dim, PartialShape, broadcast_merge
 from .base import Attr
 
 ONE = Dim(1, 1)
@@ -21,7 +21,7 @@ def broadcast_shapes(a: PartialShape, b: PartialShape, mode: str,
     """The output shape of an element-wise op on shapes ``a`` and ``b`` (OpenVINO's
     ``broadcast_merge_into(a, b)``), raising ``message`` when they do not broadcast.
 
-    * numpy: right-aligned, per dim :func:`~irrun.shapes.broadcast_merge`; a dynamic rank gives a dynamic rank.
+    * numpy: right-aligned, per dim :func:`~irrun.types.shapes.broadcast_merge`; a dynamic rank gives a dynamic rank.
     * none (explicit): same rank, dims intersect.
     * pdpd: ``b`` aligned at axis 0 of ``a`` (what OpenVINO's IR reader builds: the attribute has
       no axis), missing trailing dims are 1; ``b`` must not be bigger than ``a``; the output is

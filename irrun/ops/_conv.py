@@ -12,9 +12,9 @@ from types import EllipsisType
 
 import numpy as np
 
-from ..budget import check_alloc
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..limits.memory import check_alloc
+from ..types.shapes import DYN, Dim, PartialShape
 from ._numerics import compute_dtype, require_numeric, same_etype
 from ._window import AUTO_PAD, check_kernel_fits, check_rank, pad_spatial, resolve_pads, window_dim, windows
 from .base import Attr, Op, Precision, TensorInfo

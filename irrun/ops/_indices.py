@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import Dim
+from ..types.shapes import Dim
 from .base import TensorInfo, as_int64, int_list
 
 

@@ -15,9 +15,9 @@ from functools import cache
 import ml_dtypes
 import numpy as np
 
-from ..elements import ElementType
 from ..errors import OpError
-from ..tensorinfo import TensorInfo
+from ..types.elements import ElementType
+from ..types.tensor_info import TensorInfo
 
 _BF16 = np.dtype(ml_dtypes.bfloat16)
 
@@ -61,7 +61,7 @@ def quiet() -> "np.errstate | nullcontext":
 
 @contextmanager
 def quiet_run() -> Iterator[None]:
-    """One ``np.errstate(all="ignore")`` around a whole run (irrun.executor), which the kernels'
+    """One ``np.errstate(all="ignore")`` around a whole run (irrun.runtime.executor), which the kernels'
     :func:`quiet` then reuse."""
     with np.errstate(all="ignore"):
         token = _QUIET.set(True)

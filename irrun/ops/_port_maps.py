@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import elements
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape, xml_int
+from ..types import elements
+from ..types.shapes import DYN, Dim, PartialShape, xml_int
 from .base import TensorInfo
 
 

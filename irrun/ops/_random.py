@@ -7,8 +7,8 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
-from ..budget import check_alloc
-from ..elements import TYPES
+from ..limits.memory import check_alloc
+from ..types.elements import TYPES
 
 _M = 0xFFFFFFFF
 _W32A, _W32B = 0x9E3779B9, 0xBB67AE85

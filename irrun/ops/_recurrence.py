@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..elements import ElementType
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..types.elements import ElementType
+from ..types.shapes import DYN, Dim, PartialShape
 from .base import TensorInfo
 
 _FLOATS = ("f64", "f32", "f16", "bf16")

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..budget import check_alloc
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..limits.memory import check_alloc
+from ..types.shapes import DYN, Dim, PartialShape
 from ._numerics import compute_dtype, round_half_away
 
 MODES_4 = ("nearest", "linear", "linear_onnx", "cubic")

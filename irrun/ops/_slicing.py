@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import Dim
+from ..types.shapes import Dim
 from .base import int_list
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
@@ -82,7 +82,7 @@ def sliced_dim(dim: Dim, start: int, stop: int, step: int) -> Dim:
 
 def bounded_dim(dim: Dim, start: tuple[int, int | None], stop: tuple[int, int | None], step: int) -> Dim:
     """The output dim of a slice whose start and stop are known only as (lo, hi) value bounds
-    (hi None: unbounded; irrun/bounds.py). While a bound keeps its sign the length is monotonic in
+    (hi None: unbounded; irrun/ops/bounds.py). While a bound keeps its sign the length is monotonic in
     it (a later start or an earlier stop takes no more elements, for a positive step; the reverse
     for a negative one), so the extremes are at two corners; bounds that straddle 0 (an index
     that may count from either end) are split there and the results joined."""

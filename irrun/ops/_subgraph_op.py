@@ -2,7 +2,7 @@
 (the ops are in tensor_iterator.py, loop.py and conditional.py).
 
 (loop-5.html, if-8.html); the IR form is ir-format.md §8. A body is an ordinary irrun graph
-(:class:`irrun.subgraph.Body`): it is shape-inferred with the op's input infos, planned once per
+(:class:`irrun.runtime.subgraph.Body`): it is shape-inferred with the op's input infos, planned once per
 Parameter signature and run by the same executor as the model. Port maps name body Parameters and
 Results by layer id; outputs are the port-map entries with ``external_port_id >= 0`` sorted by it.
 
@@ -40,14 +40,15 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from .. import budget, iterations
 from ..errors import IrrunError, LayerRef, OpError, ShapeError
-from ..shapes import DYN, Dim, PartialShape
+from ..limits import iterations
+from ..limits import memory as budget
+from ..types.shapes import DYN, Dim, PartialShape
 from ._port_maps import InputMap, Slicing, _dyn_info, _int, _outputs, _param_info, _slicing, _special, _where, _widen, hull
 from .base import Op, Role, TensorInfo, normalize_axis
 
 if TYPE_CHECKING:
-    from ..reader import Layer
+    from ..ir.reader import Layer
 
 _RUN_CACHE = 8
 #: what irrun does not run of sliced inputs and concatenated outputs (TensorIterator and Loop)
@@ -65,7 +66,7 @@ class _SubgraphOp(Op):
     role = Role.SUBGRAPH
 
     body_tags: ClassVar[tuple[str, ...]] = ("body",)
-    bodies: dict                        # tag -> irrun.subgraph.Body (from_ir)
+    bodies: dict                        # tag -> irrun.runtime.subgraph.Body (from_ir)
     owner: LayerRef                     # the layer itself, for messages about its bodies
     _runs: dict                         # input signature -> what ``_cached`` made for it
 
@@ -416,7 +417,7 @@ class _Iterating(_SubgraphOp):
 def _iteration_context(ctx):
     """What one body execution sees of the variables: the values before the run with the writes
     of the iterations before it (measured: 3 iterations of ``v += x`` read 0, x, 2x), while its
-    own writes stay invisible to itself like a run's (:class:`irrun.executor.RunContext`)."""
+    own writes stay invisible to itself like a run's (:class:`irrun.runtime.executor.RunContext`)."""
     if ctx is None or not ctx.writes:
         return ctx
     return type(ctx)({**ctx.values, **ctx.writes}, ctx.writes)

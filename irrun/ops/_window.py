@@ -10,7 +10,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from ..errors import OpError
-from ..shapes import Dim, PartialShape
+from ..types.shapes import Dim, PartialShape
 
 AUTO_PAD = ("explicit", "same_upper", "same_lower", "valid")
 

@@ -19,9 +19,9 @@ import math
 import ml_dtypes
 import numpy as np
 
-from ..elements import ElementType
 from ..errors import OpError
-from ..shapes import PartialShape
+from ..types.elements import ElementType
+from ..types.shapes import PartialShape
 from ._numerics import (
     DIRECT,
     NUMERIC,

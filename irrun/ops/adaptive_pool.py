@@ -13,9 +13,9 @@ import itertools
 
 import numpy as np
 
-from ..elements import TYPES
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..types.elements import TYPES
+from ..types.shapes import DYN, Dim, PartialShape
 from ._numerics import compute_dtype, require_numeric
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input, spec_url
 from .registry import register

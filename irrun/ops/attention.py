@@ -30,9 +30,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..budget import check_alloc
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape, broadcast_merge
+from ..limits.memory import check_alloc
+from ..types.shapes import DYN, Dim, PartialShape, broadcast_merge
 from ._broadcast import broadcast_shapes, numpy_shape
 from ._numerics import quiet, work_dtype
 from .base import Attr, Op, TensorInfo, spec_url

@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Type, TypeVar
 
 import numpy as np
 
-from ..elements import from_attr
 from ..errors import OpError
-from ..shapes import PartialShape, xml_int
-from ..tensorinfo import Precision, Role, TensorInfo
+from ..types.elements import from_attr
+from ..types.shapes import PartialShape, xml_int
+from ..types.tensor_info import Precision, Role, TensorInfo
 
 __all__ = ["Attr", "Op", "Precision", "Role", "TensorInfo", "as_int64", "broadcast_rows", "check_index_input",
            "normalize_axis", "rank_of", "spec_url"]
@@ -120,7 +120,7 @@ class Op:
     restrictions: ClassVar[str] = ""       # what irrun does not support of this op, if anything
     #: True for ops whose result depends on more than their inputs (ReadValue/Assign, and a
     #: sub-graph op whose body holds them): ``run`` is then called as ``run(*inputs, ctx=ctx)``
-    #: with the run's :class:`irrun.executor.RunContext`, and the op is never folded.
+    #: with the run's :class:`irrun.runtime.executor.RunContext`, and the op is never folded.
     uses_context: bool = False             # (a sub-graph op sets it per instance: its bodies)
     #: Input indices whose buffer may receive output 0 (in-place execution, opt-in). When the
     #: planner proves such an input dead after this layer and unaliased — a fresh kernel output
@@ -136,14 +136,14 @@ class Op:
     #: calls ``run(*inputs, skip=frozenset(those ports))`` and the kernel may return a
     #: placeholder of the promised dtype and shape there (``np.broadcast_to`` of a zero).
     lazy_outputs: ClassVar[tuple[int, ...]] = ()
-    #: Value bounds (:mod:`irrun.bounds`) pass through ops whose outputs only move, copy or select
+    #: Value bounds (:mod:`irrun.ops.bounds`) pass through ops whose outputs only move, copy or select
     #: elements of some inputs: those inputs' indices here (``"all"``: every input). The other
     #: inputs must have known values; the kernel then runs on the lower and on the upper bounds.
     #: An op whose rule depends on its attributes sets it per instance (ScatterNDUpdate-15).
     moves_values: tuple[int, ...] | str = ()
     #: How the kernel's output size is kept under the memory budget when shape inference could
-    #: not bound it (a plan reused across input shapes, irrun/program.py): ``"checked"`` — the
-    #: kernel calls :func:`irrun.budget.check_alloc` before allocating; ``"inputs"`` — no output
+    #: not bound it (a plan reused across input shapes, irrun/runtime/program.py): ``"checked"`` — the
+    #: kernel calls :func:`irrun.limits.memory.check_alloc` before allocating; ``"inputs"`` — no output
     #: has more elements than the largest input (the executor checks that times the output's item
     #: size before the call); ``""`` — unknown, so such a plan is not reused for shapes whose
     #: outputs could pass the budget.
@@ -155,11 +155,11 @@ class Op:
     #: ordinary op): the core asks this instead of comparing type names.
     role: ClassVar[Role] = Role.COMPUTE
     #: True when a narrow-float output is the graph's own rounding (Convert, ConvertLike): a
-    #: constant sub-graph computed in f32 (:mod:`irrun.widen`) then keeps no unrounded value.
+    #: constant sub-graph computed in f32 (:mod:`irrun.analysis.constant_precision`) then keeps no unrounded value.
     rounds_to_declared_type: ClassVar[bool] = False
     #: How OpenVINO's CPU plugin treats the op under a low precision hint (irrun/accuracy).
     precision: ClassVar[Precision] = Precision.NONE
-    #: The group ``irrun graph`` colours the layer by: a key of :data:`irrun.describe.CATEGORIES`
+    #: The group ``irrun graph`` colours the layer by: a key of :data:`irrun.debug.describe.CATEGORIES`
     #: (linear, elementwise, normalize, spatial, movement, shape, detection, control, text).
     category: ClassVar[str] = ""
 
@@ -196,9 +196,9 @@ class Op:
 
     @classmethod
     def from_ir(cls, layer: Any, build: Any) -> "Op":
-        """Build the op from its whole IR layer record (:class:`irrun.reader.Layer`). Ops that
+        """Build the op from its whole IR layer record (:class:`irrun.ir.reader.Layer`). Ops that
         need more than ``<data>`` override it: sub-graph ops build their bodies and ReadValue/
-        Assign find their variable through ``build`` (:class:`irrun.subgraph.Build`)."""
+        Assign find their variable through ``build`` (:class:`irrun.runtime.subgraph.Build`)."""
         return cls.from_layer(layer.data, layer.const_value)
 
     def infer(self, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
@@ -216,17 +216,17 @@ class Op:
         """Value bounds of the outputs (what OpenVINO's ``evaluate_lower``/``evaluate_upper``
         give): per output a (lower, upper) pair of int64 arrays, or None where nothing is known;
         None for all. The default moves the inputs' bounds through the kernel for ops that
-        declare ``moves_values`` (:func:`irrun.bounds.move`); ops with an interval rule
-        override it (the helpers are in :mod:`irrun.bounds`)."""
+        declare ``moves_values`` (:func:`irrun.ops.bounds.move`); ops with an interval rule
+        override it (the helpers are in :mod:`irrun.ops.bounds`)."""
         if not self.moves_values:
             return None
-        from ..bounds import move
+        from .bounds import move
         return move(self, inputs)
 
     def rows_of(self, inputs: Sequence[TensorInfo | None],
                 outputs: Sequence[TensorInfo | None]) -> tuple[bool, ...] | None:
         """Row-wise computation, for a Gather that reads only a few rows (entries of dim 0) of
-        a constant table (irrun/program.py): can rows ``r`` of output 0 be computed by
+        a constant table (irrun/runtime/program.py): can rows ``r`` of output 0 be computed by
         :meth:`run` on rows ``r`` of the inputs marked True (the others whole)? None: no.
         Elementwise ops answer by their broadcasting; others override it with :meth:`row_args`."""
         if not self.elementwise or len(outputs) != 1:
@@ -250,7 +250,7 @@ class Op:
         raise NotImplementedError
 
     def weight_rows(self, inputs: Sequence[TensorInfo]) -> int | None:
-        """Block-wise computation, for a constant input too big to keep (irrun/program.py): the
+        """Block-wise computation, for a constant input too big to keep (irrun/runtime/program.py): the
         index of an input whose rows (dim 0 entries) each give one entry of output 0's last
         axis, so that :meth:`run_blocks` can multiply it block by block; None: no such input."""
         return None
@@ -263,7 +263,7 @@ class Op:
         raise NotImplementedError
 
     def run_exact(self, *inputs: np.ndarray) -> np.ndarray | None:
-        """For an op with one f16/bf16 output computing constants (irrun/widen.py): that output in
+        """For an op with one f16/bf16 output computing constants (irrun/analysis/constant_precision.py): that output in
         f32 when the narrow type would hold it exactly, so no rounding is needed; None: unknown
         (the kernel runs and its result is rounded)."""
         return None

@@ -5,7 +5,7 @@ Every binary op shares :func:`irrun.ops._broadcast.broadcast_shapes` (``auto_bro
 none / pdpd), which follows OpenVINO's ``broadcast_merge`` on intervals exactly, and is called by
 ``infer`` on partial shapes and by ``run`` on the concrete ones, so a run-time mismatch fails with
 the same text. Arithmetic ops declare their interval rule for value bounds (``Binary.interval``,
-:mod:`irrun.bounds`).
+:mod:`irrun.ops.bounds`).
 
 Numerics, as measured on OpenVINO 2026.4.1's reference evaluator (tests/fixtures/math_expectations):
 
@@ -28,11 +28,11 @@ from typing import ClassVar
 
 import numpy as np
 
-from .. import bounds
-from ..budget import check_alloc
-from ..elements import TYPES, ElementType
 from ..errors import OpError
-from ..shapes import PartialShape
+from ..limits.memory import check_alloc
+from ..types.elements import TYPES, ElementType
+from ..types.shapes import PartialShape
+from . import bounds
 from ._broadcast import AUTO_BROADCAST, align_pdpd, broadcast_shapes, numpy_shape
 from ._numerics import DIRECT, NUMERIC, RESTRICTION, float_math, quiet, unsupported, work_dtype
 from .base import Attr, Op, Precision, TensorInfo, spec_url
@@ -111,7 +111,7 @@ class Binary:
         self.kind, self.spec, self.doc = kind, spec_url(spec), doc
         self.floats, self.ints = floats, ints or floats
         self.version = version
-        #: value-bound rule ``(op, a, b) -> (lo, hi) | None`` on two intervals (irrun/bounds.py)
+        #: value-bound rule ``(op, a, b) -> (lo, hi) | None`` on two intervals (irrun/ops/bounds.py)
         self.interval = interval
 
 
@@ -265,7 +265,7 @@ class _Divide(BinaryOp):
         return super().compute(a, b)
 
 
-#: how OpenVINO's precision passes see these ops (irrun/accuracy/precision.py)
+#: how OpenVINO's precision passes see these ops (irrun/debug/accuracy/precision.py)
 _PRECISION = {"Add": Precision.EPSILON, "Maximum": Precision.EPSILON, "Multiply": Precision.SQUARE,
               "SquaredDifference": Precision.SQUARE, "Divide": Precision.DIVIDE,
               "Power": Precision.EPSILON | Precision.SQUARE | Precision.POWER}

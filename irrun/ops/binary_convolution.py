@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import Dim
+from ..types.shapes import Dim
 from ._conv import _CONV_ATTRS, DenseConvolution, conv_kernel
 from ._window import pad_spatial
 from .base import Attr, Precision, TensorInfo, spec_url

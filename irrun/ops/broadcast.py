@@ -17,10 +17,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .. import bounds
-from ..budget import check_alloc
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape, broadcast_merge
+from ..limits.memory import check_alloc
+from ..types.shapes import DYN, Dim, PartialShape, broadcast_merge
+from . import bounds
 from ._broadcast import numpy_shape
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input, spec_url
 from .registry import register
@@ -41,7 +41,7 @@ def broadcast_shape(mode: str, data: PartialShape, target: Sequence[int | Dim],
                     axes: Sequence[int] | None = None) -> PartialShape:
     """The output shape of Broadcast for a known target (and, for explicit mode, known axes),
     raising OpenVINO's messages. Used by ``infer`` and, with the concrete shapes, by ``run``.
-    Target values may be intervals (value bounds, irrun/bounds.py), as OpenVINO reads them:
+    Target values may be intervals (value bounds, irrun/ops/bounds.py), as OpenVINO reads them:
     numpy mode checks only static ones, bidirectional merges like ``Dimension::broadcast_merge``
     and pdpd intersects."""
     t = [Dim.of(v) for v in target]
@@ -133,7 +133,7 @@ class Broadcast1(Op):
     spec = spec_url("movement/broadcast-1")
     attrs = {"mode": Attr("enum", "numpy", choices=("numpy", "explicit", "none", "pdpd"))}
     num_inputs = (2, 3)
-    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
+    moves_values = (0,)          # value bounds pass through (irrun/ops/bounds.py)
 
     def _mode(self, n_inputs: int) -> str:
         mode = "explicit" if self.mode == "none" else self.mode

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..elements import TYPES
 from ..errors import OpError
+from ..types.elements import TYPES
 from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..types.shapes import DYN, Dim, PartialShape
 from .base import Op, TensorInfo, spec_url
 from .registry import define
 

@@ -5,10 +5,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..budget import check_alloc
-from ..elements import DYNAMIC
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..limits.memory import check_alloc
+from ..types.elements import DYNAMIC
+from ..types.shapes import DYN, Dim, PartialShape
 from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from .registry import register
 
@@ -26,7 +26,7 @@ class Concat1(Op):
     spec = spec_url("movement/concat-1")
     attrs = {"axis": Attr("int", 0, required=True)}
     num_inputs = (1, None)
-    moves_values = "all"          # value bounds pass through (irrun/bounds.py)
+    moves_values = "all"          # value bounds pass through (irrun/ops/bounds.py)
 
     def infer(self, inputs):
         etype = DYNAMIC

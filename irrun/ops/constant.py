@@ -3,18 +3,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..budget import check_alloc
-from ..shapes import PartialShape
+from ..limits.memory import check_alloc
+from ..types.shapes import PartialShape
 from .base import Attr, Op, Role, TensorInfo, spec_url
 from .registry import register
 
 
 @register
 class Constant1(Op):
-    """The reader's bytes (:class:`irrun.reader.ConstBytes`), decoded on first use (a view of the
+    """The reader's bytes (:class:`irrun.ir.reader.ConstBytes`), decoded on first use (a view of the
     memory-mapped .bin where possible). A large packed Const has no value at inference: it is unpacked
     when it runs, like any layer, so that only what is computed from it is kept
-    (irrun/program.py caches the decompressed weights, not the unpacked codes)."""
+    (irrun/runtime/program.py caches the decompressed weights, not the unpacked codes)."""
     role = Role.CONSTANT
 
     type, version = "Constant", "opset1"

@@ -16,9 +16,9 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
-from .. import bounds
-from ..elements import NF4_TABLE, TYPES, ElementType
 from ..errors import OpError
+from ..types.elements import NF4_TABLE, TYPES, ElementType
+from . import bounds
 from .base import Attr, Op, Precision, TensorInfo, spec_url
 from .registry import register
 

@@ -8,7 +8,7 @@ drops below 1 (``?`` -> ``1..``), same_upper/same_lower give ``ceil(dim / stride
 from __future__ import annotations
 
 from ..errors import OpError
-from ..shapes import DYN, Dim
+from ..types.shapes import DYN, Dim
 from ._conv import ConvolutionOp, DenseConvolution
 from .base import spec_url
 from .registry import register

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..budget import check_alloc
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..limits.memory import check_alloc
+from ..types.shapes import DYN, Dim, PartialShape
 from ._conv import _CONV_ATTRS, _dilated, check_conv_attrs, conv_kernel
 from ._numerics import compute_dtype, require_numeric, same_etype
 from ._window import check_rank

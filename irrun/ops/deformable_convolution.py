@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..budget import check_alloc
 from ..errors import OpError
-from ..shapes import Dim, PartialShape
+from ..limits.memory import check_alloc
+from ..types.shapes import Dim, PartialShape
 from ._conv import _CONV_ATTRS, ConvolutionOp
 from ._numerics import compute_dtype
 from .base import Attr, Precision, TensorInfo, spec_url

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..errors import OpError
-from ..shapes import Dim, PartialShape
+from ..types.shapes import Dim, PartialShape
 from ._indices import exact_div
 from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register

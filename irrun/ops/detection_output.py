@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..elements import TYPES
 from ..errors import OpError
-from ..shapes import PartialShape
+from ..types.elements import TYPES
+from ..types.shapes import PartialShape
 from ._detection_shape import output_shape
 from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..budget import check_alloc
-from ..elements import TYPES
 from ..errors import OpError
-from ..shapes import Dim, PartialShape
+from ..limits.memory import check_alloc
+from ..types.elements import TYPES
+from ..types.shapes import Dim, PartialShape
 from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 

@@ -25,10 +25,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .. import elements
-from ..budget import check_alloc
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..limits.memory import check_alloc
+from ..types import elements
+from ..types.shapes import DYN, Dim, PartialShape
 from .base import Op, TensorInfo, as_int64, normalize_axis, spec_url
 from .registry import register
 

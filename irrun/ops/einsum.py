@@ -23,9 +23,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..budget import check_alloc
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..limits.memory import check_alloc
+from ..types.shapes import DYN, Dim, PartialShape
 from ._broadcast import broadcast_shapes
 from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register

@@ -22,8 +22,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..elements import TYPES, ElementType
 from ..errors import OpError
+from ..types.elements import TYPES, ElementType
 from ._numerics import (
     DIRECT,
     NUMERIC,
@@ -292,7 +292,7 @@ class IsInf10(Op):
 # Class generation
 
 
-#: how OpenVINO's precision passes see these ops (irrun/accuracy/precision.py)
+#: how OpenVINO's precision passes see these ops (irrun/debug/accuracy/precision.py)
 _PRECISION = {"Exp": Precision.EXP, "Sqrt": Precision.EPSILON}
 
 for _name, _row in UNARY.items():

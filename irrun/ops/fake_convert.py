@@ -27,7 +27,7 @@ import ml_dtypes
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import PartialShape
+from ..types.shapes import PartialShape
 from ._broadcast import broadcast_shapes
 from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import PartialShape
+from ..types.shapes import PartialShape
 from ._broadcast import AUTO_BROADCAST, broadcast_shapes
 from ._numerics import NUMERIC, float_math, unsupported
 from .base import Attr, Op, Precision, TensorInfo, spec_url

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..budget import check_alloc
 from ..errors import OpError
-from ..shapes import DYN, PartialShape
+from ..limits.memory import check_alloc
+from ..types.shapes import DYN, PartialShape
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
 from .registry import register
 
@@ -127,7 +127,7 @@ class Gather1(Op):
     type, version = "Gather", "opset1"
     spec = spec_url("movement/gather-1")
     num_inputs = (3, 3)
-    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
+    moves_values = (0,)          # value bounds pass through (irrun/ops/bounds.py)
     batch_dims = 0
 
     def infer(self, inputs):

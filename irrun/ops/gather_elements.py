@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import DYN, PartialShape
+from ..types.shapes import DYN, PartialShape
 from ._indices import wrap_indices
 from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from .registry import register

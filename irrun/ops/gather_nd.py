@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..budget import check_alloc
 from ..errors import OpError
-from ..shapes import Dim, PartialShape
+from ..limits.memory import check_alloc
+from ..types.shapes import Dim, PartialShape
 from ._indices import wrap_indices
 from .base import Attr, Op, TensorInfo, check_index_input, spec_url
 from .registry import register

@@ -21,10 +21,10 @@ import math
 
 import numpy as np
 
-from ..budget import check_alloc
-from ..elements import TYPES
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..limits.memory import check_alloc
+from ..types.elements import TYPES
+from ..types.shapes import DYN, Dim, PartialShape
 from ._detectron import proposal_nms
 from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..types.shapes import DYN, Dim, PartialShape
 from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 

@@ -38,10 +38,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .. import bounds
-from ..budget import check_alloc
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..limits.memory import check_alloc
+from ..types.shapes import DYN, Dim, PartialShape
+from . import bounds
 from ._numerics import require_numeric
 from ._resize import (
     _F32,
@@ -145,7 +145,7 @@ class _Interpolate(Op):
         pb, pe = self._pads(data.shape.rank)
         axes, sizes, scales = self.resolve(data.shape.rank, [t.value for t in inputs], len(inputs))
         if sizes is None and self.shape_calculation_mode == "sizes" and axes is not None:
-            # value bounds (irrun/bounds.py): interval sizes
+            # value bounds (irrun/ops/bounds.py): interval sizes
             sizes = bounds.dims(inputs[self.sizes_port], f"input {self.sizes_port}")
             if sizes is not None:
                 check_count(len(sizes), axes, "sizes", f"input {self.sizes_port}")

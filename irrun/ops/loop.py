@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import iterations
 from ..errors import IrrunError, OpError
-from ..shapes import Dim
+from ..limits import iterations
+from ..types.shapes import Dim
 from ._port_maps import _one, _scalar
 from ._subgraph_op import SLICING_RESTRICTIONS, _Iterating
 from .base import TensorInfo, as_int64, spec_url

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import PartialShape
+from ..types.shapes import PartialShape
 from ._numerics import NUMERIC, float_math
 from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from .registry import register

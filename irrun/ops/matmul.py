@@ -5,9 +5,9 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
-from ..budget import check_alloc
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape, broadcast_merge
+from ..limits.memory import check_alloc
+from ..types.shapes import DYN, Dim, PartialShape, broadcast_merge
 from ._broadcast import numpy_shape
 from ._numerics import compute_dtype, require_numeric, same_etype
 from .base import Attr, Op, Precision, TensorInfo, spec_url
@@ -16,7 +16,7 @@ from .registry import register
 _BF16 = np.dtype(ml_dtypes.bfloat16)
 #: A 2-D B with more columns than this is multiplied COLS output columns at a time (starting at
 #: column 0): BLAS may sum in another order for another width, so a weight decompressed block by
-#: block (irrun/program.py, :meth:`MatMul.run_blocks`) gives the very bits of the whole weight.
+#: block (irrun/runtime/program.py, :meth:`MatMul.run_blocks`) gives the very bits of the whole weight.
 COLS = 2048
 #: Bytes of a weight block decompressed at a time by :meth:`MatMul.run_blocks` (at least COLS rows).
 BLOCK_BYTES = 16 << 20

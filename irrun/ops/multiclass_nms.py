@@ -24,9 +24,9 @@ import functools
 
 import numpy as np
 
-from ..elements import TYPES
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..types.elements import TYPES
+from ..types.shapes import DYN, Dim, PartialShape
 from ._nms_rows import multiclass_rows
 from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from .registry import register

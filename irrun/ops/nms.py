@@ -39,9 +39,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..elements import TYPES
 from ..errors import OpError
-from ..shapes import Dim, PartialShape
+from ..types.elements import TYPES
+from ..types.shapes import Dim, PartialShape
 from ._nms_rows import max_boxes, selected_rows
 from ._numerics import require_numeric
 from .base import Attr, Op, TensorInfo, as_int64, spec_url

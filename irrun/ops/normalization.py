@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import Dim, PartialShape
+from ..types.shapes import Dim, PartialShape
 from ._numerics import compute_dtype, fits
 from .base import Attr, Op, Precision, TensorInfo, as_int64, normalize_axis, spec_url
 from .registry import register

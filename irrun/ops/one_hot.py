@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import bounds
-from ..budget import check_alloc
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..limits.memory import check_alloc
+from ..types.shapes import DYN, Dim, PartialShape
+from . import bounds
 from .base import Attr, Op, TensorInfo, as_int64, normalize_axis, spec_url
 from .registry import register
 
@@ -69,7 +69,7 @@ class OneHot1(Op):
             return [TensorInfo(on.etype, PartialShape(None))]
         if depth.value is not None and depth.value.size == 1:
             new = Dim.of(check_depth(depth.value))
-        else:                                  # value bounds (irrun/bounds.py) give an interval
+        else:                                  # value bounds (irrun/ops/bounds.py) give an interval
             new = (bounds.dims(depth, "input 1") or [DYN])[0] if depth.shape.max_numel() == 1 else DYN
         dims = list(indices.shape)
         return [TensorInfo(on.etype, PartialShape(dims[:axis] + [new] + dims[axis:]))]

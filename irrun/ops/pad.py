@@ -15,10 +15,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .. import bounds
-from ..budget import check_alloc
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..limits.memory import check_alloc
+from ..types.shapes import DYN, Dim, PartialShape
+from . import bounds
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input, spec_url
 from .registry import register
 
@@ -66,7 +66,7 @@ def pad_shape(mode: str, data: PartialShape, begin: Sequence[int], end: Sequence
 
 def pad_bounds_shape(data: PartialShape, begin: Sequence[tuple[int, int | None]],
                      end: Sequence[tuple[int, int | None]]) -> PartialShape:
-    """Output shape for pads known as (lo, hi) intervals (value bounds, irrun/bounds.py; hi None
+    """Output shape for pads known as (lo, hi) intervals (value bounds, irrun/ops/bounds.py; hi None
     is unbounded): each dim is ``dim + begin + end`` (at least 0). The modes' limits on pads are
     checked when the values are known, at run time."""
     _check_length(data.rank, len(begin), "pads_begin", "input 1")
@@ -125,7 +125,7 @@ class Pad1(Op):
     spec = spec_url("movement/pad-1")
     attrs = {"pad_mode": Attr("enum", "constant", required=True, choices=_MODES)}
     num_inputs = (3, 4)
-    moves_values = (0, 3)          # value bounds pass through (irrun/bounds.py)
+    moves_values = (0, 3)          # value bounds pass through (irrun/ops/bounds.py)
 
     def infer(self, inputs):
         data, begin, end = inputs[:3]

@@ -28,9 +28,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..elements import TYPES
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..types.elements import TYPES
+from ..types.shapes import DYN, Dim, PartialShape
 from ._numerics import compute_dtype, require_numeric
 from ._window import AUTO_PAD, check_kernel_fits, pad_spatial, resolve_pads, window_dim
 from .base import Attr, Op, TensorInfo, normalize_axis, spec_url

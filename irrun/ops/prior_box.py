@@ -34,10 +34,10 @@ import math
 
 import numpy as np
 
-from ..budget import check_alloc
-from ..elements import TYPES
 from ..errors import OpError
-from ..shapes import DYN, PartialShape
+from ..limits.memory import check_alloc
+from ..types.elements import TYPES
+from ..types.shapes import DYN, PartialShape
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input, spec_url
 from .registry import register
 

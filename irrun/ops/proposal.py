@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..budget import check_alloc
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..limits.memory import check_alloc
+from ..types.shapes import DYN, Dim, PartialShape
 from ._detectron import proposal_nms
 from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register

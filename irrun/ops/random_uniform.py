@@ -27,7 +27,7 @@ import secrets
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..types.shapes import DYN, Dim, PartialShape
 from ._random import uniform, uniform_pytorch
 from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from .registry import register

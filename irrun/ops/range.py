@@ -13,10 +13,10 @@ import math
 
 import numpy as np
 
-from ..budget import check_alloc
-from ..elements import ElementType
 from ..errors import OpError
-from ..shapes import PartialShape
+from ..limits.memory import check_alloc
+from ..types.elements import ElementType
+from ..types.shapes import PartialShape
 from ._numerics import NUMERIC, unsupported, work_dtype
 from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register

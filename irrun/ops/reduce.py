@@ -23,9 +23,9 @@ from typing import ClassVar
 import ml_dtypes
 import numpy as np
 
-from .. import bounds
 from ..errors import OpError
-from ..shapes import Dim, PartialShape
+from ..types.shapes import Dim, PartialShape
+from . import bounds
 from ._numerics import NUMERIC, RESTRICTION, quiet, unsupported, work_dtype
 from .base import Attr, Op, Precision, TensorInfo, check_index_input, int_list, normalize_axis, spec_url
 from .registry import define
@@ -178,7 +178,7 @@ REDUCE: dict[str, tuple[str, str, str, Callable[..., np.ndarray]]] = {  # op typ
 for _name, (_ver, _page, _doc, _kernel) in REDUCE.items():
     globals()[f"{_name}{_ver[5:]}"] = define(ReduceOp, _name, _ver, spec_url("reduction/" + _page), _doc,
                                              kernel=staticmethod(_kernel), logical="Logical" in _name,
-                                             # they select an element: value bounds pass (irrun/bounds.py)
+                                             # they select an element: value bounds pass (irrun/ops/bounds.py)
                                              moves_values=(0,) if _name in ("ReduceMax", "ReduceMin") else (),
                                              restrictions="" if "Logical" in _name else RESTRICTION,
                                              precision=Precision.SUM_REDUCTION if _name in ("ReduceSum", "ReduceMean")

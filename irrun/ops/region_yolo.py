@@ -27,7 +27,7 @@ import math
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import Dim, PartialShape
+from ..types.shapes import Dim, PartialShape
 from ._numerics import work_dtype
 from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from .registry import register

@@ -21,7 +21,7 @@ from .base import Op, Precision, Role
 _REGISTRY: dict[tuple[str, str], type[Op]] = {}
 _ALL_LOADED = False
 #: modules of irrun.ops that hold no op (and every ``_helper`` module)
-_NOT_OPS = frozenset({"base", "registry"})
+_NOT_OPS = frozenset({"base", "registry", "bounds"})
 
 # IR spellings that differ from the C++ class names (the serializer writes the left ones).
 _IR_SPELLING = {"const": "Constant", "relu": "Relu", "softmax": "Softmax", "prelu": "PRelu"}
@@ -202,7 +202,7 @@ def by_role(role: Role) -> type[Op]:
 
 def written_type(role: Role) -> tuple[str, str]:
     """(type, version) as OpenVINO's serializer writes a layer of that role (``("Const",
-    "opset1")``), for code that writes IR (:mod:`irrun.irwriter`)."""
+    "opset1")``), for code that writes IR (:mod:`irrun.ir.builder`)."""
     cls = by_role(role)
     return (_WRITTEN_CONSTANT if role is Role.CONSTANT else cls.type), cls.version
 

@@ -7,9 +7,9 @@ from math import prod
 
 import numpy as np
 
-from .. import bounds
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..types.shapes import DYN, Dim, PartialShape
+from . import bounds
 from .base import Attr, Op, TensorInfo, check_index_input, int_list, spec_url
 from .registry import register
 
@@ -27,7 +27,7 @@ def reshape_target(src: PartialShape, pattern: Sequence[int | tuple[int, int | N
     element count is checked whenever both shapes are static (OpenVINO lets ``[2,3]`` -> ``[3,0]``
     with special_zero load, and then fails or reads garbage when it runs).
 
-    A pattern element may be value bounds ``(lo, hi)`` (hi None: unbounded; irrun/bounds.py), as
+    A pattern element may be value bounds ``(lo, hi)`` (hi None: unbounded; irrun/ops/bounds.py), as
     OpenVINO's get_pattern_and_minus_one_idx reads them: only ``(-1, -1)`` is the -1, bounds below
     -1 are refused, others give the dim ``lo..hi``. Wider than OpenVINO where it is unsound: an
     element that may be -1 gives ``?`` (OpenVINO: ``-1..5`` -> ``0..5``), and one that may be a
@@ -137,7 +137,7 @@ class Reshape1(Op):
     spec = spec_url("shape/reshape-1")
     attrs = {"special_zero": Attr("bool", False, required=True)}
     num_inputs = (2, 2)
-    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
+    moves_values = (0,)          # value bounds pass through (irrun/ops/bounds.py)
 
     def infer(self, inputs):
         data, pattern = inputs

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import PartialShape
+from ..types.shapes import PartialShape
 from .base import Attr, Op, TensorInfo, as_int64, spec_url
 from .registry import register
 

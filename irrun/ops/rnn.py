@@ -37,9 +37,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..elements import ElementType
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..types.elements import ElementType
+from ..types.shapes import DYN, Dim, PartialShape
 from ._numerics import compute_dtype
 from ._recurrence import (
     _FLOATS,

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import elements
-from ..budget import check_alloc
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..limits.memory import check_alloc
+from ..types import elements
+from ..types.shapes import DYN, Dim, PartialShape
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input, spec_url
 from .registry import register
 

@@ -24,7 +24,7 @@ import math
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..types.shapes import DYN, Dim, PartialShape
 from .base import Attr, Op, Precision, TensorInfo, spec_url
 from .registry import register
 

@@ -21,10 +21,10 @@ import math
 
 import numpy as np
 
-from ..budget import check_alloc
-from ..elements import TYPES
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..limits.memory import check_alloc
+from ..types.elements import TYPES
+from ..types.shapes import DYN, Dim, PartialShape
 from ._detectron import bilinear_taps
 from ._nms_rows import max_boxes, selected_rows
 from .base import Attr, Op, TensorInfo, as_int64, spec_url

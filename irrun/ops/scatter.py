@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import PartialShape
+from ..types.shapes import PartialShape
 from ._indices import wrap_indices
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
 from .registry import register
@@ -176,7 +176,7 @@ class ScatterUpdate3(Op):
     type, version = "ScatterUpdate", "opset3"
     spec = spec_url("movement/scatter-update-3")
     num_inputs = (4, 4)
-    moves_values = (0, 2)          # value bounds pass through (irrun/bounds.py)
+    moves_values = (0, 2)          # value bounds pass through (irrun/ops/bounds.py)
 
     def infer(self, inputs):
         data, indices, updates, axis = inputs
@@ -265,7 +265,7 @@ class ScatterNDUpdate4(Op):
 
     def __init__(self, **attrs: Any):
         super().__init__(**attrs)
-        # value bounds pass through (irrun/bounds.py) only where updates are written, not reduced
+        # value bounds pass through (irrun/ops/bounds.py) only where updates are written, not reduced
         self.moves_values = (0, 2) if self.reduction == "none" else ()
 
     def infer(self, inputs):

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..budget import check_alloc
 from ..errors import OpError
-from ..shapes import PartialShape
+from ..limits.memory import check_alloc
+from ..types.shapes import PartialShape
 from ._broadcast import AUTO_BROADCAST, align_pdpd, broadcast_shapes, numpy_shape
 from .base import Op, TensorInfo, spec_url
 from .registry import register
@@ -35,7 +35,7 @@ class Select1(Op):
     spec = spec_url("condition/select-1")
     attrs = {"auto_broadcast": AUTO_BROADCAST}
     num_inputs = (3, 3)
-    moves_values = (1, 2)          # value bounds pass through (irrun/bounds.py)
+    moves_values = (1, 2)          # value bounds pass through (irrun/ops/bounds.py)
 
     def infer(self, inputs):
         cond, then, else_ = inputs

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import bounds
-from ..elements import TYPES
 from ..errors import OpError
-from ..shapes import PartialShape
+from ..types.elements import TYPES
+from ..types.shapes import PartialShape
+from . import bounds
 from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
@@ -15,7 +15,7 @@ from .registry import register
 class ShapeOf1(Op):
     """ShapeOf-1 always returns i64. Its value is known to shape inference whenever the input
     shape is static, which is what lets constant sub-graphs (ShapeOf -> Gather -> Concat ->
-    Reshape) resolve; with a static rank its dims' intervals are value bounds (irrun/bounds.py)."""
+    Reshape) resolve; with a static rank its dims' intervals are value bounds (irrun/ops/bounds.py)."""
     category = "shape"
 
     type, version = "ShapeOf", "opset1"

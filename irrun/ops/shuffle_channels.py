@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 from ..errors import OpError
-from ..shapes import PartialShape
+from ..types.shapes import PartialShape
 from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from .registry import register
 

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .. import bounds
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..types.shapes import DYN, Dim, PartialShape
+from . import bounds
 from ._slicing import bounded_dim, clamp_slice, index_values, sliced_dim, up_to
 from .base import Op, TensorInfo, check_index_input, normalize_axis, spec_url
 from .registry import register
@@ -91,7 +91,7 @@ class Slice8(Op):
     type, version = "Slice", "opset8"
     spec = spec_url("movement/slice-8")
     num_inputs = (4, 5)
-    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
+    moves_values = (0,)          # value bounds pass through (irrun/ops/bounds.py)
 
     def infer(self, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         data, *idx = inputs

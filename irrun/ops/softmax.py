@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import PartialShape
+from ..types.shapes import PartialShape
 from ._numerics import DIRECT, RESTRICTION, fits, float_math, quiet, unsupported
 from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from .registry import register

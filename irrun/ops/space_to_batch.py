@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..types.shapes import DYN, Dim, PartialShape
 from ._indices import exact_div
 from .base import Op, TensorInfo, as_int64, check_index_input, spec_url
 from .registry import register

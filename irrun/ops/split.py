@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import Dim, PartialShape
+from ..types.shapes import Dim, PartialShape
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
 from .registry import register
 
@@ -45,7 +45,7 @@ class Split1(Op):
     spec = spec_url("movement/split-1")
     attrs = {"num_splits": Attr("int", 0, required=True)}
     num_inputs = (2, 2)
-    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
+    moves_values = (0,)          # value bounds pass through (irrun/ops/bounds.py)
 
     def infer(self, inputs):
         data, axis = inputs

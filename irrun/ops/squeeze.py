@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..shapes import Dim, PartialShape
+from ..types.shapes import Dim, PartialShape
 from ._indices import axes_values, check_axes_info
 from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from .registry import register
@@ -59,7 +59,7 @@ class Squeeze1(Op):
     type, version = "Squeeze", "opset1"
     spec = spec_url("shape/squeeze-1")
     num_inputs = (1, 2)
-    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
+    moves_values = (0,)          # value bounds pass through (irrun/ops/bounds.py)
     allow_axis_skip = False
 
     def infer(self, inputs):

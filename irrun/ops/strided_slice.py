@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .. import bounds
 from ..errors import OpError
-from ..shapes import Dim, PartialShape
+from ..types.shapes import Dim, PartialShape
+from . import bounds
 from ._slicing import INT64_MAX, INT64_MIN, bounded_dim, clamp_slice, index_values, sliced_dim, up_to
 from .base import Attr, Op, TensorInfo, check_index_input, spec_url
 from .registry import register
@@ -54,7 +54,7 @@ class StridedSlice1(Op):
              "new_axis_mask": Attr("ints", []), "shrink_axis_mask": Attr("ints", []),
              "ellipsis_mask": Attr("ints", [])}
     num_inputs = (3, 4)
-    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
+    moves_values = (0,)          # value bounds pass through (irrun/ops/bounds.py)
 
     def __init__(self, **attrs):
         super().__init__(**attrs)
@@ -143,7 +143,7 @@ class StridedSlice1(Op):
             stride = [1] * len(begin)
         if not static:
             return [TensorInfo(data.etype, PartialShape(None))]
-        # begin/end as (lo, hi) per entry: values, value bounds (irrun/bounds.py), or any value
+        # begin/end as (lo, hi) per entry: values, value bounds (irrun/ops/bounds.py), or any value
         # (OpenVINO too reads an unknown begin/end as its type's whole range: stride 2 leaves at
         # most half a dim)
         anything = [(bounds.NEG_UNBOUNDED, None)] * static[0]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..errors import OpError
-from ..shapes import Dim
+from ..types.shapes import Dim
 from ._port_maps import InputMap, Slicing
 from ._subgraph_op import SLICING_RESTRICTIONS, _Iterating
 from .base import normalize_axis, spec_url

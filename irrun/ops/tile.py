@@ -5,9 +5,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .. import bounds
-from ..budget import check_alloc
-from ..shapes import Dim, PartialShape
+from ..limits.memory import check_alloc
+from ..types.shapes import Dim, PartialShape
+from . import bounds
 from .base import Op, TensorInfo, as_int64, check_index_input, spec_url
 from .registry import register
 
@@ -41,7 +41,7 @@ class Tile1(Op):
     type, version = "Tile", "opset1"
     spec = spec_url("movement/tile-1")
     num_inputs = (2, 2)
-    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
+    moves_values = (0,)          # value bounds pass through (irrun/ops/bounds.py)
 
     def infer(self, inputs):
         data, repeats = inputs

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..elements import TYPES
 from ..errors import OpError
-from ..shapes import Dim, PartialShape
+from ..types.elements import TYPES
+from ..types.shapes import Dim, PartialShape
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
 from .registry import register
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import OpError
-from ..shapes import Dim, PartialShape
+from ..types.shapes import Dim, PartialShape
 from .base import Op, TensorInfo, check_index_input, int_list, spec_url
 from .registry import register
 
@@ -36,7 +36,7 @@ class Transpose1(Op):
     type, version = "Transpose", "opset1"
     spec = spec_url("movement/transpose-1")
     num_inputs = (2, 2)
-    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
+    moves_values = (0,)          # value bounds pass through (irrun/ops/bounds.py)
 
     def infer(self, inputs):
         data, order = inputs

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..elements import TYPES
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..types.elements import TYPES
+from ..types.shapes import DYN, Dim, PartialShape
 from .base import Attr, Op, TensorInfo, as_int64, normalize_axis, spec_url
 from .registry import register
 

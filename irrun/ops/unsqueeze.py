@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..types.shapes import DYN, Dim, PartialShape
 from ._indices import axes_values, check_axes_info
 from .base import Op, TensorInfo, normalize_axis, spec_url
 from .registry import register
@@ -44,7 +44,7 @@ class Unsqueeze1(Op):
     type, version = "Unsqueeze", "opset1"
     spec = spec_url("shape/unsqueeze-1")
     num_inputs = (2, 2)
-    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
+    moves_values = (0,)          # value bounds pass through (irrun/ops/bounds.py)
 
     def infer(self, inputs):
         data, axes = inputs

@@ -1,11 +1,11 @@
 """ReadValue-3/6 and Assign-3/6: read and write a model variable (the state of stateful models).
 
 (and read-value-3, assign-3, assign-6). The values live in the model's
-:class:`irrun.state.State`; these ops reach them through the run's
-:class:`irrun.executor.RunContext` (``uses_context``), so they are never folded. What a run's
+:class:`irrun.runtime.state.State`; these ops reach them through the run's
+:class:`irrun.runtime.executor.RunContext` (``uses_context``), so they are never folded. What a run's
 Assign layers write is kept only when the run succeeds, and a ReadValue reads the value of the
 previous run (OpenVINO's CPU plugin double-buffers the state the same way). Measured semantics:
-:mod:`irrun.state`.
+:mod:`irrun.runtime.state`.
 """
 from __future__ import annotations
 
@@ -13,18 +13,18 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..elements import DYNAMIC
 from ..errors import InputError, OpError
-from ..shapes import PartialShape
+from ..types.elements import DYNAMIC
+from ..types.shapes import PartialShape
 from .base import Attr, Op, Role, TensorInfo, spec_url
 from .registry import register
 
 if TYPE_CHECKING:
-    from ..state import Variable
+    from ..runtime.state import Variable
 
 
 class _VariableOp(Op):
-    """Shared: the variable (from :class:`irrun.subgraph.Build`) and the pairing check."""
+    """Shared: the variable (from :class:`irrun.runtime.subgraph.Build`) and the pairing check."""
     category = "control"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
 

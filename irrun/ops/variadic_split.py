@@ -6,7 +6,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..errors import OpError
-from ..shapes import DYN, Dim, PartialShape
+from ..types.shapes import DYN, Dim, PartialShape
 from .base import Op, TensorInfo, check_index_input, int_list, normalize_axis, spec_url
 from .registry import register
 
@@ -70,7 +70,7 @@ class VariadicSplit1(Op):
     type, version = "VariadicSplit", "opset1"
     spec = spec_url("movement/variadic-split-1")
     num_inputs = (3, 3)
-    moves_values = (0,)          # value bounds pass through (irrun/bounds.py)
+    moves_values = (0,)          # value bounds pass through (irrun/ops/bounds.py)
 
     def infer(self, inputs):
         data, axis, lengths = inputs

@@ -1,15 +1,15 @@
-"""The memory budget (irrun/budget.py): its default, its parsing, and where it is enforced."""
+"""The memory budget (irrun/limits/memory.py): its default, its parsing, and where it is enforced."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 import irrun
-from irrun import budget
-from irrun.budget import MemoryBudgetError
-from irrun.cli import main
+from irrun.limits import memory as budget
+from irrun.limits.memory import MemoryBudgetError
+from irrun.cli.main import main
 from irrun.errors import InputError
-from irrun.irwriter import IRWriter
+from irrun.ir.builder import IRWriter
 
 
 def test_default_is_half_the_machine():
@@ -101,7 +101,7 @@ def test_plan_time_check_names_layer_and_port(tmp_path):
 
 
 def test_npy_header_checked_before_reading(tmp_path):
-    from irrun.npyio import load_npy
+    from irrun.io.npy import load_npy
     p = tmp_path / "a.npy"
     np.save(p, np.zeros((100, 100), np.float64))
     with budget.limit(79_999), pytest.raises(MemoryBudgetError, match="80000 bytes"):

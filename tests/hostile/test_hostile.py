@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from irrun.cli import main
+from irrun.cli.main import main
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
@@ -100,7 +100,7 @@ def test_cli_process_prints_no_traceback():
     """The real process, for one case per exit-code kind."""
     for name in ("xml_external_entity_file", "broadcast_huge_const", "custom_op"):
         case = next(c for c in CASES if c["name"] == name)
-        p = subprocess.run([sys.executable, "-m", "irrun.cli", *argv(case, HERE / "corpus" / name)],
+        p = subprocess.run([sys.executable, "-m", "irrun", *argv(case, HERE / "corpus" / name)],
                            capture_output=True, text=True, timeout=60, env={**os.environ, "CI": "true"})
         assert p.returncode == case["exit"]
         assert "Traceback" not in p.stderr and p.stderr.count("\n") == 1
@@ -148,7 +148,7 @@ def test_parser_flags_hold_even_without_the_doctype_check(tmp_path):
     """Defence in depth: lxml as irrun configures it neither resolves nor fetches entities."""
     from lxml import etree
 
-    from irrun import reader
+    from irrun.ir import reader
     secret = tmp_path / "s.txt"
     secret.write_text("TOP-SECRET-7f3a")
     doc = f'<!DOCTYPE r [<!ENTITY e SYSTEM "file://{secret}">]><r>&e;</r>'.encode()
@@ -179,7 +179,7 @@ def test_library_raises_budget_error_naming_the_layer(tmp_path):
     import numpy as np
 
     import irrun
-    from irrun.budget import MemoryBudgetError
+    from irrun.limits.memory import MemoryBudgetError
     d = HERE / "corpus" / "broadcast_huge_input"
     m = irrun.read_model(d / "model.xml")
     with pytest.raises(MemoryBudgetError) as e:

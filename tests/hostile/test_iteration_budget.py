@@ -1,4 +1,4 @@
-"""The iteration budget (irrun/iterations.py) and the run's live-memory bound (budget.Live) on the
+"""The iteration budget (irrun/limits/iterations.py) and the run's live-memory bound (budget.Live) on the
 Loop fixtures (tools/make_subgraph_fixtures.py); string inputs converted within the budget."""
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 import irrun
-from irrun import budget, iterations
-from irrun.budget import MemoryBudgetError
-from irrun.cli import main
+from irrun.limits import memory as budget, iterations
+from irrun.limits.memory import MemoryBudgetError
+from irrun.cli.main import main
 from irrun.errors import ExecutionError, ShapeError
-from irrun.npyio import as_strings
+from irrun.io.npy import as_strings
 
 SUB = Path(__file__).parent.parent / "fixtures" / "subgraphs"
 X = np.ones((2, 3), np.float32)
@@ -87,7 +87,7 @@ def test_live_tensors_are_bounded_not_only_each_one():
 def test_wide_unicode_inputs_convert_within_the_budget():
     a = np.full((2,), "x" * 100_000, dtype="<U100000")     # beyond NumPy's buffered astype width
     s = as_strings(a)
-    assert s.dtype == irrun.elements.STRING_DTYPE and s[1] == "x" * 100_000
+    assert s.dtype == irrun.types.elements.STRING_DTYPE and s[1] == "x" * 100_000
     with budget.limit(a.nbytes + 1000):
         with pytest.raises(MemoryBudgetError, match=r"as strings \(string\[2\]\)"):
             as_strings(a, 'input "x"')

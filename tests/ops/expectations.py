@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 from helpers import run_op
-from irrun import elements
+from irrun.types import elements
 from irrun.errors import ExecutionError, IrrunError, ShapeError
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "math_expectations"

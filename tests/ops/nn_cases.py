@@ -23,9 +23,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from irrun import elements
+from irrun.types import elements
 from irrun.errors import IrrunError, ShapeError
-from irrun.shapes import Dim, PartialShape
+from irrun.types.shapes import Dim, PartialShape
 
 from helpers import Param, infer_op, run_op
 

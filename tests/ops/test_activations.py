@@ -12,7 +12,7 @@ import pytest
 
 from expectations import cases, check
 from helpers import ALL_DTYPES, Param, infer_op, raises_for, run_op, sample, shape_str
-from irrun import elements
+from irrun.types import elements
 from irrun.errors import ShapeError, UnsupportedError
 from nn_cases import case_ids, replay
 

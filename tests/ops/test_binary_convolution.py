@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import irrun
-from irrun.irwriter import IRWriter
+from irrun.ir.builder import IRWriter
 from nn_cases import case_ids, replay
 
 ATTRS = {"strides": "1,1", "pads_begin": "1,0", "pads_end": "0,1", "dilations": "1,1", "mode": "xnor-popcount",

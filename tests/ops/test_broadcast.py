@@ -8,7 +8,7 @@ import pytest
 from helpers import ALL_DTYPES, Param, infer_op, raises_for, run_op, sample, shape_str
 import irrun
 from irrun.errors import ExecutionError, ShapeError
-from irrun.irwriter import IRWriter
+from irrun.ir.builder import IRWriter
 
 I = lambda *v: np.array(v, dtype=np.int64)  # noqa: E731
 F = lambda *s: np.arange(int(np.prod(s)), dtype=np.float32).reshape(s)  # noqa: E731

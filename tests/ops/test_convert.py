@@ -5,7 +5,7 @@ import pytest
 
 import irrun
 from helpers import Param, infer_op, raises_for, run_op
-from irrun.irwriter import IRWriter
+from irrun.ir.builder import IRWriter
 from irrun.errors import UnsupportedError
 
 X = np.array([1.5, -1.5, 2.5, -2.7, 300.2, -300.2], np.float32)

@@ -6,9 +6,9 @@ import pytest
 
 import irrun
 from helpers import ALL_DTYPES, Param, infer_op, raises_for, run_op, shape_str
-from irrun import elements
+from irrun.types import elements
 from irrun.errors import ShapeError, UnsupportedError
-from irrun.irwriter import IRWriter
+from irrun.ir.builder import IRWriter
 from nn_cases import array, case_ids, entry, rejects, replay, run_case
 
 NUMERIC = [d for d in ALL_DTYPES if np.dtype(d) not in (np.dtype(np.bool_), elements.STRING_DTYPE)]

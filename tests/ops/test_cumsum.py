@@ -8,7 +8,7 @@ import pytest
 
 from expectations import cases, check
 from helpers import Param, infer_op, raises_for, run_op, shape_str
-from irrun import elements
+from irrun.types import elements
 from irrun.errors import ShapeError
 
 NUMERIC = [np.float64, np.float32, np.float16, elements.TYPES["bf16"].dtype, np.int64, np.int32, np.int16,

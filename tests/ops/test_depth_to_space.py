@@ -5,9 +5,9 @@ import pytest
 
 import irrun
 from helpers import ALL_DTYPES, Param, infer_op, raises_for, run_op, sample, shape_str
-from irrun import elements
+from irrun.types import elements
 from irrun.errors import ShapeError
-from irrun.irwriter import IRWriter
+from irrun.ir.builder import IRWriter
 
 BF, DF = "blocks_first", "depth_first"
 

@@ -13,9 +13,10 @@ import pytest
 
 from expectations import cases, check
 from helpers import Param, infer_op, raises_for, run_op, shape_str
-from irrun import elements, read_model
+from irrun.types import elements
+from irrun import read_model
 from irrun.errors import ExecutionError, ShapeError, UnsupportedError
-from irrun.irwriter import IRWriter
+from irrun.ir.builder import IRWriter
 from irrun.ops._numerics import erf
 from irrun.ops.binary import BINARY
 from irrun.ops.elementwise import UNARY

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from helpers import Param, infer_op, raises_for, run_op, shape_str
-from irrun import elements
+from irrun.types import elements
 from irrun.errors import ShapeError, UnsupportedError
 from nn_cases import case_ids, replay
 

@@ -7,9 +7,9 @@ import pytest
 
 import irrun
 from helpers import Param, infer_op, raises_for, run_op, shape_str
-from irrun import elements
+from irrun.types import elements
 from irrun.errors import ShapeError, UnsupportedError
-from irrun.irwriter import IRWriter
+from irrun.ir.builder import IRWriter
 from nn_cases import case_ids, entry, replay
 
 BF16 = elements.TYPES["bf16"].dtype

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from helpers import ALL_DTYPES, Param, infer_op, raises_for, run_op, sample, shape_str
-from irrun import elements
+from irrun.types import elements
 from irrun.errors import ExecutionError, ShapeError
 
 I = lambda *v: np.array(v, dtype=np.int64)  # noqa: E731
@@ -247,7 +247,7 @@ def test_dynamic_errors(data, b, e, mode, fragment):
 
 def test_interval_dim_checked_at_run_time(tmp_path):
     import irrun
-    from irrun.irwriter import IRWriter
+    from irrun.ir.builder import IRWriter
     b = IRWriter("m")
     x = b.parameter("x", "f32", "1..5", dims=[])
     b.result(b.layer("Pad", [x, b.const(I(3)), b.const(I(0))], {"pad_mode": "reflect"}, version="opset12"), "out")

@@ -8,7 +8,7 @@ import pytest
 
 from expectations import cases, check
 from helpers import Param, infer_op, raises_for, run_op, shape_str
-from irrun.budget import MemoryBudgetError, limit
+from irrun.limits.memory import MemoryBudgetError, limit
 from irrun.errors import ExecutionError, ShapeError
 
 PATHS = [(), (0, 1, 2)]

@@ -9,7 +9,7 @@ import pytest
 
 from expectations import cases, check
 from helpers import Param, infer_op, raises_for, run_op, shape_str
-from irrun import elements
+from irrun.types import elements
 from irrun.errors import ExecutionError, ShapeError
 from irrun.ops.reduce import REDUCE
 

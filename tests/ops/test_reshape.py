@@ -11,7 +11,7 @@ import irrun
 
 from helpers import ALL_DTYPES, Param, infer_op, raises_for, run_op, sample, shape_str
 from irrun.errors import ExecutionError, ShapeError
-from irrun.irwriter import IRWriter
+from irrun.ir.builder import IRWriter
 from irrun.ops.reshape import Reshape1
 
 PATHS = [(), (0,), (0, 1)]

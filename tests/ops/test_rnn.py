@@ -14,7 +14,7 @@ import pytest
 
 import irrun
 from helpers import ALL_DTYPES, Param, infer_op, raises_for, run_op, shape_str
-from irrun import elements
+from irrun.types import elements
 from irrun.errors import ExecutionError, IrrunError, ShapeError, UnsupportedError
 from nn_cases import TOL, case_ids, entry, inputs_of, replay
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from helpers import Param, infer_op, raises_for, run_op, shape_str
-from irrun import elements
-from irrun.budget import MemoryBudgetError
+from irrun.types import elements
+from irrun.limits.memory import MemoryBudgetError
 from irrun.errors import ExecutionError, ShapeError
 from nn_cases import case_ids, replay
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from helpers import raises_for, run_op
-from irrun.budget import MemoryBudgetError, limit
+from irrun.limits.memory import MemoryBudgetError, limit
 from irrun.errors import ExecutionError
 from nn_cases import case_ids, replay
 

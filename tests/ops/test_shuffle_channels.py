@@ -5,9 +5,9 @@ import pytest
 
 import irrun
 from helpers import ALL_DTYPES, Param, infer_op, raises_for, run_op, sample, shape_str
-from irrun import elements
+from irrun.types import elements
 from irrun.errors import ShapeError
-from irrun.irwriter import IRWriter
+from irrun.ir.builder import IRWriter
 
 # [1,15,2,2] axis 1 group 5 (op_reference): channels 0,3,6,9,12,1,4,7,10,13,2,5,8,11,14, 4 values each
 SHUFFLED_60 = [0, 1, 2, 3, 12, 13, 14, 15, 24, 25, 26, 27, 36, 37, 38, 39, 48, 49, 50, 51,

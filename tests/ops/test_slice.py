@@ -12,8 +12,8 @@ from helpers import ALL_DTYPES, Param, _build, _tmp, infer_op, raises_for, run_o
 from irrun.errors import ExecutionError, IrrunError, OpError, ShapeError
 from irrun.ops.base import TensorInfo
 from irrun.ops.slice import Slice8, clamp_slice, sliced_dim
-from irrun.elements import TYPES
-from irrun.shapes import Dim, PartialShape
+from irrun.types.elements import TYPES
+from irrun.types.shapes import Dim, PartialShape
 
 MIN, MAX = np.iinfo(np.int64).min, np.iinfo(np.int64).max
 # Const: the op is folded during inference; data: data fed at run time, indices constant;

@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import ALL_DTYPES, Param, _build, _tmp, infer_op, raises_for, run_op, sample, shape_str
-from irrun.elements import TYPES
+from irrun.types.elements import TYPES
 from irrun.errors import ExecutionError, IrrunError, ShapeError
 from irrun.ops.base import TensorInfo
 from irrun.ops.strided_slice import StridedSlice1
-from irrun.shapes import PartialShape
+from irrun.types.shapes import PartialShape
 
 MIN, MAX = np.iinfo(np.int64).min, np.iinfo(np.int64).max
 PATHS = {"const": (), "data": (0,), "all": (0, 1, 2, 3)}

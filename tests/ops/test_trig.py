@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from helpers import Param, infer_op, run_op, shape_str
-from irrun import elements
+from irrun.types import elements
 from irrun.errors import ExecutionError
 from nn_cases import array, assert_close, case_ids, entry, inputs_of, replay, run_case
 

@@ -229,7 +229,7 @@ def test_runtime_axis_checked_by_the_kernel():
 def test_interval_model_run_on_concrete_shapes(tmp_path):
     """Declared [2..6,2] with lengths [4,1,-1]: the -1 is ? until the input arrives."""
     import irrun
-    from irrun.irwriter import IRWriter
+    from irrun.ir.builder import IRWriter
     b = IRWriter("vs")
     x = b.parameter("x", "f32", "2..6,2")
     parts = b.layer("VariadicSplit", [x, b.const(np.int64(0)), b.const(np.array([4, 1, -1]))], n_out=3)

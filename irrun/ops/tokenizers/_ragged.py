@@ -17,10 +17,10 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from ...budget import OverBudget, check_alloc, current, over_message
-from ...elements import TYPES
 from ...errors import OpError
-from ...shapes import DYN, PartialShape
+from ...limits.memory import OverBudget, check_alloc, current, over_message
+from ...types.elements import TYPES
+from ...types.shapes import DYN, PartialShape
 from ..base import TensorInfo
 
 I32, U8, BOOL = TYPES["i32"], TYPES["u8"], TYPES["boolean"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import OpError
-from ...shapes import PartialShape
+from ...types.shapes import PartialShape
 from ..base import Attr, Op
 from ..registry import register
 from ._ragged import expect_types, pack, ragged_string_out, string_out, strings

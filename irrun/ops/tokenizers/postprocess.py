@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...budget import check_alloc
-from ...elements import TYPES
 from ...errors import OpError
-from ...shapes import DYN, PartialShape
+from ...limits.memory import check_alloc
+from ...types.elements import TYPES
+from ...types.shapes import DYN, PartialShape
 from ..base import Attr, Op, TensorInfo
 from ..registry import register
 from ._ragged import BOOL, I32, check_spans, expect_types, ragged_out, scalar, scalar_text

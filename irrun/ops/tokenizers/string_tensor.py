@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...budget import check_alloc
-from ...elements import STRING_DTYPE, TYPES
 from ...errors import OpError
+from ...limits.memory import check_alloc
+from ...types.elements import STRING_DTYPE, TYPES
 from ..base import Attr, Op, TensorInfo, spec_url
 from ..registry import register
 from ._ragged import U8, check_spans, check_text, pack, string_out

@@ -1,0 +1,154 @@
+"""Command-line glue for the accuracy tools: the options ``irrun compare`` and ``irrun run``
+gain (``--precision``, ``--find-nonfinite``, the model-vs-model comparison), and how a sequence
+of input files becomes the steps of a stateful run."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..debug.accuracy.precision import PRECISIONS
+from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, printable
+
+MAX_STEPS = 10_000
+
+
+def add_precision_arguments(p) -> None:
+    p.add_argument("--precision", choices=sorted(PRECISIONS),
+                   help="simulate OpenVINO's inference precision: round every activation to f16 or "
+                        "bf16 after each layer, as OpenVINO does (weights as in the file; the layers "
+                        "OpenVINO keeps in f32 stay f32)")
+    p.add_argument("--find-nonfinite", action="store_true",
+                   help="name the first layer that makes NaN or Inf from finite inputs, with its "
+                        "inputs' ranges and the positions (exit code 1 when there is one)")
+
+
+def add_compare_arguments(p) -> None:
+    add_precision_arguments(p)
+    a = p.add_argument_group("comparing two IRs (--reference OTHER.xml, or --precision alone)")
+    a.add_argument("--json", action="store_true", help="print the report as JSON")
+    a.add_argument("--top", type=int, default=10, metavar="K", help="layers to rank (default 10)")
+    a.add_argument("--ignored-scope", metavar="FILE.json",
+                   help='write the top K layers as {"names": [...]} for nncf.IgnoredScope(**...)')
+    a.add_argument("--plot", metavar="FILE.png|FILE.svg",
+                   help="draw the error along the network (needs pip install irrun[plot])")
+    a.add_argument("--graph", metavar="FILE.svg|png|pdf|dot",
+                   help="draw the candidate's graph with each layer filled by the error it adds "
+                        "(log colour scale, the top K labelled; Graphviz's dot draws svg/png/pdf, "
+                        ".dot is the text); over 300 layers: the top K's neighbourhoods only")
+
+
+def step_files(specs: list[str]) -> list[list[str]] | None:
+    """``--input`` options as steps: each .npz (or the .npz/.npy files of one directory, in name
+    order) is one step; None when the options are one ordinary set of inputs."""
+    if len(specs) == 1 and Path(specs[0]).is_dir():
+        from .common import input_dir_files
+        return [[str(f)] for f in input_dir_files(specs[0])[:MAX_STEPS]]
+    if len(specs) > 1 and all(s.endswith(".npz") and "=" not in Path(s).name for s in specs):
+        return [[s] for s in specs[:MAX_STEPS]]
+    return None
+
+
+def load_steps(model, specs: list[str]) -> list[dict]:
+    from .common import load_inputs
+    files = step_files(specs)
+    return [load_inputs(model, s) for s in files] if files is not None else [load_inputs(model, specs)]
+
+
+def run_compare(args) -> int:
+    """``irrun compare MODEL --reference OTHER.xml`` or ``irrun compare MODEL --precision P``."""
+    from .. import read_model
+    from ..debug.accuracy.attribute import compare_models
+    from ..debug.accuracy.report import as_json, ignored_scope, text, write_file
+    from ..io.writers import model_files
+    from .common import input_files
+
+    ref_path = args.reference or args.model
+    cand = read_model(args.model)
+    same = Path(ref_path).resolve() == Path(args.model).resolve()
+    if same and not args.precision:
+        raise InputError("comparing a model with itself: give --precision f16|bf16, or another "
+                         "--reference", file=args.model)
+    ref = read_model(ref_path)
+    protect = (*model_files(cand), *model_files(ref), *input_files(args.input))
+    graph_fmt = _check_outputs(args, protect)                               # before running
+    cand.check_memory()
+    steps = list(zip(load_steps(cand, args.input), load_steps(ref, args.input), strict=True))
+    res = compare_models(cand, ref, steps, args.precision, same_model=same)
+    print(as_json(res) if args.json else text(res, args.top))
+    if args.ignored_scope:
+        import json
+        scope = ignored_scope(res, args.top)
+        write_file(args.ignored_scope, (json.dumps(scope, indent=1) + "\n").encode(), protect)
+        if not args.json:
+            print(f"\nwrote {len(scope['names'])} layer names to {printable(args.ignored_scope)} "
+                  "(nncf.IgnoredScope(**json.load(f)))")
+    if args.plot:
+        from ..debug.accuracy.plot import render
+        write_file(args.plot, render(res, Path(args.plot).suffix.lstrip(".").lower()), protect)
+        if not args.json:
+            print(f"wrote the error plot to {printable(args.plot)}")
+    if graph_fmt:
+        _draw_graph(cand, res, args, graph_fmt, protect)
+    return EXIT_FINDINGS if res.first_nonfinite is not None else EXIT_OK
+
+
+def _check_outputs(args, protect: tuple) -> str | None:
+    """Refuse a bad ``--ignored-scope``, ``--plot`` or ``--graph`` file before the run (a suffix
+    that is not the format written, a link, the models' .xml/.bin or an input, two of them one
+    file...); ``--graph``'s format (None: none)."""
+    from ..io.writers import destination, distinct
+    distinct([("--ignored-scope", args.ignored_scope), ("--plot", args.plot), ("--graph", args.graph)])
+    if args.ignored_scope:
+        if Path(args.ignored_scope).suffix.lower() != ".json":
+            raise InputError("the --ignored-scope file is JSON: its name must end in .json",
+                             file=args.ignored_scope)
+        destination(args.ignored_scope, protect=protect)
+    if args.plot:
+        if Path(args.plot).suffix.lower() not in (".png", ".svg"):
+            raise InputError("the plot file must end in .png or .svg", file=args.plot)
+        destination(args.plot, protect=protect)
+        from ..debug.accuracy.plot import pyplot
+        pyplot()                                    # matplotlib missing: say so now
+    return _graph_format(args.graph, protect) if args.graph else None
+
+
+def _graph_format(path: str, protect: tuple) -> str:
+    """``--graph``'s format by the file's suffix; the file and Graphviz checked before running."""
+    from ..debug.describe import EXTENSIONS, PICTURES, need_dot
+    from ..io.writers import destination
+    fmt = EXTENSIONS.get(Path(path).suffix.lower(), "")
+    if fmt not in PICTURES + ("dot",):
+        raise InputError("the --graph file must end in .svg, .png, .pdf or .dot", file=path)
+    need_dot(fmt, "--graph FILE.dot")
+    destination(path, protect=protect)
+    return fmt
+
+
+def _draw_graph(cand, res, args, fmt: str, protect: tuple) -> None:
+    from ..debug.accuracy.errorgraph import error_dot
+    from ..debug.accuracy.report import write_file
+    from ..debug.describe import render
+    dot, drawn, total = error_dot(cand, res, args.top)
+    data = render(dot, fmt, smaller="a smaller --top") if fmt != "dot" else dot.encode("utf-8")
+    write_file(args.graph, data, protect)
+    if not args.json:
+        part = f"{drawn} of {total} layers: the top {args.top}'s neighbourhoods" if drawn < total \
+            else f"{drawn} layers"
+        print(f"wrote the graph coloured by added error to {printable(args.graph)} ({fmt}, {part})")
+
+
+def run_model(model, feeds: dict, precision: str | None, find_nonfinite: bool):
+    """``irrun MODEL --precision P`` / ``--find-nonfinite``: the outputs, and the finding."""
+    import numpy as np
+
+    from ..debug.accuracy.capture import record
+    from ..debug.accuracy.nonfinite import Watch
+    from ..debug.accuracy.precision import Policy
+    watch = Watch() if find_nonfinite else None
+    with np.errstate(all="ignore"):          # overflow and log(0) are reported, not warned about
+        rec = record(model, feeds, Policy(model, precision) if precision else None, watch)
+    return rec.outputs, (watch.first if watch else None)
+
+
+def nonfinite_text(finding) -> str:
+    return finding.text() if finding is not None else \
+        "no layer makes NaN or Inf from finite inputs"
