@@ -17,7 +17,9 @@ from .limits import memory as budget
 from .ops.base import Op
 from .ports import PortSpec
 from .runtime import heap
-from .runtime.executor import Observer, RunContext, Step, check_memory, execute, plan
+from .runtime.loop import RunContext, execute
+from .runtime.observation import LayerRecorder, Observer, StopAt, find_layer
+from .runtime.plan import Plan, check_memory, plan
 from .runtime.program import Program
 from .runtime.state import State, Variable
 from .runtime.subgraph import Build
@@ -57,7 +59,7 @@ class Model:
         self._params = self.program.params
         self._results = self.program.results
         self._types: Types | None = None
-        self._plans: dict[tuple, list[Step]] = self.program.plans
+        self._plans: dict[tuple, Plan] = self.program.plans
         self._any_shape: bool | None = None     # may the plan of the declared shapes run?
         self._out_keys: dict[int, str] | None = None
 
@@ -287,18 +289,21 @@ class Model:
 
         Debugging (:mod:`irrun.debug`): ``stop_at`` (a layer id or name) runs only what that layer
         needs and returns its outputs instead; ``dump`` (a directory) writes every executed
-        layer's outputs there; ``observe(step, inputs, outputs, seconds)`` is called after every
-        step."""
+        layer's outputs there (:mod:`irrun.io.dumps`); ``observe(step, inputs, outputs, seconds)``
+        is called after every step (:mod:`irrun.runtime.observation`; with ``dump``, after the
+        dump's own recorder)."""
         if max_memory is not None:
             with budget.limit(max_memory):
                 return self.run(inputs, max_iterations=max_iterations, stop_at=stop_at, dump=dump,
                                 observe=observe)
         if dump is not None:
-            from .debug.tracing import trace
-            with iterations.limit(max_iterations):
-                t = trace(self, inputs, stop_at=stop_at)
-            t.save(dump)
-            return t.outputs
+            from .io.dumps import save_tensors  # (writing files: loaded when a dump is asked)
+            from .io.writers import model_files
+            recorder = LayerRecorder(self.dag)
+            outputs = self.run(inputs, max_iterations=max_iterations, stop_at=stop_at,
+                               observe=recorder if observe is None else _both(recorder, observe))
+            save_tensors(dump, recorder.dump_entries(), model_files(self), model=str(self.path))
+            return outputs
         self._require_ops()
         feeds = self._feeds(inputs)
         for n, arr in feeds.items():
@@ -319,14 +324,14 @@ class Model:
         if target is not None:
             key += (("stop_at", target),)
         steps = self.program.plan(key, lambda: self._types_for(feeds), self._order_to(target),
-                                  bake=target is None and observe is None)
+                                  every_layer=target is not None or observe is not None)
         if target is not None:
             check_memory(steps, budget.current(), self.path)
             with iterations.limit(max_iterations), budget.live_scope():
                 return self._run_to(target, steps, feeds, observe)
         return self._execute(steps, feeds, observe, max_iterations)
 
-    def _execute(self, steps: list[Step], feeds: dict[int, np.ndarray],
+    def _execute(self, steps: Plan, feeds: dict[int, np.ndarray],
                  observe: Observer | None, max_iterations: int | None = None) -> dict[str, np.ndarray]:
         check_memory(steps, budget.current(), self.path)
         ctx = RunContext(self.state.held)
@@ -335,7 +340,7 @@ class Model:
         self.state.commit(ctx.writes)       # only a run that succeeded changes the state
         return {self._output_key(n): results[n] for n in self._results}
 
-    def _any_shape_plan(self) -> list[Step] | None:
+    def _any_shape_plan(self) -> Plan | None:
         """The plan inferred from the declared input shapes, which every input that passed
         :meth:`check_input` lies inside: made once, reused for every shape (no inference or
         planning per run). None when it cannot serve: an input of dynamic element type, shapes
@@ -352,7 +357,7 @@ class Model:
             self._any_shape = False
             return None
         self._any_shape = True
-        return steps if getattr(steps, "unguarded", 0) <= budget.current() else None
+        return steps if steps.unguarded <= budget.current() else None
 
     def _types_for(self, feeds: dict[int, np.ndarray]) -> Types:
         """Every port inferred for these input arrays."""
@@ -371,29 +376,32 @@ class Model:
         return [n for n in self.order if n in need]
 
     def _stop_target(self, spec: int | str) -> int:
-        from .debug.tracing import find_layer
-        n = find_layer(self, spec)
+        n = find_layer(self.dag, spec, self.path)
         if n not in self.order:
             raise InputError(f"{self.dag.nodes[n]['layer'].ref} feeds no Result: OpenVINO drops "
                              "it, so irrun does not run it", file=self.path)
         return n
 
-    def _run_to(self, target: int, steps: list[Step], feeds: dict, observe) -> dict[str, np.ndarray]:
-        """Run a plan that ends at ``target``; its outputs keyed by :func:`irrun.debug.port_name`
-        (a Result gives the model output it holds)."""
-        from .debug.tracing import port_name
-        got: list = []
-
-        def grab(step, args, outs, seconds):
-            if step.node == target:
-                got[:] = [(self._output_key(target), args[0])] if step.kind == "result" else \
-                    [(port_name(self, target, i), a) for i, a in enumerate(outs)]
-            return None if observe is None else observe(step, args, outs, seconds)
-        execute(steps, feeds, self.path, grab, RunContext(self.state.held))   # state unchanged
-        return dict(got)
+    def _run_to(self, target: int, steps: Plan, feeds: dict, observe: Observer | None
+                ) -> dict[str, np.ndarray]:
+        """Run a plan that ends at ``target``; its outputs keyed by
+        :func:`irrun.runtime.observation.port_name` (a Result gives the model output it holds)."""
+        result_key = self._output_key(target) if target in self._results else ""
+        stop = StopAt(target, self.dag.nodes[target]["layer"], result_key, observe)
+        execute(steps, feeds, self.path, stop, RunContext(self.state.held))   # state unchanged
+        return stop.got
 
 
 def read_model(path: str | os.PathLike, bin_path: str | os.PathLike | None = None) -> Model:
     """Read an IR model (``.xml``, with the ``.bin`` beside it unless ``bin_path`` is given)."""
     with heap.gc_paused():
         return Model(read_ir(path, bin_path))
+
+
+def _both(first: Observer, then: Observer) -> Observer:
+    """An observer showing each step to ``first`` (which keeps what it is shown), then to
+    ``then``, whose replaced outputs (if any) stand."""
+    def observe(step, args, outs, seconds):
+        first(step, args, outs, seconds)
+        return then(step, args, outs, seconds)
+    return observe

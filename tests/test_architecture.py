@@ -4,7 +4,8 @@
   type name; the core asks the op class instead (``Op.role``, ``Op.bounds``,
   ``Op.rounds_to_declared_type``...). Known exceptions are listed below with their reason; the
   ``SPEED_MEM`` list must only shrink.
-* An op module imports ``base``, ``registry`` and the ``_helper`` modules, never a sibling op.
+* An op module imports ``base``, ``registry``, ``bounds``, ``fast_paths`` and the ``_helper``
+  modules, never a sibling op.
 * The pipeline's layering is checked in ``tests/test_layers.py`` (it replaced the per-file line cap).
 """
 from __future__ import annotations
@@ -32,12 +33,9 @@ NOT_OP_TYPES: dict[str, dict[str, str]] = {
     "irrun/debug/accuracy/plot.py": {"log": "matplotlib's axis scale"},
     "irrun/cli/main.py": {"reshape": "the `irrun reshape` command"},
     "irrun/analysis/check.py": {"const": "a finding code (public, in --json output)"},
-    "irrun/debug/tracing.py": {"const": "the executor's step kind for a folded layer"},
-    "irrun/runtime/executor.py": {"const": "the step kind of a layer whose value is known",
-                          "result": "the step kind of a model output"},
-    "irrun/runtime/program.py": {"const": "the step kind of a layer whose value is known"},
-    "irrun/runtime/inplace.py": {"result": "the step kind of a model output"},
-    "irrun/model.py": {"result": "the step kind of a model output; a tensor key's tag"},
+    "irrun/runtime/step.py": {"const": "the value of StepKind.CONST (a layer whose value is known)",
+                              "result": "the value of StepKind.RESULT (a model output)"},
+    "irrun/model.py": {"result": "a tensor key's tag"},
     "irrun/debug/describe.py": {"const": "the Mermaid class of Const boxes (output format)"},
     "irrun/debug/accuracy/nonfinite.py": {"Const": "a label in the report"},
     "irrun/debug/accuracy/match.py": {"const": "a placeholder in a structural signature"},
@@ -100,9 +98,10 @@ def _op_modules() -> list[Path]:
 
 
 def _is_shared(name: str) -> bool:
-    """Modules an op may import: the contract, the registry and the ``_helper`` modules."""
+    """Modules an op may import: the contract, the registry, the bounds machinery, the fast-path
+    tables and the ``_helper`` modules."""
     last = name.rsplit(".", 1)[-1]
-    return last in ("base", "registry", "bounds") or last.startswith("_")
+    return last in ("base", "registry", "bounds", "fast_paths") or last.startswith("_")
 
 
 @pytest.mark.parametrize("path", _op_modules(), ids=lambda p: p.relative_to(PKG).as_posix())

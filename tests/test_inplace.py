@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import irrun
-from irrun.runtime.executor import plan
+from irrun.runtime.plan import plan
 from irrun.ir.builder import IRWriter
 
 X = np.array([[-2.0, -0.5, 0.0, 1.5], [3.0, -4.0, 0.25, -1.0]], np.float32)

@@ -46,18 +46,13 @@ KNOWN_UPWARD: dict[tuple[str, str], str] = {
         'load_inputs lives in the CLI: move it to irrun.io',
     ('irrun.ir.builder', 'irrun.ops.registry'):
         'the builder asks the registry how Parameter/Result/Const are written: IR-format knowledge, belongs in ir',
-    ('irrun.model', 'irrun.debug.tracing'):
-        'Model.run(dump=, stop_at=) calls debug.trace: observation becomes a runtime wrapper',
     ('irrun.ops.variables', 'irrun.runtime.state'):
         "ReadValue's shape rule reads the Variable record: move the record to types",
 }
 #: modules in a cycle, as a sorted tuple, with the reason.
 KNOWN_CYCLES: dict[tuple[str, ...], str] = {
     ('irrun.cli.distributed', 'irrun.cli.run', 'irrun.distributed'): 'split along the dependency (issue 21 follow-up)',
-    ('irrun.debug.tracing', 'irrun.model'): 'split along the dependency (issue 21 follow-up)',
     ('irrun.ir.fast_reader', 'irrun.ir.reader'): 'split along the dependency (issue 21 follow-up)',
-    ('irrun.ops.base', 'irrun.ops.bounds'): 'split along the dependency (issue 21 follow-up)',
-    ('irrun.runtime.executor', 'irrun.runtime.fast_loop'): 'split along the dependency (issue 21 follow-up)',
 }
 #: (module, what it reads) private reads across modules, with the reason.
 KNOWN_PRIVATE: dict[tuple[str, str], str] = {

@@ -19,7 +19,7 @@ import irrun
 import irrun.analysis.inference
 from irrun.limits import memory as budget
 from irrun.limits.memory import MemoryBudgetError
-from irrun.runtime.executor import execute
+from irrun.runtime.loop import execute
 from irrun.ir.builder import IRWriter
 from irrun.runtime.program import RowGather
 
@@ -117,7 +117,7 @@ def test_a_compressed_embedding_is_gathered_row_wise(tmp_path, kind, unfolded):
     (fused,) = [s for s in steps_of(model) if isinstance(s.op, RowGather)]
     # nothing of the table's size is kept: only the compressed Consts (views of the .bin)
     assert not model.program.constants
-    assert [s.op.type for s, _ in fused.op.rows.chain][-1] == "Convert"
+    assert [s.op.type for s, _, _ in fused.op.rows.chain][-1] == "Convert"
 
 
 def two_weights_model(tmp_path: Path) -> Path:

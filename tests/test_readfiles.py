@@ -115,7 +115,7 @@ def test_graph_name_format_mismatch_refused(fmt, out, words):
 
 def test_fixed_names_in_one_directory_are_distinct(tmp_path):
     """A dump or an extract directory where two of its fixed names are hard links to one file."""
-    from irrun.debug.dumps import dump_target
+    from irrun.io.dumps import dump_target
     d = tmp_path / "dump"
     d.mkdir()
     (d / "tensors.npz").write_bytes(b"old")

@@ -1,11 +1,12 @@
-"""The executor's loop of every run (irrun/runtime/fast_loop.py) against its reference, the loop
-that shows every step to an observer (``execute(..., observe=)``, which keeps the live account
-through ``_account``): the same outputs bit for bit, and the same memory-budget decision — the
-same refusal, at the same layer, with the same bytes — at every limit. The fast loop sets a
-plan's values before it runs (``Plan.preset``: they count nothing) and checks static outputs by
-their whole shape (``Step.expect``)."""
+"""The one loop every run goes through (irrun/runtime/loop.py), with and without an observer:
+an observer (irrun/runtime/observation.py) sees the steps but changes nothing of the run — the
+same outputs bit for bit, and the same memory-budget decision (the same refusal, at the same
+layer, with the same bytes) at every limit. A plan sets its values before the loop runs
+(``Plan.preset``: they count nothing) unless it is made for an observer (``Plan.every_layer``),
+and checks static outputs by their whole shape (``Step.expect``)."""
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from pathlib import Path
 
@@ -13,10 +14,12 @@ import numpy as np
 import pytest
 
 import irrun
-from irrun.limits import memory as budget
 from irrun.analysis.contract import output_specs, outputs_fit, outputs_match
+from irrun.limits import memory as budget
+from irrun.runtime.loop import RunContext, execute
+from irrun.runtime.plan import Plan
+from irrun.runtime.step import StepKind
 from irrun.types.elements import from_dtype
-from irrun.runtime.executor import Plan, RunContext, execute
 from irrun.types.shapes import Dim, PartialShape
 from irrun.types.tensor_info import TensorInfo
 
@@ -31,7 +34,7 @@ def _model_and_feeds(case: str):
     model.run(inputs)                                     # makes the shared plan
     feeds = model._feeds(inputs)
     steps = [v for k, v in model.program.plans.items() if k[-1]][-1]     # the run's plan
-    return model, steps, feeds
+    return model, steps, feeds, inputs
 
 
 def _outcome(model, steps, feeds, limit: int, observe) -> tuple:
@@ -44,18 +47,26 @@ def _outcome(model, steps, feeds, limit: int, observe) -> tuple:
     return None, out, live.total
 
 
-class _Nothing:
-    keeps_arrays = False                # (no in-place writes are given up: the same plan runs)
+class _Counting:
+    """Counts the steps it is shown; keeps no array (so the same in-place writes happen)."""
+    keeps_arrays = False
 
-    def __call__(self, *args):
+    def __init__(self):
+        self.steps = []
+
+    def __call__(self, step, inputs, outputs, seconds):
+        assert seconds >= 0 and (len(outputs) == len(step.infos) or step.kind is not StepKind.OP)
+        self.steps.append(step)
         return None
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_the_fast_loop_keeps_the_account_of_the_observed_loop(case):
-    model, steps, feeds = _model_and_feeds(case)
+def test_an_observer_changes_nothing_of_the_run_or_its_account(case):
+    model, steps, feeds, _ = _model_and_feeds(case)
     assert isinstance(steps, Plan) and steps.preset and len(steps.loop) < len(steps)
-    _, ref, _ = _outcome(model, steps, feeds, budget.current(), _Nothing())
+    seen = _Counting()
+    _, ref, _ = _outcome(model, steps, feeds, budget.current(), seen)
+    assert [s.node for s in seen.steps] == [s.node for s in steps.loop]     # every step it runs
     err, got, _ = _outcome(model, steps, feeds, budget.current(), None)
     assert err is None and list(got) == list(ref)
     for k in ref:
@@ -65,7 +76,7 @@ def test_the_fast_loop_keeps_the_account_of_the_observed_loop(case):
                     | {int(v) for v in np.geomspace(16, 1 << 24, 24)})
     refused = 0
     for limit in limits:
-        want = _outcome(model, steps, feeds, limit, _Nothing())
+        want = _outcome(model, steps, feeds, limit, _Counting())
         have = _outcome(model, steps, feeds, limit, None)
         assert have[0] == want[0], limit               # same refusal text: layer and bytes
         assert have[2] == want[2], limit               # same live bytes left after a whole run
@@ -73,14 +84,31 @@ def test_the_fast_loop_keeps_the_account_of_the_observed_loop(case):
     assert 0 < refused < len(limits)                   # the scan saw both answers
 
 
+@pytest.mark.parametrize("case", ["gpt2_fp32", "lstm_gru_fp32"])
+def test_a_plan_for_an_observer_shows_every_layer(case):
+    """``Model.run(observe=)`` plans for the observer: its loop is every step, the folded layers
+    (CONST, with their values) too, and no lazy output is skipped; the outputs are the same."""
+    model, shared, _, inputs = _model_and_feeds(case)
+    seen = _Counting()
+    observed = model.run(inputs, observe=seen)
+    plan = [v for k, v in model.program.plans.items() if not k[-1]][-1]
+    assert plan.every_layer and not shared.every_layer and not plan.preset
+    assert plan.loop == plan.steps and [s.node for s in seen.steps] == [s.node for s in plan]
+    assert any(s.kind is StepKind.CONST for s in seen.steps) and not any(s.skip for s in plan)
+    plain = model.run(inputs)
+    assert list(observed) == list(plain)
+    for k in plain:
+        np.testing.assert_array_equal(observed[k], plain[k])
+
+
 def test_the_plans_values_are_shared_read_only_and_count_nothing():
     """Values a plan holds (Consts, folded ShapeOf chains, cached constants) are shared by every
-    run: read-only, so no run writes into them and the live account counts none of them (as
-    the observed loop's ``_account`` sees them); the fast loop sets them all first, and the
-    ports a folded layer was the last to read are freed by the step before it."""
+    run: read-only, so no run writes into them and the live account counts none of them; the
+    loop finds them all set first (the plan's own immutable ``preset``), and the ports a folded
+    layer was the last to read are freed by the step before it."""
     folded = 0
     for case in CASES:
-        _, steps, _ = _model_and_feeds(case)
+        _, steps, _, _ = _model_and_feeds(case)
         assert [s.node for s in steps.loop] == [s.node for s in steps if s.kind != "const"]
         assert {p for s in steps if s.kind == "const" for _, p in s.puts} == set(steps.preset)
         frees = sorted(r for s in steps for r in s.frees)
@@ -90,6 +118,10 @@ def test_the_plans_values_are_shared_read_only_and_count_nothing():
                 for v in s.values:
                     assert type(v) is not np.ndarray or not v.flags.writeable or v.base is not None
                 folded += bool(s.reads)
+        with pytest.raises(TypeError):
+            steps.preset[next(iter(steps.preset))] = None          # type: ignore[index]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            steps.every_layer = True                               # type: ignore[misc]
     assert folded                                       # (folded layers are among them)
 
 

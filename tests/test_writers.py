@@ -156,7 +156,7 @@ def test_string_outputs_are_unicode_that_irrun_reads_back(tmp_path, capsys):
 def test_dump_strings_are_not_widened(tmp_path):
     """One long string among many short ones: the dump stores the IR's packed encoding, so its
     size follows the characters, not count x longest."""
-    from irrun.debug.dumps import load_tensors, save_tensors
+    from irrun.io.dumps import load_tensors, save_tensors
     a = np.array(["x"] * 10000 + ["y" * 10000], dtype=np.dtypes.StringDType())
     save_tensors(tmp_path, [(dict(key="0:0"), a)])
     assert (tmp_path / "tensors.npz").stat().st_size < 100_000        # unicode would be 400 MB

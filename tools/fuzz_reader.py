@@ -105,7 +105,7 @@ def round_trip(model, feeds, outputs, manifest: bytes) -> None:
 
     from irrun import debug
     from irrun.io import writers
-    from irrun.debug.dumps import storable
+    from irrun.io.dumps import storable
     from irrun.errors import IrrunError
     from irrun.io.npy import load_npz
     out = tempfile.mkdtemp(dir=_WORK)

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..ops import fast_paths
 from ..ops.base import Op
 from ..types.elements import TYPES
 from ..types.tensor_info import TensorInfo
@@ -68,7 +69,8 @@ def run_constant(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo 
     output is a placeholder (zeros, no memory) beside its remembered f32 value rather than a
     rounded copy — the f32 -> f16 casts were most of the decompression time."""
     if not rounded and len(infos) == 1 and narrows(infos):
-        exact = op.run_exact(*args)
+        rule = fast_paths.lookup(fast_paths.EXACT_CONSTANT, op)
+        exact = rule(op, *args) if rule is not None else None
         narrow = infos[0].etype.dtype if infos[0] is not None else None
         if exact is not None and narrow is not None:   # the narrow type holds the f32 value exactly
             return [_placeholder(exact, narrow)]

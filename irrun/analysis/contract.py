@@ -39,7 +39,7 @@ def run_checked(op: Op, args: Sequence[np.ndarray], infos: Sequence[TensorInfo |
                 ) -> list[np.ndarray]:
     """``constant`` (implied by ``folding``): every input is constant-derived, so f16/bf16 math
     runs in f32 as OpenVINO does it (:mod:`irrun.analysis.constant_precision`). ``kwargs``: the plan's ``out``/``skip``
-    for the kernel (:class:`irrun.runtime.executor.Step`); ``expect``: (dtype, shape) per output when
+    for the kernel (:class:`irrun.runtime.plan.Step`); ``expect``: (dtype, shape) per output when
     every inferred port is static, so that a correct result is checked in O(1); else ``specs``
     (:func:`output_specs`), checked cheaply. ``rounded=False``
     (with ``constant``): only constant layers read the outputs (:func:`irrun.analysis.constant_precision.run_constant`)."""

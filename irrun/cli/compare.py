@@ -31,10 +31,10 @@ def add_arguments(p) -> None:
 
 def main(args) -> int:
     from .. import read_model
-    from ..debug.dumps import load_tensors
     from ..debug.layer_diff import compare
     from ..debug.openvino_reference import MODES, all_ports
     from ..debug.tracing import trace
+    from ..io.dumps import load_tensors
 
     ref = args.reference or ""
     if args.precision and (ref.lower() in OPENVINO or ref.lower().endswith(".npz") or os.path.isdir(ref)):

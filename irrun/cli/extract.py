@@ -16,7 +16,7 @@ def add_arguments(p) -> None:
 
 
 def _sig(arrays) -> str:
-    from ..debug.dumps import dtype_name
+    from ..io.dumps import dtype_name
     return ", ".join(f"{printable(k)}: {dtype_name(a)}[{','.join(map(str, a.shape))}]" for k, a in arrays.items())
 
 

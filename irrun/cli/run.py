@@ -105,7 +105,7 @@ def output_file(arg: str, count: int | None, protect) -> Path:
 
 def write_outputs(path: Path, outputs: dict[str, np.ndarray], protect) -> Path:
     """The outputs as .npz (keyed by output name) or, for one output, .npy."""
-    from ..debug.dumps import storable
+    from ..io.dumps import storable
     from ..io.writers import npy, npz, write_files
     arrays = {k: storable(v, f'output "{printable(k)}"') for k, v in outputs.items()}
     if path.suffix == ".npy":
@@ -157,7 +157,7 @@ def _main(args) -> int:
     out = None if not args.output else output_file(
         args.output, len(model.outputs) if args.stop_at is None else None, protect)
     if args.dump:
-        from ..debug.dumps import MANIFEST, TENSORS, dump_target
+        from ..io.dumps import MANIFEST, TENSORS, dump_target
         from ..io.writers import distinct
         dump_target(args.dump, protect)
         distinct([("--output", out), *(("--dump", Path(args.dump) / n) for n in (TENSORS, MANIFEST))])

@@ -1,7 +1,7 @@
 """Debugging: traces of every layer (:mod:`~irrun.debug.tracing`), dumps, layer-by-layer
 comparison, extraction of a layer, ``info``/``graph``, profiling, OpenVINO as a reference and
 the accuracy reports. Sits above the model: nothing below imports it."""
-from .dumps import load_tensors, save_tensors
+from ..io.dumps import load_tensors, save_tensors
 from .tracing import (
     LayerRun,
     Trace,

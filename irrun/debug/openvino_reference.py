@@ -90,8 +90,8 @@ def all_ports(model, inputs: Mapping[str, np.ndarray] | np.ndarray, mode: str = 
               timeout: float = 600) -> dict[str, np.ndarray]:
     """Every output port of every live layer of ``model`` (except Parameters and Consts) as
     OpenVINO computes it on ``inputs``, keyed ``"<layer id>:<port id>"``."""
+    from ..io.dumps import load_tensors, save_tensors
     from ..ir.xml import parse_xml
-    from .dumps import load_tensors, save_tensors
 
     if not available():
         raise OpenVINOError("openvino is not installed (pip install openvino), so there is no "
@@ -172,7 +172,7 @@ def _initial_state(read_value):
 def _child(tmp: str, bin_path: str, mode: str) -> int:
     import openvino as ov
 
-    from .dumps import load_tensors, save_tensors
+    from ..io.dumps import load_tensors, save_tensors
     t = Path(tmp)
     ports = {PREFIX + k: v for k, v in json.loads((t / "ports.json").read_text()).items()}
     inputs = load_tensors(t / "in")[0]

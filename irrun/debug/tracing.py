@@ -1,9 +1,11 @@
 """Debugging a run: which layer produced what, and how long it took.
 
 irrun executes every layer as written, so it can show every intermediate tensor exactly. One
-mechanism serves all the tools: the executor's ``observe`` callback (:data:`irrun.runtime.executor.Observer`),
+mechanism serves all the tools: the run loop's ``observe`` callback (:data:`irrun.runtime.observation.Observer`),
 called after each step with the step, its input arrays, its outputs and the elapsed time.
-:class:`Trace` is such an observer; it records one :class:`LayerRun` per executed layer.
+:class:`Trace` is such an observer — the runtime's :class:`~irrun.runtime.observation.LayerRecorder`,
+which ``Model.run(dump=)`` uses too, with the model's outputs, the dump files and the profile on top;
+it records one :class:`LayerRun` per executed layer.
 
     t = irrun.debug.trace(model, {"x": x})                 # or stop_at="Transpose_182", ops=["Concat"]
     t.save("dump/")                                        # tensors.npz + manifest.json
@@ -21,17 +23,16 @@ import difflib
 import fnmatch
 import os
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import InputError, printable
+from ..io.dumps import save_tensors
 from ..io.writers import model_files
-from ..ops.registry import role_of
-from ..types.tensor_info import Role
-from .dumps import MANIFEST, TENSORS, dtype_name, load_tensors, save_tensors, stats, storable  # noqa: F401
+from ..runtime import observation
+from ..runtime.observation import LayerRecorder, LayerRun  # noqa: F401  (LayerRun: irrun.debug's)
 
 if TYPE_CHECKING:
     from ..ir.reader import Layer
@@ -41,43 +42,21 @@ if TYPE_CHECKING:
 # Naming layers and ports
 
 def find_layer(model, spec: int | str) -> int:
-    """A layer by id (``12`` or ``"12"``), name, or output tensor name; InputError otherwise."""
-    g = model.dag
-    text = str(spec).strip()
-    if text.lstrip("-").isdigit() and int(text) in g:
-        return int(text)
-    for what, match in (("named", lambda L: L.name == text),
-                        ("with an output tensor named", lambda L: any(text in p.names for p in L.outputs))):
-        hits = sorted(n for n, d in g.nodes(data=True) if match(d["layer"]))
-        if len(hits) == 1:
-            return hits[0]
-        if hits:
-            raise InputError(f'{len(hits)} layers are {what} "{text}" (ids {", ".join(map(str, hits))}); '
-                             "give the id", file=model.path)
-    names = [d["layer"].name for _, d in g.nodes(data=True)]
-    close = difflib.get_close_matches(text, names, n=3)
-    hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else \
-        " (irrun info lists the inputs and ops; irrun graph draws the layers)"
-    raise InputError(f'the model has no layer with id or name "{text}"{hint}', file=model.path)
+    """A layer of ``model`` by id (``12`` or ``"12"``), name, or output tensor name; InputError
+    otherwise (:func:`irrun.runtime.observation.find_layer`)."""
+    return observation.find_layer(model.dag, spec, model.path)
 
 
 def type_version(model, n: int) -> str:
     """``"Gather-8"``: the layer's type and the version of the op it resolves to (the file's
     ``version`` attribute names an opset, not the op version)."""
-    layer = model.dag.nodes[n]["layer"]
-    op = model.ops.get(n)
-    version = (op.version if op is not None else layer.version).removeprefix("opset")
-    return printable(f"{layer.type}-{version}")
+    return observation.op_name(model.dag.nodes[n]["layer"], model.ops.get(n))
 
 
 def port_name(model, n: int, i: int) -> str:
     """A readable name for output ``i`` of layer ``n``: its first tensor name, else the layer's
     name (``name.i`` for a layer with several outputs, as OpenVINO names them)."""
-    layer = model.dag.nodes[n]["layer"]
-    names = layer.outputs[i].names if i < len(layer.outputs) else []
-    if names:
-        return names[0]
-    return layer.name if len(layer.outputs) == 1 else f"{layer.name}.{i}"
+    return observation.port_name(model.dag.nodes[n]["layer"], i)
 
 
 def port_key(model, n: int, i: int) -> str:
@@ -87,28 +66,6 @@ def port_key(model, n: int, i: int) -> str:
 
 # ---------------------------------------------------------------------------------------------
 # Recording a run
-
-@dataclass
-class LayerRun:
-    """One executed layer: ``kind`` is param, op (a kernel ran) or folded (its value was known
-    before running: a constant sub-graph)."""
-
-    id: int
-    name: str
-    type: str
-    version: str                                   # the file's attribute, e.g. "opset8"
-    op: str                                        # type and op version, e.g. "Gather-8"
-    kind: str
-    inputs: list[tuple[int, ...]]                  # input shapes
-    ports: list[int]                               # output port ids
-    shapes: list[tuple[int, ...]]                  # output shapes
-    element_types: list[str]
-    seconds: float
-    arrays: list[np.ndarray] | None = None         # the outputs, when kept
-
-    def key(self, i: int) -> str:
-        return f"{self.id}:{self.ports[i]}"
-
 
 def selector(ops: Iterable[str] | None = None, names: Iterable[str] | None = None):
     """A predicate on layers: type in ``ops`` (case-insensitive; comma lists allowed) and name
@@ -147,48 +104,21 @@ def check_name_globs(model, names: Iterable[str]) -> None:
             raise InputError(f'--dump-names: no layer name matches "{g}"{hint}', file=model.path)
 
 
-@dataclass
-class Trace:
-    """An observer for :func:`irrun.runtime.executor.execute` that records every executed layer (not Consts
-    or Results). Arrays are kept for layers ``select`` accepts when ``arrays`` is true."""
+class Trace(LayerRecorder):
+    """An observer for the run loop that records every executed layer of ``model`` (not Consts
+    or Results; :class:`~irrun.runtime.observation.LayerRecorder`). Arrays are kept for layers
+    ``select`` accepts when ``arrays`` is true; ``outputs`` are the run's (:func:`trace`)."""
 
-    model: Model
-    select: Callable[[Layer], bool] | None = None
-    arrays: bool = True
-    layers: list[LayerRun] = field(default_factory=list)
-    outputs: dict[str, np.ndarray] = field(default_factory=dict)
-
-    @property
-    def keeps_arrays(self) -> bool:
-        """Kept arrays must not change afterwards: the executor writes nothing in place then."""
-        return self.arrays
-
-    def __call__(self, step, args: list, outs: list, seconds: float) -> None:
-        layer = self.model.dag.nodes[step.node]["layer"]
-        if role_of(layer.type) in (Role.RESULT, Role.CONSTANT):
-            return
-        kind = "folded" if step.kind == "const" else step.kind
-        keep = self.arrays and (self.select is None or self.select(layer))
-        self.layers.append(LayerRun(
-            layer.id, layer.name, layer.type, layer.version, type_version(self.model, step.node), kind,
-            [a.shape for a in args], [p.id for p in layer.outputs], [o.shape for o in outs],
-            [i.etype.name if i is not None else "" for i in step.infos], seconds,
-            list(outs) if keep else None))
-
-    def tensors(self) -> dict[str, np.ndarray]:
-        """Every kept output, keyed ``"<layer id>:<port id>"``, in execution order."""
-        return {r.key(i): a for r in self.layers if r.arrays is not None for i, a in enumerate(r.arrays)}
+    def __init__(self, model: Model, select: Callable[[Layer], bool] | None = None, arrays: bool = True):
+        super().__init__(model.dag, select, arrays)
+        self.model = model
+        self.outputs: dict[str, np.ndarray] = {}
 
     def save(self, directory: str | os.PathLike, protect: Iterable[str | os.PathLike] = ()) -> Path:
         """Write ``tensors.npz`` and ``manifest.json`` into ``directory`` (created if needed; files
         in ``protect`` — the model's, by default too — are never overwritten)."""
-        entries = []
-        for r in self.layers:
-            for i, a in enumerate(r.arrays or ()):
-                entries.append((dict(key=r.key(i), id=r.id, name=r.name, type=r.type, version=r.version,
-                                     port=r.ports[i], element_type=r.element_types[i]), a))
         protect = [*protect, *model_files(self.model)]
-        return save_tensors(directory, entries, protect, model=str(self.model.path))
+        return save_tensors(directory, self.dump_entries(), protect, model=str(self.model.path))
 
     def profile(self, top: int = 10) -> str:
         return format_profile(self.layers, top)

@@ -56,7 +56,7 @@ class IRWriter:
         if raw is None:
             value = np.asarray(value)
             et = elements.from_dtype(value.dtype) if etype is None else elements.TYPES[etype]
-            raw = encode_strings(value) if et.name == "string" else \
+            raw = elements.encode_strings(value) if et.name == "string" else \
                 np.ascontiguousarray(value.astype(et.dtype)).tobytes()
             shape = value.shape
         elif etype is None:
@@ -129,8 +129,3 @@ class IRWriter:
         return write_files(self.files(xml_path), protect=protect)[0]
 
 
-def encode_strings(value: np.ndarray) -> bytes:
-    """int32 count, count+1 int32 end offsets, UTF-8 bytes (ir-format.md §6.2)."""
-    items = [str(v).encode("utf-8") for v in value.reshape(-1)]
-    offs = np.cumsum([0] + [len(b) for b in items]).astype("<i4")
-    return np.array([len(items)], "<i4").tobytes() + offs.tobytes() + b"".join(items)

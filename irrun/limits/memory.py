@@ -4,7 +4,7 @@ A model or an input file can ask for any size (a Broadcast to 100000x100000x1000
 header promising petabytes); NumPy would try, and fail late with a bare MemoryError or get the
 process killed. irrun compares every size against a budget *before* allocating:
 
-* plan time (:func:`irrun.runtime.executor.check_memory`): every tensor whose size shape inference knows
+* plan time (:func:`irrun.runtime.plan.check_memory`): every tensor whose size shape inference knows
   — the smallest size its partial shape allows;
 * run time (:func:`check_alloc`, called by the kernels whose output size comes from values: Broadcast,
   Tile, Pad, Concat, Gather) — the exact output beside the run's live total, just before NumPy

@@ -61,7 +61,7 @@ def quiet() -> "np.errstate | nullcontext":
 
 @contextmanager
 def quiet_run() -> Iterator[None]:
-    """One ``np.errstate(all="ignore")`` around a whole run (irrun.runtime.executor), which the kernels'
+    """One ``np.errstate(all="ignore")`` around a whole run (irrun.runtime.loop), which the kernels'
     :func:`quiet` then reuse."""
     with np.errstate(all="ignore"):
         token = _QUIET.set(True)

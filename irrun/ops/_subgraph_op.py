@@ -322,9 +322,7 @@ class _Iterating(_SubgraphOp):
 
     def _iterate(self, xs, ctx, more, least: int) -> list[np.ndarray]:
         a, steps = self.prepare(xs)
-        layers = getattr(steps, "layers", None)
-        if layers is None:
-            layers = sum(s.kind == "op" for s in steps)
+        layers = steps.layers               # (the body's plan: irrun.runtime.plan.Plan)
         iterations.refuse_static(least, layers=layers)
         body = self.body
         sliced = [(m, s, normalize_axis(s.axis, xs[m.index].ndim)) for m in self.inputs if (s := m.slicing) is not None]
@@ -417,7 +415,7 @@ class _Iterating(_SubgraphOp):
 def _iteration_context(ctx):
     """What one body execution sees of the variables: the values before the run with the writes
     of the iterations before it (measured: 3 iterations of ``v += x`` read 0, x, 2x), while its
-    own writes stay invisible to itself like a run's (:class:`irrun.runtime.executor.RunContext`)."""
+    own writes stay invisible to itself like a run's (:class:`irrun.runtime.loop.RunContext`)."""
     if ctx is None or not ctx.writes:
         return ctx
     return type(ctx)({**ctx.values, **ctx.writes}, ctx.writes)

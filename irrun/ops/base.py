@@ -26,8 +26,9 @@ from ..errors import OpError
 from ..types.elements import from_attr
 from ..types.shapes import PartialShape, xml_int
 from ..types.tensor_info import Precision, Role, TensorInfo
+from .bounds import move
 
-__all__ = ["Attr", "Op", "Precision", "Role", "TensorInfo", "as_int64", "broadcast_rows", "check_index_input",
+__all__ = ["Attr", "Op", "Precision", "Role", "TensorInfo", "as_int64", "check_index_input",
            "normalize_axis", "rank_of", "spec_url"]
 
 _MISSING = object()
@@ -120,7 +121,7 @@ class Op:
     restrictions: ClassVar[str] = ""       # what irrun does not support of this op, if anything
     #: True for ops whose result depends on more than their inputs (ReadValue/Assign, and a
     #: sub-graph op whose body holds them): ``run`` is then called as ``run(*inputs, ctx=ctx)``
-    #: with the run's :class:`irrun.runtime.executor.RunContext`, and the op is never folded.
+    #: with the run's :class:`irrun.runtime.loop.RunContext`, and the op is never folded.
     uses_context: bool = False             # (a sub-graph op sets it per instance: its bodies)
     #: Input indices whose buffer may receive output 0 (in-place execution, opt-in). When the
     #: planner proves such an input dead after this layer and unaliased — a fresh kernel output
@@ -149,7 +150,8 @@ class Op:
     #: outputs could pass the budget.
     allocation: ClassVar[str] = ""
     #: True when every output element depends only on the input elements at the same index
-    #: (after broadcasting): the op can compute any subset of its output's rows (:meth:`rows_of`).
+    #: (after broadcasting): the op can compute any subset of its output's rows
+    #: (:func:`irrun.ops.fast_paths.rows_rule`).
     elementwise: ClassVar[bool] = False
     #: What the layer is to the framework (model input/output, constant, state, sub-graph or an
     #: ordinary op): the core asks this instead of comparing type names.
@@ -220,58 +222,7 @@ class Op:
         override it (the helpers are in :mod:`irrun.ops.bounds`)."""
         if not self.moves_values:
             return None
-        from .bounds import move
         return move(self, inputs)
-
-    def rows_of(self, inputs: Sequence[TensorInfo | None],
-                outputs: Sequence[TensorInfo | None]) -> tuple[bool, ...] | None:
-        """Row-wise computation, for a Gather that reads only a few rows (entries of dim 0) of
-        a constant table (irrun/runtime/program.py): can rows ``r`` of output 0 be computed by
-        :meth:`run` on rows ``r`` of the inputs marked True (the others whole)? None: no.
-        Elementwise ops answer by their broadcasting; others override it with :meth:`row_args`."""
-        if not self.elementwise or len(outputs) != 1:
-            return None
-        return broadcast_rows(inputs, outputs[0])
-
-    def row_args(self, args: list[np.ndarray], rows: int, out_row: tuple[int, ...]) -> list[np.ndarray]:
-        """The inputs that compute ``rows`` rows of output 0 (whose other dims are ``out_row``)
-        from the inputs :meth:`rows_of` sliced; ops whose other inputs hold sizes adapt them."""
-        return args
-
-    def row_gather(self, inputs: Sequence[TensorInfo]) -> bool:
-        """Does output 0 hold rows (dim 0 entries) of input 0 picked by input 1, so that
-        :meth:`gather_rows` can fetch only those rows of a table computed row-wise?"""
-        return False
-
-    def gather_rows(self, take: Callable[[np.ndarray], np.ndarray], n_rows: int,
-                    indices: np.ndarray) -> np.ndarray:
-        """Output 0 from ``take(rows)`` (the table's rows at those positions, in order) for a
-        table of ``n_rows`` rows, when :meth:`row_gather` said yes."""
-        raise NotImplementedError
-
-    def weight_rows(self, inputs: Sequence[TensorInfo]) -> int | None:
-        """Block-wise computation, for a constant input too big to keep (irrun/runtime/program.py): the
-        index of an input whose rows (dim 0 entries) each give one entry of output 0's last
-        axis, so that :meth:`run_blocks` can multiply it block by block; None: no such input."""
-        return None
-
-    def run_blocks(self, rows: Callable[[int, int], np.ndarray], n_rows: int,
-                   *others: np.ndarray) -> list[np.ndarray]:
-        """The outputs from the input :meth:`weight_rows` names, given as ``rows(start, stop)``
-        (its rows in that range, ``n_rows`` in all), and the other inputs in order: bit for bit
-        what :meth:`run` gives on the whole input, with no more than a block of it at a time."""
-        raise NotImplementedError
-
-    def run_exact(self, *inputs: np.ndarray) -> np.ndarray | None:
-        """For an op with one f16/bf16 output computing constants (irrun/analysis/constant_precision.py): that output in
-        f32 when the narrow type would hold it exactly, so no rounding is needed; None: unknown
-        (the kernel runs and its result is rounded)."""
-        return None
-
-    def take_rows(self, rows: "np.ndarray | slice") -> np.ndarray:
-        """For an op without inputs whose :meth:`rows_of` is ``()`` (a packed Const): those rows of
-        output 0 alone, without computing the rest."""
-        raise NotImplementedError
 
     def __repr__(self) -> str:
         a = ", ".join(f"{k}={getattr(self, k)!r}" for k in self.attrs)
@@ -329,23 +280,3 @@ def int_list(value: np.ndarray) -> list[int]:
 
 def rank_of(info: TensorInfo) -> int | None:
     return info.shape.rank
-
-
-def broadcast_rows(inputs: Sequence[TensorInfo | None], out: TensorInfo | None) -> tuple[bool, ...] | None:
-    """For NumPy broadcasting with static shapes: which inputs carry output's dim 0 (sliced
-    for a row subset), which are repeated along it (taken whole); None when shapes are unknown."""
-    if out is None or not out.shape.is_static or not out.shape.rank:
-        return None
-    rank, n = out.shape.rank, out.shape[0].lo
-    rows = []
-    for i in inputs:
-        if i is None or not i.shape.is_static or i.shape.rank is None or i.shape.rank > rank:
-            return None
-        d0 = i.shape[0].lo if i.shape.rank == rank else None
-        if d0 == n:
-            rows.append(True)
-        elif d0 is None or d0 == 1:
-            rows.append(False)
-        else:
-            return None
-    return tuple(rows)

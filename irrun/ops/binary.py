@@ -32,7 +32,7 @@ from ..errors import OpError
 from ..limits.memory import check_alloc
 from ..types.elements import TYPES, ElementType
 from ..types.shapes import PartialShape
-from . import bounds
+from . import bounds, fast_paths
 from ._broadcast import AUTO_BROADCAST, align_pdpd, broadcast_shapes, numpy_shape
 from ._numerics import DIRECT, NUMERIC, RESTRICTION, float_math, quiet, unsupported, work_dtype
 from .base import Attr, Op, Precision, TensorInfo, spec_url
@@ -223,9 +223,6 @@ class BinaryOp(Op):
         et = self.out_type(a.etype, b.etype)
         return [TensorInfo(et, broadcast_shapes(a.shape, b.shape, self.auto_broadcast))]
 
-    def rows_of(self, inputs, outputs):
-        return super().rows_of(inputs, outputs) if self.auto_broadcast != "pdpd" else None
-
     def bounds(self, inputs, outputs):
         if self.row.interval is None:
             return None
@@ -254,6 +251,12 @@ class BinaryOp(Op):
             wd = work_dtype(a.dtype)
             return self.row.floats(a.astype(wd, copy=False), b.astype(wd, copy=False))
         return float_math(self.row.floats, a, b)
+
+
+#: Element-wise by NumPy's broadcasting, so rows by it; pdpd aligns dims differently: no rows.
+fast_paths.ROWS[BinaryOp] = fast_paths.Rows(
+    lambda op, inputs, outputs: None if op.auto_broadcast == "pdpd"
+    else fast_paths.ELEMENTWISE_ROWS.rows_of(op, inputs, outputs))
 
 
 class _Divide(BinaryOp):

@@ -34,7 +34,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -42,8 +42,20 @@ from ..errors import IrrunError, OpError
 from ..types.shapes import Dim, PartialShape
 from ..types.tensor_info import TensorInfo
 
-if TYPE_CHECKING:
-    from .base import Op
+
+class Bounded(Protocol):
+    """What this machinery asks of an op (:class:`irrun.ops.base.Op` has it all): declared here
+    rather than imported, because ``Op.bounds`` itself calls :func:`move` — the contract uses the
+    machinery, the machinery never the contract."""
+
+    uses_context: bool
+    moves_values: tuple[int, ...] | str
+
+    def run(self, *inputs: Any, **options: Any) -> Sequence[np.ndarray]: ...
+
+    def bounds(self, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+               ) -> Sequence[tuple[np.ndarray, np.ndarray] | None] | None: ...
+
 
 UNBOUNDED = int(np.iinfo(np.int64).max)
 NEG_UNBOUNDED = int(np.iinfo(np.int64).min)
@@ -115,7 +127,7 @@ def dims(info: TensorInfo, port: str) -> list[Dim] | None:
     return [Dim(max(lo, 0), hi if hi is None else max(hi, 0)) for lo, hi in p]
 
 
-def propagate(op: Op, ins: Sequence[TensorInfo], outs: list[TensorInfo]) -> list[TensorInfo]:
+def propagate(op: Bounded, ins: Sequence[TensorInfo], outs: list[TensorInfo]) -> list[TensorInfo]:
     """The outputs of a layer with some bounded inputs, bounded where the op's rule allows."""
     if op.uses_context or not any(o.value is None and o.etype.name in INTEGER and o.shape.is_static
                                   for o in outs):
@@ -128,7 +140,7 @@ def propagate(op: Op, ins: Sequence[TensorInfo], outs: list[TensorInfo]) -> list
     return [o if o.value is not None or b is None else with_bounds(o, *b) for o, b in zip(outs, got)]
 
 
-def move(op: Op, ins: Sequence[TensorInfo]) -> list[Bounds] | None:
+def move(op: Bounded, ins: Sequence[TensorInfo]) -> list[Bounds] | None:
     """The op's kernel on the lower and on the upper bounds of the inputs it moves (a known value
     counts as both); its other inputs (indices, axes, conditions) must be known."""
     moved = range(len(ins)) if op.moves_values == "all" else op.moves_values
@@ -228,8 +240,8 @@ def corners(f: Callable[[float, float], float], a: Interval, b: Interval) -> Int
     return min(c), max(c)
 
 
-def elementwise(op: Op, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo],
-                rule: Callable[[Op, Interval, Interval], Interval | None]) -> list[Bounds] | None:
+def elementwise(op: Bounded, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo],
+                rule: Callable[[Bounded, Interval, Interval], Interval | None]) -> list[Bounds] | None:
     """Per element (NumPy broadcasting), ``rule(op, a, b)`` on the two inputs' intervals (the
     extremes over the four corners for OpenVINO's interval_bound_evaluator ops; an element with
     an unbounded input is ``0..max`` there); None where the rule cannot bound the result."""

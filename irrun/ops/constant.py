@@ -5,6 +5,7 @@ import numpy as np
 
 from ..limits.memory import check_alloc
 from ..types.shapes import PartialShape
+from . import fast_paths
 from .base import Attr, Op, Role, TensorInfo, spec_url
 from .registry import register
 
@@ -67,8 +68,8 @@ class Constant1(Op):
             return [self.data.value()]
         return [self.value]
 
-    def rows_of(self, inputs, outputs):
-        return () if self.value is None and self.data is not None else None
 
-    def take_rows(self, rows):
-        return self.data.rows(rows)
+#: A packed Const unpacks only the rows a row-wise table needs (irrun/runtime/program.py).
+fast_paths.ROWS[Constant1] = fast_paths.Rows(
+    rows_of=lambda op, inputs, outputs: () if op.value is None and op.data is not None else None,
+    take_rows=lambda op, rows: op.data.rows(rows))

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import OpError
 from ..types.elements import NF4_TABLE, TYPES, ElementType
-from . import bounds
+from . import bounds, fast_paths
 from .base import Attr, Op, Precision, TensorInfo, spec_url
 from .registry import register
 
@@ -85,16 +85,20 @@ class Convert1(Op):
                 return [np.where(np.isnan(x), np.copysign(6.0, x), x).astype(dst.dtype)]
         return [x.astype(dst.dtype)]
 
-    def run_exact(self, x):
-        """Small integers to f16/bf16 are exact: their f32 value, without the slow narrow cast."""
-        src = getattr(self, "source_type", None)
-        if src is not None and src.name in _SMALL_INTS and self.destination_type.name in ("f16", "bf16"):
-            return x.astype(np.float32)
-        return None
-
 
 #: Sources whose every value a narrow float (f16, bf16: 8 significant bits) holds exactly.
 _SMALL_INTS = frozenset({"u1", "u2", "u3", "u4", "u6", "u8", "i4", "i8", "boolean"})
+
+
+def _exact(op: Convert1, x: np.ndarray) -> np.ndarray | None:
+    """Small integers to f16/bf16 are exact: their f32 value, without the slow narrow cast."""
+    src = getattr(op, "source_type", None)
+    if src is not None and src.name in _SMALL_INTS and op.destination_type.name in ("f16", "bf16"):
+        return x.astype(np.float32)
+    return None
+
+
+fast_paths.EXACT_CONSTANT[Convert1] = _exact
 
 
 def _to_f8e8m0(x: np.ndarray) -> np.ndarray:

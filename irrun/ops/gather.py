@@ -6,6 +6,7 @@ import numpy as np
 from ..errors import OpError
 from ..limits.memory import check_alloc
 from ..types.shapes import DYN, PartialShape
+from . import fast_paths
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
 from .registry import register
 
@@ -136,26 +137,6 @@ class Gather1(Op):
         ax = None if axis.value is None else _axis_value(axis.value)
         return [TensorInfo(data.etype, gather_shape(data.shape, indices.shape, ax, self.batch_dims)[0])]
 
-    def row_gather(self, inputs):
-        data, indices, axis = inputs
-        if axis.value is None or data.shape.rank in (None, 0) or indices.shape.rank is None:
-            return False
-        ax, b = gather_params(data.shape.rank, indices.shape.rank, _axis_value(axis.value), self.batch_dims)
-        return ax == 0 and b == 0
-
-    def gather_rows(self, take, n_rows, indices):
-        """Rows of a table computed only where picked (the embedding of a compressed LLM)."""
-        idx, valid = _positions(indices, n_rows)
-        rows = take(np.where(valid, idx, 0).reshape(-1) if n_rows else np.zeros(0, np.int64))
-        out_shape = idx.shape + rows.shape[1:]
-        if not n_rows:
-            check_alloc(out_shape, rows.dtype)
-            return np.zeros(out_shape, rows.dtype)
-        out = rows.reshape(out_shape)
-        if not valid.all():
-            out = np.where(valid.reshape(idx.shape + (1,) * (rows.ndim - 1)), out, np.zeros((), rows.dtype))
-        return out
-
     def run(self, data, indices, axis):
         ax, b = gather_params(data.ndim, indices.ndim, _axis_value(axis), self.batch_dims)
         if b:                       # the batch dims must also agree (checked by the shape rule)
@@ -181,3 +162,29 @@ class Gather8(Gather7):
 
     version = "opset8"
     spec = spec_url("movement/gather-8")
+
+
+def _picks_rows(op: Gather1, inputs) -> bool:
+    """Axis 0 and no batch dims: output 0 holds rows of the data picked by the indices."""
+    data, indices, axis = inputs
+    if axis.value is None or data.shape.rank in (None, 0) or indices.shape.rank is None:
+        return False
+    ax, b = gather_params(data.shape.rank, indices.shape.rank, _axis_value(axis.value), op.batch_dims)
+    return ax == 0 and b == 0
+
+
+def _gather_rows(op: Gather1, take, n_rows: int, indices: np.ndarray) -> np.ndarray:
+    """Rows of a table computed only where picked (the embedding of a compressed LLM)."""
+    idx, valid = _positions(indices, n_rows)
+    rows = take(np.where(valid, idx, 0).reshape(-1) if n_rows else np.zeros(0, np.int64))
+    out_shape = idx.shape + rows.shape[1:]
+    if not n_rows:
+        check_alloc(out_shape, rows.dtype)
+        return np.zeros(out_shape, rows.dtype)
+    out = rows.reshape(out_shape)
+    if not valid.all():
+        out = np.where(valid.reshape(idx.shape + (1,) * (rows.ndim - 1)), out, np.zeros((), rows.dtype))
+    return out
+
+
+fast_paths.ROW_GATHER[Gather1] = fast_paths.RowGather(_picks_rows, _gather_rows)

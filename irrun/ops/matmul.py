@@ -8,6 +8,7 @@ import numpy as np
 from ..errors import OpError
 from ..limits.memory import check_alloc
 from ..types.shapes import DYN, Dim, PartialShape, broadcast_merge
+from . import fast_paths
 from ._broadcast import numpy_shape
 from ._numerics import compute_dtype, require_numeric, same_etype
 from .base import Attr, Op, Precision, TensorInfo, spec_url
@@ -106,23 +107,30 @@ class MatMul1(Op):
         out = _product(a.astype(acc, copy=False), b.astype(acc, copy=False)).astype(a.dtype, copy=False)
         return [np.asarray(out).reshape(out_shape)]
 
-    def weight_rows(self, inputs):
-        """With ``transpose_b`` and a 2-D B, row j of B gives output column j."""
-        a, b = inputs
-        return 1 if self.transpose_b and b.shape.rank == 2 and (a.shape.rank or 0) >= 2 else None
 
-    def run_blocks(self, rows, n_rows, a):
-        k = a.shape[-2 if self.transpose_a else -1]
-        step = max(COLS, BLOCK_BYTES // max(1, 4 * k) // COLS * COLS)
-        out = None
-        for start in range(0, max(n_rows, 1), step):
-            part, = self.run(a, rows(start, min(n_rows, start + step)))
-            if out is None:
-                check_alloc(part.shape[:-1] + (n_rows,), part.dtype)
-                out = np.empty(part.shape[:-1] + (n_rows,), part.dtype)
-            out[..., start:start + part.shape[-1]] = part
-        return [out]
 
+def _weight_input(op: MatMul1, inputs) -> int | None:
+    """With ``transpose_b`` and a 2-D B, row j of B gives output column j."""
+    a, b = inputs
+    return 1 if op.transpose_b and b.shape.rank == 2 and (a.shape.rank or 0) >= 2 else None
+
+
+def _run_blocks(op: MatMul1, rows, n_rows: int, a: np.ndarray) -> list[np.ndarray]:
+    """A times B given as ``rows(start, stop)``, a block of B's rows (output columns) at a time."""
+    k = a.shape[-2 if op.transpose_a else -1]
+    step = max(COLS, BLOCK_BYTES // max(1, 4 * k) // COLS * COLS)
+    out = None
+    for start in range(0, max(n_rows, 1), step):
+        part, = op.run(a, rows(start, min(n_rows, start + step)))
+        if out is None:
+            check_alloc(part.shape[:-1] + (n_rows,), part.dtype)
+            out = np.empty(part.shape[:-1] + (n_rows,), part.dtype)
+        out[..., start:start + part.shape[-1]] = part
+    assert out is not None                  # (one block at least, also for no rows)
+    return [out]
+
+
+fast_paths.WEIGHT_BLOCKS[MatMul1] = fast_paths.WeightBlocks(_weight_input, _run_blocks)
 
 def _product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``np.matmul(a, b)``, a 2-D ``b`` of many columns COLS columns at a time (see COLS). A ``b``

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import OpError
 from ..types.shapes import DYN, Dim, PartialShape
-from . import bounds
+from . import bounds, fast_paths
 from .base import Attr, Op, TensorInfo, check_index_input, int_list, spec_url
 from .registry import register
 
@@ -154,21 +154,27 @@ class Reshape1(Op):
             out = PartialShape(None)
         return [TensorInfo(data.etype, out)]
 
-    def rows_of(self, inputs, outputs):
-        """Row-major reshapes that keep dim 0 map rows to rows ([N, G, gs] -> [N, G*gs])."""
-        data, out = inputs[0], outputs[0]
-        if data is None or out is None or not (data.shape.is_static and out.shape.is_static) \
-                or not data.shape.rank or not out.shape.rank or data.shape[0] != out.shape[0] \
-                or 0 in out.shape.to_tuple()[1:]:
-            return None
-        return (True, False)
-
-    def row_args(self, args, rows, out_row):
-        return [args[0], np.array((rows,) + tuple(out_row), np.int64)]
-
     def run(self, x, pattern):
         p = _pattern(pattern)
         target = concrete_target(x.shape, p, self.special_zero)
         if target is None:
             target = reshape_target(PartialShape(x.shape), p, self.special_zero).to_tuple()
         return [x.reshape(target)]
+
+
+def _rows_of(op: Reshape1, inputs, outputs) -> tuple[bool, ...] | None:
+    """Row-major reshapes that keep dim 0 map rows to rows ([N, G, gs] -> [N, G*gs])."""
+    data, out = inputs[0], outputs[0]
+    if data is None or out is None or not (data.shape.is_static and out.shape.is_static) \
+            or not data.shape.rank or not out.shape.rank or data.shape[0] != out.shape[0] \
+            or 0 in out.shape.to_tuple()[1:]:
+        return None
+    return (True, False)
+
+
+def _row_args(op: Reshape1, args: list[np.ndarray], rows: int, out_row: tuple[int, ...]) -> list[np.ndarray]:
+    """The pattern of ``rows`` rows (the data's rows are sliced; the pattern names all of them)."""
+    return [args[0], np.array((rows,) + tuple(out_row), np.int64)]
+
+
+fast_paths.ROWS[Reshape1] = fast_paths.Rows(_rows_of, _row_args)

@@ -2,7 +2,7 @@
 
 (and read-value-3, assign-3, assign-6). The values live in the model's
 :class:`irrun.runtime.state.State`; these ops reach them through the run's
-:class:`irrun.runtime.executor.RunContext` (``uses_context``), so they are never folded. What a run's
+:class:`irrun.runtime.loop.RunContext` (``uses_context``), so they are never folded. What a run's
 Assign layers write is kept only when the run succeeds, and a ReadValue reads the value of the
 previous run (OpenVINO's CPU plugin double-buffers the state the same way). Measured semantics:
 :mod:`irrun.runtime.state`.

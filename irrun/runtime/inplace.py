@@ -1,10 +1,12 @@
 """Which input buffer a layer may write its result into: the plan's ``Step.inplace``
-(:func:`irrun.runtime.executor.link`), for the ops that list ``inplace`` inputs (:class:`irrun.ops.base.Op`).
+(:func:`irrun.runtime.plan.link`), for the ops that list ``inplace`` inputs (:class:`irrun.ops.base.Op`).
 A kernel given ``out=`` saves one allocation; the rule below makes sure nobody can see the write."""
 from __future__ import annotations
 
+from .step import OP, RESULT, Step
 
-def choose_inplace(steps: list, types: dict) -> None:
+
+def choose_inplace(steps: list[Step], types: dict) -> None:
     """Choose, for each layer whose op lists ``inplace`` inputs, one input buffer its output may
     be written into. Input port T qualifies only if overwriting it cannot be seen:
 
@@ -22,7 +24,7 @@ def choose_inplace(steps: list, types: dict) -> None:
     for k, s in enumerate(steps):
         for r in s.reads:
             last[r] = k
-            if s.kind == "result" or (s.kind == "op" and s.op.uses_context):
+            if s.kind is RESULT or (s.kind is OP and s.op.uses_context):
                 kept.add(r)
     fresh: set = set()
     views: dict[tuple, set] = {}           # fresh tensor -> tensors that may share its buffer
@@ -30,17 +32,17 @@ def choose_inplace(steps: list, types: dict) -> None:
     for s in steps:
         for i in range(len(s.infos)):
             t = (s.node, i)
-            if s.kind == "op" and s.op.fresh_outputs:
+            if s.kind is OP and s.op.fresh_outputs:
                 fresh.add(t)
                 roots[t] = frozenset((t,))
-            elif s.kind == "op":
+            elif s.kind is OP:
                 roots[t] = frozenset().union(*(roots.get(r, ()) for r in s.reads))
             else:
                 roots[t] = frozenset()
             for root in roots[t]:
                 views.setdefault(root, set()).add(t)
     for k, s in enumerate(steps):
-        if s.kind != "op" or not s.op.inplace or not s.infos or s.infos[0] is None:
+        if s.kind is not OP or not s.op.inplace or not s.infos or s.infos[0] is None:
             continue
         want = s.infos[0]
         for idx in s.op.inplace:

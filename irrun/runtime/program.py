@@ -1,7 +1,7 @@
 """One runnable graph — a model's or a sub-graph body's — with what is worth keeping across runs.
 
 A :class:`Program` holds the graph, its ops, the live order, its Parameters and Results, its plans
-(one per input signature, :func:`irrun.runtime.executor.plan`) and its *constants*: the values of the
+(one per input signature, :func:`irrun.runtime.plan.plan`) and its *constants*: the values of the
 layers that depend on no input (weight-decompression chains ``Const(u4/i8...) -> Convert ->
 Subtract -> Multiply -> Reshape -> Convert``, with :mod:`irrun.analysis.constant_precision`'s rounding), computed once and
 shared by every plan of the program. Only the *frontier* is kept — the constant ports a
@@ -10,8 +10,9 @@ non-constant layer reads — and only while their sum fits the memory budget
 
 A Gather that reads rows of such a table (an LLM's embedding) does not make it a frontier: the
 plan replaces it by a :class:`RowGather`, which slices the compressed Consts at the picked rows and
-runs the chain on those rows only — the ops declare what allows it (:meth:`Op.rows_of`,
-:meth:`Op.row_gather`), so nothing here names an op type.
+runs the chain on those rows only — the op modules register what allows it in
+:mod:`irrun.ops.fast_paths` (``ROWS``, ``ROW_GATHER``; a weight too big to keep is multiplied
+block by block through ``WEIGHT_BLOCKS``), so nothing here names an op type.
 """
 from __future__ import annotations
 
@@ -25,10 +26,12 @@ from ..analysis.contract import run_checked
 from ..analysis.graph import Graph, of_roles
 from ..errors import IrrunError
 from ..limits import memory as budget
+from ..ops import fast_paths
 from ..ops.base import Op
 from ..types.shapes import PartialShape
 from ..types.tensor_info import Role, TensorInfo
-from .executor import Step, cached_plan, plan
+from .plan import Plan, cached_plan, plan
+from .step import CONST, OP, Step
 
 Port = tuple
 #: Bytes of constants computed between two releases of the weight pages they were read from.
@@ -44,7 +47,7 @@ class Program:
         self.g, self.ops, self.op_errors, self.order, self.file = g, ops, op_errors, order, file
         self.params = of_roles(g, (Role.PARAMETER,))
         self.results = of_roles(g, (Role.RESULT,))
-        self.plans: dict[tuple, list[Step]] = {}
+        self.plans: dict[tuple, Plan] = {}
         self.constants: dict[Port, np.ndarray] = {}     # frontier port -> its value (read-only)
         self.constant_bytes = 0
         self._warned = False
@@ -53,27 +56,28 @@ class Program:
         self.release: Callable[[], None] | None = None
 
     def plan(self, key: tuple, types: Callable[[], dict], order: list | None = None,
-             bake: bool = True) -> list[Step]:
+             every_layer: bool = False) -> Plan:
         """The cached plan for ``key`` (made from ``types()`` for ``order``, default: all live
-        layers). ``bake``: constant layers come from the program's constants (not for debug
-        runs, which show every layer)."""
+        layers). Constant layers come from the program's constants, except in a plan that shows
+        ``every_layer`` to an observer (:class:`irrun.runtime.plan.Plan`): debug runs see every
+        layer computed."""
         if self.constant_bytes > budget.current():      # a smaller budget than they were made under
             self.constants.clear()
             self.constant_bytes = 0
             self.plans.clear()
-        return cached_plan(self.plans, key + (bake,), lambda: plan(
+        return cached_plan(self.plans, key + (not every_layer,), lambda: plan(
             self.g, self.order if order is None else order, self.ops, types(),
-            self._bake if bake else None))
+            None if every_layer else self._bake, every_layer))
 
     # -- constants ---------------------------------------------------------------------------
     def _bake(self, steps: list[Step]) -> list[Step]:
         by_node = {s.node: s for s in steps}
         fixed = set()                       # layers whose outputs depend on no input
         for s in steps:
-            if s.kind in ("const", "op") and not (s.kind == "op" and s.op.uses_context) \
+            if s.kind in (CONST, OP) and not (s.kind is OP and s.op.uses_context) \
                     and all(u in fixed for u, _ in s.reads):
                 fixed.add(s.node)
-        todo = {s.node for s in steps if s.kind == "op" and s.node in fixed}
+        todo = {s.node for s in steps if s.kind is OP and s.node in fixed}
         if not todo:
             return steps
         readers: dict[Port, list[Step]] = {}
@@ -82,14 +86,17 @@ class Program:
                 readers.setdefault(r, []).append(s)
         fused, blocked = {}, {}             # node -> chain (RowGather) / (input, chain) (RowBlocks)
         for s in steps:
-            if s.kind != "op" or s.node in todo or not s.reads:
+            if s.kind is not OP or s.node in todo or not s.reads:
                 continue
             infos = [by_node[u].infos[p] for u, p in s.reads]
-            if s.reads[0][0] in todo and s.op.row_gather(infos):
+            gather = fast_paths.lookup(fast_paths.ROW_GATHER, s.op)
+            if s.reads[0][0] in todo and gather is not None and gather.applies(s.op, infos):
                 if (chain := _chain(s.reads[0], by_node, todo, readers)) is not None:
                     fused[s.node] = chain
                     continue
-            k = s.op.weight_rows(infos) if all(i is not None for i in infos) else None
+            blocks = fast_paths.lookup(fast_paths.WEIGHT_BLOCKS, s.op)
+            k = blocks.weight_input(s.op, infos) \
+                if blocks is not None and all(i is not None for i in infos) else None
             if k is not None and s.reads[k][0] in todo \
                     and (chain := _chain(s.reads[k], by_node, todo, readers)) is not None:
                 blocked[s.node] = (k, chain)
@@ -119,17 +126,17 @@ class Program:
             if s.node in fused:
                 chain, ext = fused[s.node]
                 rows = ChainRows(chain, {(p, sl): self._value(p, by_node) for p, sl in ext}, self.file)
-                s = Step(s.node, "op", RowGather(s.op, rows), s.reads[1:], s.infos, [], s.ref)
+                s = Step(s.node, OP, RowGather(s.op, rows), s.reads[1:], s.infos, [], s.ref)
             elif s.node in blocked:
                 k, (chain, ext) = blocked[s.node]
                 rows = ChainRows(chain, {(p, sl): self._value(p, by_node) for p, sl in ext}, self.file)
-                s = Step(s.node, "op", RowBlocks(s.op, rows), s.reads[:k] + s.reads[k + 1:],
+                s = Step(s.node, OP, RowBlocks(s.op, rows), s.reads[:k] + s.reads[k + 1:],
                          s.infos, [], s.ref)
             elif s.node in todo and s.node not in recomputed:
                 cached = [(s.node, i) in self.constants for i in range(len(s.infos))]
                 if not any(cached):
                     continue                # an intermediate: nobody needs it any more
-                s = Step(s.node, "const", s.op, [], [
+                s = Step(s.node, CONST, s.op, [], [
                     TensorInfo(i.etype, i.shape, self.constants[(s.node, k)]) if c and i is not None else i
                     for k, (i, c) in enumerate(zip(s.infos, cached))], [], s.ref)
             out.append(s)
@@ -162,7 +169,7 @@ class Program:
         if not want:
             return
         need = _ancestors(want, by_node, set(by_node), {})
-        order = [s for s in steps if s.node in need and s.kind == "op"]
+        order = [s for s in steps if s.node in need and s.kind is OP]
         last = {r: s.node for s in order for r in s.reads}
         env: dict[Port, np.ndarray] = {}
         wanted = set(want)
@@ -205,19 +212,19 @@ def _chain(table: Port, by_node: dict, todo: set, readers: dict):
     """The constant layers the ``table`` port is computed from row by row, in plan order, and
     the ports they read from outside ((port, sliced) pairs); None when the table's last layer
     cannot compute rows. (Ports inside the chain have no other reader; the table may have.)"""
-    chain: list[tuple[Step, tuple[bool, ...]]] = []
+    chain: list[tuple[Step, tuple[bool, ...], fast_paths.Rows]] = []
     ext: list[tuple[Port, bool]] = []
 
     def visit(port: Port, sliced: bool) -> None:
         s = by_node[port[0]]
-        rows = None
-        if sliced and s.node in todo and (port == table or len(readers.get(port, ())) == 1) \
-                and len(s.infos) == 1:
-            rows = s.op.rows_of([by_node[u].infos[p] for u, p in s.reads], s.infos)
-        if rows is None or len(rows) != len(s.reads):
+        rows, rule = None, fast_paths.rows_rule(s.op)
+        if rule is not None and sliced and s.node in todo \
+                and (port == table or len(readers.get(port, ())) == 1) and len(s.infos) == 1:
+            rows = rule.rows_of(s.op, [by_node[u].infos[p] for u, p in s.reads], s.infos)
+        if rule is None or rows is None or len(rows) != len(s.reads):
             ext.append((port, sliced))
             return
-        chain.append((s, rows))
+        chain.append((s, rows, rule))
         for r, sl in zip(s.reads, rows):
             visit(r, sl)
 
@@ -233,9 +240,10 @@ class ChainRows:
     """Rows of a constant table computed from the rows of its compressed inputs only: the
     ``chain`` of :func:`_chain` run on ``rows`` (an index array or a slice) of the ``values`` of
     its sliced outside ports (whole for the others); a layer without inputs gives its rows
-    itself (:meth:`Op.take_rows`: a packed Const unpacks only those)."""
+    itself (``Rows.take_rows``: a packed Const unpacks only those)."""
 
-    def __init__(self, chain: list[tuple[Step, tuple[bool, ...]]], values: dict, file: str | None):
+    def __init__(self, chain: list[tuple[Step, tuple[bool, ...], fast_paths.Rows]], values: dict,
+                 file: str | None):
         self.chain, self.values, self.file = chain, values, file
         table = chain[-1][0].infos[0]
         assert table is not None            # _chain: rows_of answered for a known output
@@ -244,14 +252,15 @@ class ChainRows:
     def __call__(self, rows: "np.ndarray | slice", k: int) -> np.ndarray:
         env = {key: widen.take(v, rows) if key[1] else v for key, v in self.values.items()}
         last = self.chain[-1][0]
-        for s, flags in self.chain:
+        for s, flags, rule in self.chain:
             info = s.infos[0]
             assert info is not None         # (as the table's)
             row_info = TensorInfo(info.etype, PartialShape((k,) + info.shape.to_tuple()[1:]))
             if not s.reads:
-                out = s.op.take_rows(rows)
+                assert rule.take_rows is not None       # (rows_of gave (): it takes rows itself)
+                out = rule.take_rows(s.op, rows)
             else:
-                args = s.op.row_args([env[(r, sl)] for r, sl in zip(s.reads, flags)], k,
+                args = rule.row_args(s.op, [env[(r, sl)] for r, sl in zip(s.reads, flags)], k,
                                      row_info.shape.to_tuple()[1:])
                 out, = run_checked(s.op, args, [row_info], s.ref, self.file, constant=True,
                                    rounded=s is last)    # the others feed the chain only
@@ -271,21 +280,33 @@ class _OnRows(Op):
 
 
 class RowGather(_OnRows):
-    """A row-gathering op (``Op.row_gather``) whose table is a constant chain computed row-wise:
-    runs the chain on the picked rows of its compressed inputs only. Reads the op's inputs
-    after the table (indices, axis)."""
+    """A row-gathering op (``fast_paths.ROW_GATHER``) whose table is a constant chain computed
+    row-wise: runs the chain on the picked rows of its compressed inputs only. Reads the op's
+    inputs after the table (indices, axis)."""
+
+    def __init__(self, op: Op, rows: ChainRows):
+        super().__init__(op, rows)
+        rule = fast_paths.lookup(fast_paths.ROW_GATHER, op)
+        assert rule is not None             # (Program._bake asked it)
+        self.rule = rule
 
     def run(self, indices, *rest):
         budget.check_alloc(indices.shape + self.rows.row_shape, self.rows.dtype)
-        return [self.op.gather_rows(lambda r: self.rows(r, len(r)), self.rows.n_rows, indices)]
+        return [self.rule.gather(self.op, lambda r: self.rows(r, len(r)), self.rows.n_rows, indices)]
 
 
 class RowBlocks(_OnRows):
-    """An op reading a constant too big to keep (``Op.weight_rows``: a compressed LLM weight under
-    a small budget): the op multiplies it block by block (``Op.run_blocks``), each block of rows
+    """An op reading a constant too big to keep (``fast_paths.WEIGHT_BLOCKS``: a compressed LLM
+    weight under a small budget): the op multiplies it block by block, each block of rows
     decompressed from the compressed inputs when it is needed and dropped after. Reads the op's
     other inputs, in order."""
 
+    def __init__(self, op: Op, rows: ChainRows):
+        super().__init__(op, rows)
+        rule = fast_paths.lookup(fast_paths.WEIGHT_BLOCKS, op)
+        assert rule is not None             # (Program._bake asked it)
+        self.rule = rule
+
     def run(self, *others):
-        return self.op.run_blocks(lambda a, b: self.rows(slice(a, b), b - a), self.rows.n_rows,
-                                  *others)
+        return self.rule.run(self.op, lambda a, b: self.rows(slice(a, b), b - a), self.rows.n_rows,
+                             *others)

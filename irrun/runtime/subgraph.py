@@ -5,8 +5,8 @@ Loop/If body) and keeps what is shared model-wide: the file name for messages an
 variables (ReadValue/Assign). A :class:`Body` is one ``<body>``/``<then_body>``/``<else_body>``:
 an ordinary irrun graph (its own id space, ir-format.md §8) whose Parameters are fed by the
 sub-graph op. It is inferred with :func:`irrun.analysis.inference.infer_types`, planned with
-:func:`irrun.runtime.executor.plan` once per Parameter signature and run with
-:func:`irrun.runtime.executor.execute` — no second executor loop. Errors inside a body name the layer
+:func:`irrun.runtime.plan.plan` once per Parameter signature and run with
+:func:`irrun.runtime.loop.execute` — no second loop. Errors inside a body name the layer
 with its path (``layer 3/5 ...``).
 """
 from __future__ import annotations
@@ -21,7 +21,8 @@ from ..limits import memory as budget
 from ..ops import registry
 from ..ops.base import Op
 from ..types.tensor_info import TensorInfo
-from .executor import RunContext, Step, check_memory, execute
+from .loop import RunContext, execute
+from .plan import Plan, check_memory
 from .program import Program
 from .state import Variable
 
@@ -130,14 +131,14 @@ class Body:
             raise OpError(f"<{self.tag}> Result {n} receives a value whose type is not inferred")
         return info
 
-    def plan(self, params: dict[int, TensorInfo]) -> list[Step]:
+    def plan(self, params: dict[int, TensorInfo]) -> Plan:
         """The execution plan for these Parameter infos (cached), checked against the budget."""
         key = tuple((n, i.etype.name, i.shape.dims) for n, i in sorted(params.items()))
         steps = self.program.plan(key, lambda: self.infer(params))
         check_memory(steps, budget.current(), self.file)
         return steps
 
-    def execute(self, steps: list[Step], params: dict[int, TensorInfo],
+    def execute(self, steps: Plan, params: dict[int, TensorInfo],
                 feeds: dict[int, np.ndarray], ctx: RunContext | None) -> dict[int, np.ndarray]:
         """Run one pass; ``feeds`` maps Parameter node -> array. Returns Result node -> array.
         A fed array outside its Parameter's info would be a bug of the op's shape rule."""

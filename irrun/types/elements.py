@@ -152,6 +152,14 @@ def decode(buf: np.ndarray, et: ElementType, shape: tuple[int, ...]) -> np.ndarr
     return np.ascontiguousarray(codes, dtype=np.uint8)
 
 
+def encode_strings(value: np.ndarray) -> bytes:
+    """int32 count, count+1 int32 end offsets, UTF-8 bytes (ir-format.md §6.2): what
+    :func:`_decode_strings` reads (the IR builder's Consts and the dump files write it)."""
+    items = [str(v).encode("utf-8") for v in value.reshape(-1)]
+    offs = np.cumsum([0] + [len(b) for b in items]).astype("<i4")
+    return np.array([len(items)], "<i4").tobytes() + offs.tobytes() + b"".join(items)
+
+
 def _decode_strings(buf: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """int32 count, count+1 int32 end offsets, then the UTF-8 bytes (ir-format.md §6.2)."""
     numel = int(np.prod(shape, dtype=np.int64))

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 @dataclass
 class Recording:
     """One run: ``arrays[(layer id, output index)]``, ``steps[layer id]`` (the executor's
-    :class:`~irrun.runtime.executor.Step`, with op, reads and inferred types) and the execution order.
+    :class:`~irrun.runtime.plan.Step`, with op, reads and inferred types) and the execution order.
     A port is an *activation* when it depends on a model input or the state (not a Const or a
     folded constant sub-graph)."""
 

@@ -101,7 +101,7 @@ def _path_down(g, start, goal, depth: int, through: Callable[[object], bool] | N
 
 class Policy:
     """Which layers round their f32 outputs, and the rounding itself (:meth:`apply`, used as the
-    executor's observer replacing outputs: :data:`irrun.runtime.executor.Observer`)."""
+    executor's observer replacing outputs: :data:`irrun.runtime.observation.Observer`)."""
 
     def __init__(self, model, precision: str):
         if precision not in PRECISIONS:

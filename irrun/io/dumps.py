@@ -1,5 +1,6 @@
 """The dump directory (``tensors.npz`` + ``manifest.json``): writing it, and reading one back
-without trusting it (``compare --reference DIR`` may be handed anything).
+without trusting it (``compare --reference DIR`` may be handed anything). It knows nothing of
+models: ``irrun.Model.run(dump=)`` and :class:`irrun.debug.Trace` hand it (fields, array) pairs.
 
 ``tensors.npz`` holds one array per key; types .npz cannot hold are stored as their bits (bf16,
 f8, 4-bit types: unsigned ints of the same width) and strings in the IR's own string encoding as
@@ -20,11 +21,11 @@ import ml_dtypes
 import numpy as np
 
 from ..errors import InputError
-from ..io import writers
-from ..io.files import open_regular
-from ..io.npy import load_npz
 from ..limits import memory as budget
 from ..types import elements
+from . import writers
+from .files import open_regular
+from .npy import load_npz
 
 TENSORS, MANIFEST = "tensors.npz", "manifest.json"
 #: manifest.json bigger than this is refused before it is read (a real one: ~300 bytes per tensor)
@@ -73,8 +74,7 @@ def storable(a: np.ndarray, what: str = "a string array") -> np.ndarray:
 def _packed(a: np.ndarray) -> np.ndarray:
     """The dump's form of an array: strings IR-encoded as uint8, ml_dtypes types as their bits."""
     if a.dtype.kind == "T":
-        from ..ir.builder import encode_strings
-        return np.frombuffer(encode_strings(a), np.uint8)
+        return np.frombuffer(elements.encode_strings(a), np.uint8)
     return storable(a)
 
 
