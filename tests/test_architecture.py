@@ -152,3 +152,29 @@ def test_one_class_naming_rule():
         if cls.__name__ not in {t + n, t + page}:
             bad.append(f"{cls.__module__}.{cls.__name__} ({t}-{v})")
     assert not bad, f"op classes not named <Type><N>: {bad}"
+
+
+def test_the_op_contract_holds_no_fast_path_hooks():
+    """``Op`` is attributes, shape rule, kernel and bounds; what the runtime does faster with a few
+    ops sits in :mod:`irrun.ops.fast_paths`, keyed by op class and found through the bases."""
+    from irrun.ops import fast_paths
+    from irrun.ops.base import Op
+    hooks = ("rows_of", "row_args", "row_gather", "gather_rows", "weight_rows", "run_blocks",
+             "take_rows", "run_exact")
+    assert not [h for h in hooks if hasattr(Op, h)]
+    registry.load_all()
+    gather8, add, matmul = (registry._REGISTRY[k] for k in
+                            (("Gather", "opset8"), ("Add", "opset1"), ("MatMul", "opset1")))
+    assert fast_paths.lookup(fast_paths.ROW_GATHER, gather8.from_layer({})) is not None   # Gather-1's
+    assert fast_paths.lookup(fast_paths.WEIGHT_BLOCKS, matmul.from_layer({})) is not None
+    assert fast_paths.lookup(fast_paths.WEIGHT_BLOCKS, gather8.from_layer({})) is None
+    from irrun.types.elements import TYPES
+    from irrun.types.shapes import PartialShape
+    from irrun.types.tensor_info import TensorInfo
+    f32 = TYPES["f32"]
+    ins = [TensorInfo(f32, PartialShape((4, 3))), TensorInfo(f32, PartialShape((1, 3)))]
+    out = [TensorInfo(f32, PartialShape((4, 3)))]
+    numpy_rule = fast_paths.rows_rule(add.from_layer({}))
+    assert numpy_rule is not None and numpy_rule.rows_of(add.from_layer({}), ins, out) == (True, False)
+    pdpd = add.from_layer({"auto_broadcast": "pdpd"})
+    assert fast_paths.rows_rule(pdpd).rows_of(pdpd, ins, out) is None

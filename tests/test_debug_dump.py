@@ -7,6 +7,7 @@ output index — written here independently of ``irrun.debug.openvino_reference`
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -245,6 +246,41 @@ def test_observer_sees_every_step_and_changes_nothing():
     kinds = {c[0]: c[1:4] for c in calls}
     assert kinds[0] == ("param", 0, 1) and kinds[3] == ("op", 3, 2) and kinds[10] == ("result", 1, 0)
     assert all(c[4] >= 0 for c in calls)
+
+
+def test_a_dump_and_an_observer_both_see_the_run(tmp_path):
+    """``dump=`` records through the runtime's own recorder and still shows every step to
+    ``observe``: the dump holds each executed layer's outputs as the observer saw them, and
+    the run's outputs are the plain run's."""
+    model, inputs = block()
+    plain = model.run(inputs)
+    shown = {}
+
+    def observe(step, ins, outs, secs):
+        for i, a in enumerate(outs):
+            shown[debug.port_key(model, step.node, i)] = a.copy()
+    out = model.run(inputs, dump=tmp_path, observe=observe)
+    assert all(np.array_equal(plain[k], out[k]) for k in plain) and list(out) == list(plain)
+    tensors, manifest = debug.load_tensors(tmp_path)
+    assert [t["key"] for t in manifest["tensors"]] == list(tensors) and tensors
+    for k, a in tensors.items():                     # (the observer sees Results and Consts too)
+        np.testing.assert_array_equal(a, shown[k])
+
+
+def test_model_run_with_dump_and_stop_at_loads_no_debugging_code(tmp_path):
+    """The library does not depend on its debugging tools: a run with ``dump=`` and ``stop_at=``
+    imports no module of ``irrun.debug`` (observation is the runtime's)."""
+    code = ("import sys, numpy as np, irrun\n"
+            f"m = irrun.read_model({str(BLOCK / 'model.xml')!r})\n"
+            f"x = np.load({str(BLOCK / 'inputs.npz')!r})\n"
+            "feeds = {k: x[k] for k in x.files}\n"
+            f"m.run(feeds, dump={str(tmp_path / 'd')!r})\n"
+            "got = m.run(feeds, stop_at=6)\n"
+            "print(sorted(got), sorted(n for n in sys.modules if n.startswith('irrun.debug')))\n")
+    p = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split("\n")[0] == "['Concat_183'] []"
+    assert (tmp_path / "d" / "manifest.json").exists()
 
 
 # ---------------------------------------------------------------------------------------------
