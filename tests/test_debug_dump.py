@@ -21,6 +21,7 @@ from irrun import debug
 from irrun.cli.main import main
 from irrun.errors import InputError
 from irrun.ir.builder import IRWriter
+from irrun.runtime.step import StepKind
 from test_fixtures import CASES, FIXTURES, assert_same, load_arrays, meta_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
@@ -244,7 +245,8 @@ def test_observer_sees_every_step_and_changes_nothing():
     assert all(np.array_equal(plain[k], seen[k]) for k in plain)
     assert [c[0] for c in calls] == model.order
     kinds = {c[0]: c[1:4] for c in calls}
-    assert kinds[0] == ("param", 0, 1) and kinds[3] == ("op", 3, 2) and kinds[10] == ("result", 1, 0)
+    assert kinds[0] == (StepKind.PARAM, 0, 1) and kinds[3] == (StepKind.OP, 3, 2) \
+        and kinds[10] == (StepKind.RESULT, 1, 0)
     assert all(c[4] >= 0 for c in calls)
 
 

@@ -17,11 +17,12 @@ from subgraph_cases import load as load_subgraph
 
 import irrun
 import irrun.analysis.inference
+from irrun.ir.builder import IRWriter
 from irrun.limits import memory as budget
 from irrun.limits.memory import MemoryBudgetError
 from irrun.runtime.loop import execute
-from irrun.ir.builder import IRWriter
 from irrun.runtime.program import RowGather
+from irrun.runtime.step import StepKind
 
 FIXTURES = Path(__file__).parent / "fixtures"
 COMPRESSED = sorted(p.name for p in (FIXTURES / "compressed").iterdir() if (p / "meta.json").exists())
@@ -69,7 +70,7 @@ def test_cached_constants_equal_per_run_ones_bit_for_bit(case, unfolded):
     first = model.run(inputs)
     assert model.program.constants or any(isinstance(s.op, RowGather) for s in steps_of(model))
     # no constant layer runs any more: the decompression chain is gone from the plan
-    assert not [s for s in steps_of(model) if s.kind == "op" and s.constant]
+    assert not [s for s in steps_of(model) if s.kind is StepKind.OP and s.constant]
     assert all(not a.flags.writeable for a in model.program.constants.values())
     assert_same(first, per_run(model, inputs))
     assert_same(model.run(inputs), first)                  # and again, from the cache
@@ -168,7 +169,7 @@ def test_one_plan_serves_every_shape_like_a_fresh_plan(case):
     for inputs in sets:
         assert_same(model.run(inputs), per_run(model, inputs))
     shared = model._plans[("declared shapes", True)]
-    unguarded = [s.op.type for s in shared if s.kind == "op" and s.hi > budget.current()
+    unguarded = [s.op.type for s in shared if s.kind is StepKind.OP and s.hi > budget.current()
                  and not s.op.allocation]
     # a layer that could pass the budget unchecked (Convolution, LSTMSequence...) makes each
     # shape get its own plan; otherwise the shared plan is all there is

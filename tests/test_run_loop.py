@@ -109,12 +109,12 @@ def test_the_plans_values_are_shared_read_only_and_count_nothing():
     folded = 0
     for case in CASES:
         _, steps, _, _ = _model_and_feeds(case)
-        assert [s.node for s in steps.loop] == [s.node for s in steps if s.kind != "const"]
-        assert {p for s in steps if s.kind == "const" for _, p in s.puts} == set(steps.preset)
+        assert [s.node for s in steps.loop] == [s.node for s in steps if s.kind is not StepKind.CONST]
+        assert {p for s in steps if s.kind is StepKind.CONST for _, p in s.puts} == set(steps.preset)
         frees = sorted(r for s in steps for r in s.frees)
         assert sorted(r for s in steps.loop for r in s.frees) == frees      # each freed once
         for s in steps:
-            if s.kind == "const":
+            if s.kind is StepKind.CONST:
                 for v in s.values:
                     assert type(v) is not np.ndarray or not v.flags.writeable or v.base is not None
                 folded += bool(s.reads)

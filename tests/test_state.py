@@ -14,6 +14,7 @@ from subgraph_cases import CASES, copy_case, load, replay
 import irrun
 from irrun.analysis.check import LOADS_BUT_FAILS, check_model
 from irrun.errors import InputError, ShapeError
+from irrun.runtime.step import StepKind
 
 STATE_CASES = [c for c in CASES if c.startswith("state_")]
 
@@ -95,7 +96,7 @@ def test_a_failed_run_leaves_the_state_alone():
     before = model.state["v"].copy()
 
     def fail(step, args, outs, seconds):
-        if step.kind == "result":
+        if step.kind is StepKind.RESULT:
             raise RuntimeError("stop")
     with pytest.raises(RuntimeError):
         model.run({"x": x}, observe=fail)

@@ -26,6 +26,7 @@ import numpy as np
 
 from ...analysis.contract import run_checked
 from ...analysis.graph import inputs_of
+from ...runtime.step import OP
 from ..tracing import type_version
 from .capture import Recording, record
 from .match import Matching, match
@@ -97,7 +98,7 @@ def compare_models(cand_model, ref_model, steps: list[tuple[dict, dict]], precis
             ref, cand = _run_pair(ref_model, rfeeds, cand_model, cfeeds, policy, watch, k, same_model)
         if matching is None:
             matching = res.matching = match(cand, ref, same_model)
-            res.activation_layers = sum(cand.steps[n].kind == "op" for n in cand.live)
+            res.activation_layers = sum(cand.steps[n].kind is OP for n in cand.live)
             res.live = set(cand.live)
         with np.errstate(all="ignore"):
             _accumulate(res, cand, ref, matching, policy, k)
@@ -122,7 +123,7 @@ def _accumulate(res: Result, cand: Recording, ref: Recording, m: Matching, polic
     for pos, n in enumerate(cand.order):
         step = cand.steps[n]
         ports = [(n, i) for i in range(len(step.infos)) if (n, i) in m.pairs]
-        if step.kind != "op" or n not in cand.live or not ports:
+        if step.kind is not OP or n not in cand.live or not ports:
             continue
         le = res.layers.get(n)
         if le is None:
@@ -194,6 +195,6 @@ class _Rerun:
                 theirs = (self.policy.apply(self.cand.steps[r[0]], [theirs], True) or [theirs])[0]
             return theirs
         step = self.cand.steps[r[0]]
-        if step.kind == "op" and not step.op.uses_context and depth < MAX_RERUN_DEPTH:
+        if step.kind is OP and not step.op.uses_context and depth < MAX_RERUN_DEPTH:
             return self.outputs(r[0], depth + 1)[r[1]]  # e.g. a FakeQuantize on the matched input
         return own

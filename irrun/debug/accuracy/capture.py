@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ...runtime.step import OP, PARAM
 from ...types.tensor_info import Role
 from .nonfinite import Watch
 from .precision import Policy
@@ -39,7 +40,7 @@ class Recording:
         """Execution order: producers are noted before their readers. (The plan's own
         ``constant`` flag also covers a ReadValue with a constant initialiser, whose value
         is the state's.)"""
-        if step.kind == "param" or (step.kind == "op" and (
+        if step.kind is PARAM or (step.kind is OP and (
                 step.op.uses_context or any(r[0] in self.live for r in step.reads))):
             self.live.add(step.node)
 
@@ -61,7 +62,7 @@ class Recorder:
         live = step.node in self.rec.live
         replaced = self.policy.apply(step, outs, live) if self.policy is not None else None
         final = outs if replaced is None else replaced
-        if self.watch is not None and step.node in self.rec.live and step.kind == "op":
+        if self.watch is not None and step.node in self.rec.live and step.kind is OP:
             self.watch.see(self.rec.model, step, args, final, self.step_index)
         self.rec.steps[step.node] = step
         self.rec.order.append(step.node)
