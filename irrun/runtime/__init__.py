@@ -1,2 +1,3 @@
-"""Stage 3, running: the plan, the run loop, programs with their constant caches, in-place
-buffers, variables (ReadValue/Assign) and sub-graph bodies."""
+"""Stage 3, running: the plan (steps and their kinds), the one run loop and what may observe it,
+programs with their constant caches, in-place buffers, variables (ReadValue/Assign) and sub-graph
+bodies."""
