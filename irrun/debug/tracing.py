@@ -15,7 +15,7 @@ it records one :class:`LayerRun` per executed layer.
 Dump format: ``tensors.npz`` holds one array per output port, keyed ``"<layer id>:<port id>"``
 (the ids of the XML, so ``"5:2"`` is the port an ``<edge from-layer="5" from-port="2">`` leaves);
 ``manifest.json`` lists them in execution order with id, name, type, version, port, shape, dtype,
-min, max, mean (over finite values) and NaN and Inf counts (the files: :mod:`irrun.debug.dumps`).
+min, max, mean (over finite values) and NaN and Inf counts (the files: :mod:`irrun.io.dumps`).
 """
 from __future__ import annotations
 
