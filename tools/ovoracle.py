@@ -24,7 +24,7 @@ tests/test_differential.py for what was measured with it):
 
 Inputs are matched to Parameters by tensor name or friendly name, or by position when given as a
 list. Element types: every byte-aligned type incl. bf16 (ml_dtypes) and strings.
-Also usable as a script:  ``python tools/ovoracle.py model.xml [name=file.npy ...]``.
+Also usable as a script:  ``python -m tools.ovoracle model.xml [name=file.npy ...]``.
 """
 from __future__ import annotations
 
@@ -448,11 +448,20 @@ def _worker() -> None:
         out.flush()
 
 
+def _worker_import_path() -> None:
+    """The worker's import path, the one place tools/ sets one: it runs by file path under
+    ``python -I`` (so neither its cwd nor its own folder is on the path), yet ``call`` loads modules
+    that import ``tools.*`` (and tests' helpers): the checkout holding this file's package, then the
+    parent's path (IRRUN_ORACLE_PATH, its cwd already left out); never the worker's cwd."""
+    checkout = str(Path(__file__).resolve().parents[1])
+    sys.path[:] = [p for p in sys.path if p not in ("", ".", os.getcwd())]
+    sys.path += [checkout] + [p for p in os.environ.get("IRRUN_ORACLE_PATH", "").split(os.pathsep)
+                              if p and p not in sys.path and p != checkout]
+
+
 def _main(argv: list[str]) -> int:
     if argv[:1] == ["--worker"]:
-        sys.path[:] = [p for p in sys.path if p not in ("", ".", os.getcwd())]
-        sys.path += [str(Path(__file__).resolve().parent)] + [
-            p for p in os.environ.get("IRRUN_ORACLE_PATH", "").split(os.pathsep) if p and p not in sys.path]
+        _worker_import_path()
         _worker()
         return 0
     if not argv:

@@ -1,9 +1,9 @@
 """irrun next to OpenVINO, onnxruntime and ONNX's ReferenceEvaluator: one run, side by side, as ratios.
 
-    CI=true python tools/bench.py [--models resnet18,mobilenetv2,bert_small,datamove]
+    CI=true python -m tools.bench.bench [--models resnet18,mobilenetv2,bert_small,datamove]
                                   [--threads 1,2] [--runtimes irrun,openvino,onnxruntime,reference]
                                   [--seconds 10] [--workdir DIR] [--irrun-python PATH] [--markdown]
-    CI=true python tools/bench.py --llm [real,tiny,read] ...   (decoder LLMs: see tools/bench_llm.py)
+    CI=true python -m tools.bench.bench --llm [real,tiny,read] ...   (decoder LLMs: see tools/bench/bench_llm.py)
 
 Builds (once, cached in ``--workdir``; torch, onnx and openvino are installed on demand) the
 models of issue 6, each as ONNX and as the IR OpenVINO converts that ONNX to, so every runtime
@@ -293,7 +293,7 @@ def warm_bytecode(python: str | Path, workdir: Path) -> None:
 
 def run_worker(cmd: list[str], cwd: str | Path, timeout: float, env: dict[str, str] | None = None) -> dict:
     """The JSON a worker prints as its last line, or ``{"error": ...}`` (its exit code and last
-    stderr line, or the timeout). Shared by tools/bench_llm.py and tools/bench_read.py."""
+    stderr line, or the timeout). Shared by tools/bench/bench_llm.py and tools/bench/bench_read.py."""
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
@@ -364,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "--worker":
         print(json.dumps(worker(argv[1], Path(argv[2]), int(argv[3]), float(argv[4]))))
         return 0
-    if any(a.split("=")[0] == "--llm" for a in argv):    # decoder LLMs: tools/bench_llm.py, own options
+    if any(a.split("=")[0] == "--llm" for a in argv):    # decoder LLMs: tools/bench/bench_llm.py, own options
         return __import__("bench_llm").main(argv)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", default=",".join(MODELS))

@@ -1,9 +1,9 @@
 """Batch throughput: the single-process loop against a local Dask cluster of 1 and 2 workers.
 
-    CI=true python tools/bench_batch.py [--models resnet18,bert_small] [--inputs 40] [--repeat 3]
+    CI=true python -m tools.bench.bench_batch [--models resnet18,bert_small] [--inputs 40] [--repeat 3]
                                         [--workdir DIR] [--markdown]
 
-Builds the models with tools/bench.py (``build``: torch -> ONNX -> OpenVINO IR, cached in
+Builds the models with tools/bench/bench.py (``build``: torch -> ONNX -> OpenVINO IR, cached in
 ``--workdir``), writes ``--inputs`` input files per model (the model's inputs perturbed per file:
 noise for floats, rolled token ids for integers), and runs each configuration in a fresh process:
 
@@ -31,8 +31,6 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("CI", "true")
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
 BLAS_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 CONFIGS = (("loop", 1), ("loop", 2), ("dask", 1), ("dask", 2))
 
@@ -137,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         mode, model, src, out, n = a.child
         print(json.dumps(child(mode, model, src, out, int(n))))
         return 0
-    import bench
+    from tools.bench import bench
     rows = []
     for name in a.models.split(","):
         d = bench.build(name, a.workdir)

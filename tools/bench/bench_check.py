@@ -1,6 +1,6 @@
 """How long ``irrun check`` takes on a ~250-layer IR, next to OpenVINO's ``read_model``.
 
-    CI=true python tools/bench_check.py [--blocks 15] [--repeat 20] [--keep DIR]
+    CI=true python -m tools.bench.bench_check [--blocks 15] [--repeat 20] [--keep DIR]
 
 OpenVINO builds the model (blocks of VariadicSplit, ShuffleChannels, Transpose, Concat, ShapeOf ->
 Gather -> Concat -> Reshape, Reshape on a ``?,32,8,8`` input) and saves it with ``save_model``;

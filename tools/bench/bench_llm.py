@@ -1,11 +1,11 @@
 """irrun next to OpenVINO on decoder LLMs (stateful KV cache): greedy generation, side by side.
 
-    CI=true python tools/bench.py --llm [real,tiny,<model name>,...] [--prefill 16] [--decode 16]
-    CI=true python tools/bench.py --llm read [--repeat 7]    (import + read_model alone: tools/bench_read.py)
+    CI=true python -m tools.bench.bench --llm [real,tiny,<model name>,...] [--prefill 16] [--decode 16]
+    CI=true python -m tools.bench.bench --llm read [--repeat 7]    (import + read_model alone: tools/bench/bench_read.py)
                                   [--tiny-decode 32] [--threads 1] [--models-dir /work/llm-models]
                                   [--irrun-python PATH] [--no-max-memory] [--repeat 1] [--markdown] [--json FILE]
 
-The models are the IRs tools/make_llms.py exports with optimum-intel from random-weight configs
+The models are the IRs tools/zoo/make_llms.py exports with optimum-intel from random-weight configs
 (built on demand in ``--models-dir``): ``real`` is the Qwen2-0.5B-shaped int4 model, ``tiny``
 the 2-layer, hidden-64 int8 llama/qwen2/gpt2/phi3/mistral/MoE ones (and llama in fp32/fp16).
 
@@ -148,7 +148,7 @@ def measure(runtime: str, d: Path, workdir: Path, threads: int, prefill: int, st
             max_memory: str | None, irrun_python: Path | None, timeout: float) -> dict:
     import tempfile
 
-    from bench import run_worker, worker_cmd
+    from tools.bench.bench import run_worker, worker_cmd
     cwd = Path(tempfile.mkdtemp(prefix=f"{d.name}-{runtime}-", dir=workdir))
     cmd = worker_cmd(_python_for(runtime, irrun_python), workdir, str(Path(__file__).resolve()), "--worker", runtime,
                      d.resolve(), threads, prefill, steps, max_memory or "-")
@@ -185,7 +185,7 @@ def compare(r: dict, ov: dict | None) -> None:
 
 
 def table(results: list[dict], markdown: bool) -> str:
-    from bench import _fmt_ms, _ratio, grid
+    from tools.bench.bench import _fmt_ms, _ratio, grid
     head = ["model", "threads", "runtime", "load avg", "import ms", "read ms", "load ms", "first prefill ms",
             "prefill ms", "decode ms/token", "decode CPU ms", "peak RSS MiB", "same tokens", "max |diff|"]
     rows = []
@@ -225,7 +225,7 @@ def tiny_summary(results: list[dict]) -> str:
 
 
 def run(args) -> list[dict]:
-    import make_llms
+    from tools.zoo import make_llms
     names: list[str] = []
     for item in args.llm.split(","):
         names += make_llms.TINY_NAMES if item == "tiny" else make_llms.REAL_NAMES if item == "real" else \
@@ -260,12 +260,12 @@ def _ms(s: float | None) -> str:
 
 def main(argv: list[str]) -> int:
     import argparse
-    if "--llm=read" in argv or "read" in argv[argv.index("--llm") + 1:argv.index("--llm") + 2]:
-        import bench_read                        # the real-size model's import + read, no decode
+    if "--llm=read" in argv or "--llm" in argv and "read" in argv[argv.index("--llm") + 1:argv.index("--llm") + 2]:
+        from tools.bench import bench_read                        # the real-size model's import + read, no decode
         return bench_read.main([a for a in argv if a not in ("--llm", "read", "--llm=read")])
-    from bench import machine
+    from tools.bench.bench import machine
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--llm", default="real,tiny", help="real, tiny, or model names (tools/make_llms.py)")
+    ap.add_argument("--llm", default="real,tiny", help="real, tiny, or model names (tools/zoo/make_llms.py)")
     ap.add_argument("--prefill", type=int, default=16, help="prompt tokens")
     ap.add_argument("--decode", type=int, default=16, help="greedy decode steps timed (real-size model)")
     ap.add_argument("--tiny-decode", type=int, default=32, help="greedy decode steps timed (tiny models)")
@@ -301,5 +301,4 @@ if __name__ == "__main__":
         a = sys.argv[2:]
         print(json.dumps(worker(a[0], Path(a[1]), int(a[2]), int(a[3]), int(a[4]), None if a[5] == "-" else a[5])))
     else:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
         sys.exit(main(sys.argv[1:]))

@@ -1,7 +1,7 @@
 """Import + read_model, irrun next to OpenVINO: fresh processes, medians, ratios in one run.
 
-    CI=true python tools/bench_read.py [MODEL.xml] [--repeat 7] [--irrun-python PATH] [--markdown]
-    CI=true python tools/bench.py --llm read [--repeat 7] ...      (the same, on the real-size LLM)
+    CI=true python -m tools.bench.bench_read [MODEL.xml] [--repeat 7] [--irrun-python PATH] [--markdown]
+    CI=true python -m tools.bench.bench --llm read [--repeat 7] ...      (the same, on the real-size LLM)
 
 Each measurement is its own fresh process, started isolated (``python -I``, an empty working
 directory, bytecode cached in ``--workdir``/pycache and compiled once before measuring, 1 BLAS
@@ -57,7 +57,7 @@ def worker(engine: str, xml: str) -> dict:
 
 
 def measure(engine: str, xml: Path, python: str | Path, workdir: Path) -> dict:
-    from bench import run_worker, worker_cmd
+    from tools.bench.bench import run_worker, worker_cmd
     cwd = tempfile.mkdtemp(prefix=f"read-{engine}-", dir=workdir)
     r = run_worker(worker_cmd(python, workdir, str(Path(__file__).resolve()), "--worker", engine, xml.resolve()),
                    cwd, timeout=600, env=ENV)
@@ -73,7 +73,7 @@ KEYS = ("import", "read", "total", "import_cpu", "read_cpu", "total_cpu")
 
 def run(xml: Path, repeat: int, irrun_python: str | Path, workdir: Path) -> dict[str, dict]:
     """{engine: {figure: median}} over ``repeat`` alternating fresh processes per engine."""
-    from bench import worker_cmd
+    from tools.bench.bench import worker_cmd
     workdir.mkdir(parents=True, exist_ok=True)
     pythons = {"irrun": irrun_python, "openvino": sys.executable}
     for engine in ENGINES:                   # compile the bytecode once, outside the measurements
@@ -93,7 +93,7 @@ def run(xml: Path, repeat: int, irrun_python: str | Path, workdir: Path) -> dict
 
 
 def table(res: dict[str, dict], markdown: bool) -> str:
-    from bench import grid
+    from tools.bench.bench import grid
     head = ["runtime", "import ms", "read_model ms", "import + read ms", "import CPU ms", "read_model CPU ms",
             "import + read CPU ms", "networkx loaded"]
     ov = res["openvino"]
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="also write the raw results here")
     args = ap.parse_args(argv)
     res = run(args.xml, args.repeat, args.irrun_python or sys.executable, args.workdir)
-    from bench import machine
+    from tools.bench.bench import machine
     print(f"Machine: {machine()}; {args.xml}; median of {args.repeat} fresh processes per engine "
           f"(load average ~{res['irrun']['load_avg']:.1f}); ratios irrun/OpenVINO in the same run.\n")
     print(table(res, args.markdown))
@@ -131,5 +131,4 @@ if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
         print(json.dumps(worker(sys.argv[2], sys.argv[3])))
     else:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
         sys.exit(main())

@@ -1,9 +1,9 @@
 """Time a stateful decoder LLM IR (optimum-intel export) in irrun and OpenVINO, each in its own
 process: import + read_model, ready to run (OpenVINO: + compile_model), prefill of P tokens,
-median decode ms/token, greedy tokens, last logits. (``tools/bench_read.py`` compares import +
+median decode ms/token, greedy tokens, last logits. (``tools/bench/bench_read.py`` compares import +
 read_model alone, over several fresh processes.)
 
-    python tools/profile_llm.py MODEL_DIR [--prefill 16] [--decode 8] [--threads 1]
+    python -m tools.bench.profile_llm MODEL_DIR [--prefill 16] [--decode 8] [--threads 1]
         [--engine both|irrun|ov] [--max-memory 1G] [--profile out.prof]
 
 OpenVINO runs on CPU with INFERENCE_PRECISION_HINT=f32, KV_CACHE_PRECISION=f32 and

@@ -1,26 +1,26 @@
 """irrun's conformance run: the model zoo, ONNX's node tests, the LLM, seq2seq, encoder and tokenizer
 zoos; one command, one pass table.
 
-    python tools/conformance.py [-k SUBSTR] [--suite zoo|onnx|llm|seq2seq|encoders|tokenizers] [--workdir DIR] [--markdown] [-v]
+    python -m tools.conformance.conformance [-k SUBSTR] [--suite zoo|onnx|llm|seq2seq|encoders|tokenizers] [--workdir DIR] [--markdown] [-v]
 
 Suites (each a module with ``run(workdir: Path, k: str = "") -> list[Row]``, Row in
-tools/conformance_rows.py):
+tools/conformance/conformance_rows.py):
 
-* ``zoo`` (tools/zoo.py): small torch models converted with ``openvino.convert_model``, with and
+* ``zoo`` (tools/zoo/zoo.py): small torch models converted with ``openvino.convert_model``, with and
   without fp16-compressed weights; expected values from OpenVINO CPU at f32.
-* ``onnx`` (tools/onnx_suite.py): the node test cases shipped with the ``onnx`` package,
+* ``onnx`` (tools/conformance/onnx_suite.py): the node test cases shipped with the ``onnx`` package,
   converted to IR; expected values from ONNX's own files. Cases OpenVINO itself cannot convert or
   gets wrong are ``excluded`` with the reason, not counted against irrun.
-* ``llm`` (tools/llm_zoo.py): tiny decoder LLMs exported by optimum-intel (tools/make_llms.py:
+* ``llm`` (tools/zoo/llm_zoo.py): tiny decoder LLMs exported by optimum-intel (tools/zoo/make_llms.py:
   33 architectures, int8/int4/nf4/fp weights), prefill + 3 greedy steps with the state carried;
   expected logits from OpenVINO CPU at f32 (f32 KV cache). Also needs transformers, optimum-intel.
-* ``tokenizers`` (tools/tokenizer_zoo.py): tokenizers trained here, converted by
+* ``tokenizers`` (tools/zoo/tokenizer_zoo.py): tokenizers trained here, converted by
   openvino_tokenizers.convert_tokenizer with detokenizers; ids and strings equal to OpenVINO CPU's.
-* ``seq2seq`` (tools/seq2seq_zoo.py): encoder-decoder pairs exported by optimum-intel
-  (tools/make_seq2seq.py: T5, BART, Whisper and kin; stateful, stateless, int8), the encoder once,
+* ``seq2seq`` (tools/zoo/seq2seq_zoo.py): encoder-decoder pairs exported by optimum-intel
+  (tools/zoo/make_seq2seq.py: T5, BART, Whisper and kin; stateful, stateless, int8), the encoder once,
   then the decoder greedily and as two beams; expected outputs from OpenVINO CPU at f32.
-* ``encoders`` (tools/encoder_zoo.py): encoders exported by optimum-intel, diffusers models by
-  convert_model, nncf weight formats and PTQ (tools/make_encoders.py); three input shapes each;
+* ``encoders`` (tools/zoo/encoder_zoo.py): encoders exported by optimum-intel, diffusers models by
+  convert_model, nncf weight formats and PTQ (tools/zoo/make_encoders.py); three input shapes each;
   expected outputs from OpenVINO CPU at f32.
 
 Needs torch, onnx and openvino (OpenVINO always runs in a child process with CI=true).
@@ -40,12 +40,11 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-TOOLS = Path(__file__).resolve().parent
-sys.path.insert(0, str(TOOLS))
-from conformance_rows import STATUSES, Row  # noqa: E402
+from tools.conformance.conformance_rows import STATUSES, Row
 
-SUITES = {"zoo": "zoo", "onnx": "onnx_suite", "llm": "llm_zoo", "seq2seq": "seq2seq_zoo",
-          "encoders": "encoder_zoo", "tokenizers": "tokenizer_zoo"}
+SUITES = {"zoo": "tools.zoo.zoo", "onnx": "tools.conformance.onnx_suite", "llm": "tools.zoo.llm_zoo",
+          "seq2seq": "tools.zoo.seq2seq_zoo", "encoders": "tools.zoo.encoder_zoo", "tokenizers": "tools.zoo.tokenizer_zoo"}
+SUITE_PACKAGES = ("zoo", "conformance")
 LABELS = {"fail": "failed", "unsupported": "not supported", "excluded": "excluded"}
 SHOWN = 6          # case names listed per reason without -v
 
@@ -55,15 +54,19 @@ def default_workdir() -> Path:
 
 
 def load_suite(suite: str):
-    """The suite's module, or None (said on stderr) when its file is not there."""
+    """The suite's module, or None (said on stderr) when its file is not there. A bare module name
+    is looked up in the packages that hold suites (tools.zoo, tools.conformance)."""
     mod = SUITES[suite]
-    try:
-        return importlib.import_module(mod)
-    except ModuleNotFoundError as e:
-        if e.name != mod:
-            raise
-        print(f"tools/{mod}.py is missing: the {suite} suite is skipped", file=sys.stderr)
-        return None
+    names = [mod] if "." in mod else [f"tools.{group}.{mod}" for group in SUITE_PACKAGES]
+    for name in names:
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:
+                raise
+    print(f"{' or '.join(n.replace('.', '/') + '.py' for n in names)} is missing: the {suite} suite is skipped",
+          file=sys.stderr)
+    return None
 
 
 def table(rows: list[Row]) -> list[list[str]]:

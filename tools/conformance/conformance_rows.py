@@ -1,6 +1,6 @@
-"""One result row of the conformance tool (tools/conformance.py), shared by its suites.
+"""One result row of the conformance tool (tools/conformance/conformance.py), shared by its suites.
 
-Each suite module (tools/zoo.py, tools/onnx_suite.py) exposes
+Each suite module (tools/zoo/zoo.py, tools/conformance/onnx_suite.py) exposes
 ``run(workdir: Path, k: str = "") -> list[Row]``; the driver only tabulates rows.
 
 ``detail`` says why a row is not a pass, as ``"<reason> — <specifics>"``: the driver groups the

@@ -1,8 +1,8 @@
 """ONNX's own node test cases, converted to IR by OpenVINO, run by irrun (issue 3, "Proof").
 
-    python tools/onnx_suite.py [-k substring] [--workdir DIR] [--jobs N] [--json FILE]
+    python -m tools.conformance.onnx_suite [-k substring] [--workdir DIR] [--jobs N] [--json FILE]
 
-``run(workdir, k)`` returns one :class:`Row` per case (suite ``"onnx"``); tools/conformance.py
+``run(workdir, k)`` returns one :class:`Row` per case (suite ``"onnx"``); tools/conformance/conformance.py
 tabulates them with the zoo's. Run alone, this prints its own summary and the cases that did
 not simply pass, grouped by reason (excluded), by op (unsupported: IR type-version; fail: the
 ONNX op the case tests) or by note (passes that needed OpenVINO's word, see 5).
@@ -58,10 +58,9 @@ from typing import Any, Callable
 import ml_dtypes
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conformance import default_workdir  # noqa: E402
-from conformance_rows import SEP, Row  # noqa: E402
-from ovoracle import Oracle, short_message  # noqa: E402
+from tools.conformance.conformance import default_workdir
+from tools.conformance.conformance_rows import SEP, Row
+from tools.ovoracle import Oracle, short_message
 
 SUITE = "onnx"
 
@@ -268,7 +267,7 @@ _CORE = None
 def _ov_run(kind: str, xml: Path, data: dict):
     global _CORE
     import openvino as ov
-    import ovoracle
+    from tools import ovoracle
     if _CORE is None:
         _CORE = ov.Core()
     fn = ovoracle._run_cpu if kind == "cpu" else ovoracle._run_reference
@@ -486,7 +485,7 @@ def run(workdir: Path, k: str = "", jobs: int = 2,
                 try:
                     rows[i] = _case(oracle, root / names[i], stamp)
                 except Exception as e:   # a bug of this tool: say so on the row, keep going
-                    rows[i] = Row(SUITE, names[i], "fail", f"bug in tools/onnx_suite.py{SEP}{type(e).__name__}: {e}")
+                    rows[i] = Row(SUITE, names[i], "fail", f"bug in tools/conformance/onnx_suite.py{SEP}{type(e).__name__}: {e}")
                 with lock:
                     done[0] += 1
                     if progress:

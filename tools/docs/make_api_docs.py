@@ -1,6 +1,6 @@
 """Write docs/api.md, the Python API reference, from the public objects' signatures and docstrings.
 
-    python tools/make_api_docs.py          # rewrites docs/api.md (tests/test_api.py fails while it is stale)
+    python -m tools.docs.make_api_docs          # rewrites docs/api.md (tests/test_api.py fails while it is stale)
 
 The public API is what ``irrun.__all__`` names, the public methods and properties of
 :class:`irrun.Model`, :mod:`irrun.debug`'s ``trace``/``load_tensors``, and :mod:`irrun.distributed`'s
@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import inspect
 import re
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tools import ROOT
+
 OUT = ROOT / "docs" / "api.md"
 
 HEAD = """# Python API reference
 
-Generated from the docstrings by `python tools/make_api_docs.py`; a test keeps it current.
+Generated from the docstrings by `python -m tools.docs.make_api_docs`; a test keeps it current.
 README.md's *Library* section shows the API at work.
 
 """
@@ -78,6 +77,5 @@ def generate() -> str:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT))
     OUT.write_text(generate(), encoding="utf-8")
     print(f"wrote {OUT}")

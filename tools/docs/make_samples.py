@@ -1,6 +1,6 @@
 """Build the sample models in samples/ with OpenVINO's Python opset API.
 
-    python tools/make_samples.py
+    python -m tools.docs.make_samples
 
 Each sample is ``samples/<name>/{model.xml, model.bin, input.npy, expected.npy}``: a tiny IR
 saved by ``ov.save_model(compress_to_fp16=False)``, a seeded random input, and the output of
@@ -11,21 +11,20 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 os.environ["CI"] = "true"
 
-import numpy as np  # noqa: E402
-import openvino as ov  # noqa: E402
-import openvino.opset1 as o1  # noqa: E402
-import openvino.opset3 as o3  # noqa: E402
-import openvino.opset8 as o8  # noqa: E402
+import numpy as np
+import openvino as ov
+import openvino.opset1 as o1
+import openvino.opset3 as o3
+import openvino.opset8 as o8
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_fixtures import c  # noqa: E402
-from ovoracle import Oracle, short_message  # noqa: E402
+from tools import ROOT
+from tools.fixtures.make_fixtures import c
+from tools.ovoracle import Oracle, short_message
 
-ROOT = Path(__file__).resolve().parents[1] / "samples"
+SAMPLES = ROOT / "samples"
 
 
 def shufflenet_block():
@@ -69,14 +68,14 @@ SAMPLES = [shufflenet_block, space_to_depth, dynamic_flatten]
 
 def main() -> int:
     lines = ["# Sample models", "",
-             "Tiny IR models made with OpenVINO's Python opset API by `tools/make_samples.py`; "
+             "Tiny IR models made with OpenVINO's Python opset API by `tools/docs/make_samples.py`; "
              "`expected.npy` is OpenVINO's output (reference evaluator, checked against the CPU "
              "plugin).", ""]
     rng = np.random.default_rng(2026)
     with Oracle() as oracle:
         for make in SAMPLES:
             model, shape = make()
-            d = ROOT / make.__name__
+            d = SAMPLES / make.__name__
             d.mkdir(parents=True, exist_ok=True)
             ov.save_model(model, d / "model.xml", compress_to_fp16=False)
             x = rng.standard_normal(shape).astype(np.float32)
@@ -92,7 +91,7 @@ def main() -> int:
                       f"irrun {rel}/model.xml --input {rel}/input.npy",
                       f"irrun check {rel}/model.xml", "```", ""]
             print(f"{rel}: y {ref.outputs[0].array.shape}")
-    (ROOT / "README.md").write_text("\n".join(lines), encoding="utf-8")
+    (SAMPLES / "README.md").write_text("\n".join(lines), encoding="utf-8")
     return 0
 
 

@@ -1,9 +1,9 @@
 """Measure OpenVINO's FakeQuantize, ScaledDotProductAttention, GroupConvolutionBackpropData, the
 remaining activations, LRN and the batch/sequence data-movement ops into ONE fixture.
 
-    python tools/make_attention_quantize_movement_expectations.py [--out tests/fixtures/attention_quantize_movement_expectations] [-k substring]
+    python -m tools.expectations.make_attention_quantize_movement_expectations [--out tests/fixtures/attention_quantize_movement_expectations] [-k substring]
 
-Writes tests/fixtures/attention_quantize_movement_expectations.{json,npz} in the format of tools/make_nn_expectations.py
+Writes tests/fixtures/attention_quantize_movement_expectations.{json,npz} in the format of tools/expectations/make_nn_expectations.py
 (its Case/Dyn, build_case, measure and main are reused; tests/ops/nn_cases.py reads the pair).
 One addition: ConstantFolding leaves some ops unfolded although they have a reference kernel
 (FakeQuantize is never folded), so a ``run`` case whose reference evaluator gave no answer is
@@ -20,9 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import make_nn_expectations as nn  # noqa: E402
-from make_nn_expectations import BACKPROP, BF16, F16, Case, Cases, Dyn, Rnd, conv_attrs, f32, i64  # noqa: E402
+from tools.expectations import make_nn_expectations as nn
+from tools.expectations.make_nn_expectations import BACKPROP, BF16, F16, Case, Cases, Dyn, Rnd, conv_attrs, f32, i64
 
 CASES = Cases()
 add = CASES.add
@@ -390,7 +389,7 @@ def node_evaluate(type_: str, opset: str, inputs: list, attrs: dict):
     outputs, or None when it has none for these inputs."""
     import openvino as ov
     from openvino.utils.node_factory import NodeFactory
-    from ovoracle import _ov_tensor, _to_numpy
+    from tools.ovoracle import _ov_tensor, _to_numpy
 
     consts = [ov.op.Constant(_ov_tensor(a)) for a in inputs]
     node = NodeFactory(opset).create(type_, [c.output(0) for c in consts], attrs)

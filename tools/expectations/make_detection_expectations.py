@@ -1,10 +1,10 @@
 """Measure OpenVINO's detection ops into ONE fixture: NonMaxSuppression-1/3/4/5/9, DetectionOutput-1/8,
 PriorBox-1/8, PriorBoxClustered-1, RegionYolo-1, ReorgYolo-2.
 
-    python tools/make_detection_expectations.py [--out tests/fixtures/detection_expectations] [-k substring]
+    python -m tools.expectations.make_detection_expectations [--out tests/fixtures/detection_expectations] [-k substring]
 
 Writes tests/fixtures/detection_expectations.{json,npz} in the format of
-tools/make_nn_expectations.py (its Case/Dyn, build_case, measure and main are reused;
+tools/expectations/make_nn_expectations.py (its Case/Dyn, build_case, measure and main are reused;
 tests/ops/nn_cases.py reads the pair). The reference evaluator has no kernel for NMS,
 DetectionOutput, RegionYolo and ReorgYolo, so their expected values are the CPU plugin's. Two
 adjustments, each recorded in the case (``note``, the raw CPU arrays as ``cpu_arrays``):
@@ -30,9 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import make_nn_expectations as nn  # noqa: E402
-from make_nn_expectations import BF16, F16, Case, Cases, Dyn, Rnd, i64  # noqa: E402
+from tools.expectations import make_nn_expectations as nn
+from tools.expectations.make_nn_expectations import BF16, F16, Case, Cases, Dyn, Rnd, i64
 
 CASES = Cases()
 add = CASES.add

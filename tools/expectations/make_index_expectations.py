@@ -1,9 +1,9 @@
 """Measure OpenVINO's index-based gather/scatter ops into ONE fixture: GatherElements-6,
 GatherND-5/8, ScatterUpdate-3, ScatterNDUpdate-4/15, ScatterElementsUpdate-3/12.
 
-    python tools/make_index_expectations.py [--out tests/fixtures/index_expectations] [-k substring]
+    python -m tools.expectations.make_index_expectations [--out tests/fixtures/index_expectations] [-k substring]
 
-Writes tests/fixtures/index_expectations.{json,npz} in the format of tools/make_nn_expectations.py
+Writes tests/fixtures/index_expectations.{json,npz} in the format of tools/expectations/make_nn_expectations.py
 (whose Case/Dyn/Rnd/main it reuses; see its docstring for what is measured and how), read by
 tests/ops/nn_cases.py. ``run`` cases record the CPU plugin's values (f32 inference precision) and,
 where the reference evaluator differs, its values too (``reference_arrays``); the reference
@@ -15,12 +15,10 @@ the tests check irrun's rejections literally. Seeded: the same fixture every tim
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_nn_expectations import BF16, F16, Case, Cases, Dyn, Rnd, f32, i64, main  # noqa: E402
+from tools.expectations.make_nn_expectations import BF16, F16, Case, Cases, Dyn, Rnd, f32, i64, main
 
 CASES = Cases()
 add = CASES.add

@@ -1,6 +1,6 @@
 """Measure OpenVINO's element-wise, activation, comparison/logic and reduction ops into ONE fixture.
 
-    python tools/make_math_expectations.py [--out tests/fixtures/math_expectations] [-k substring]
+    python -m tools.expectations.make_math_expectations [--out tests/fixtures/math_expectations] [-k substring]
 
 Writes ``math_expectations.json`` (the index, one line per case) and ``math_expectations.npz``
 (inputs and expected outputs of every case: small seeded arrays, packed into one flat pool per
@@ -22,7 +22,7 @@ A case whose reference evaluation fails records the status (``error`` at stage r
 ``unfolded`` when OpenVINO has no reference kernel for the element type, ``crash``) and message.
 bf16 arrays are stored as their uint16 bits (the index says "bf16"). The seeded values (``Rnd``),
 the element-type tables, the layer reading, the CPU/reference comparison, the options and the
-writing of the .json/.npz pair are tools/make_nn_expectations.py's; ``build_case`` is this file's
+writing of the .json/.npz pair are tools/expectations/make_nn_expectations.py's; ``build_case`` is this file's
 own (see it for why).
 """
 from __future__ import annotations
@@ -35,12 +35,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(ROOT))
-from make_nn_expectations import (BF16, F16, F32, F64, INF, NAN, Cases, Rnd, _agree, _layer_of,  # noqa: E402
-                                  etype, parse_args, select, write_fixture)
-from ovoracle import Oracle, short_message  # noqa: E402
+from tools.expectations.make_nn_expectations import (BF16, F16, F32, F64, INF, NAN, Cases, Rnd, _agree,
+                                                     _layer_of, etype, parse_args, select, write_fixture)
+from tools.ovoracle import Oracle, short_message
 
 INTS = [np.int32, np.int64, np.int8, np.uint8]
 FLOATS = [np.float32, np.float16, BF16, np.float64]
@@ -413,7 +410,7 @@ def build_case(type_: str, opset: str, inputs: list, params: tuple, attrs: dict,
     import openvino as ov
     import openvino.opset16 as o16
     from openvino.utils.node_factory import NodeFactory
-    from ovoracle import _ov_tensor
+    from tools.ovoracle import _ov_tensor
 
     nodes, parameters = [], []
     for i, a in enumerate(inputs):

@@ -1,6 +1,6 @@
 """Measure OpenVINO's matrix, convolution, pooling, normalization and interpolation ops into ONE fixture.
 
-    python tools/make_nn_expectations.py [--out tests/fixtures/nn_expectations] [-k substring]
+    python -m tools.expectations.make_nn_expectations [--out tests/fixtures/nn_expectations] [-k substring]
 
 Writes ``nn_expectations.npz`` (the arrays: inputs and expected outputs, small seeded values,
 each distinct array stored once under a key ``aN``) and ``nn_expectations.json`` (the index, one
@@ -29,7 +29,7 @@ hold only their cases and call :func:`main` (``cases_of``, ``out``, ``doc`` and,
 the measurement, ``measure_case``); the helpers they share live here: ``Case``/``Dyn``, ``Cases``
 (a generator's case list: ``add``, ``built_by``), ``Rnd`` (seeded input values, one stream per
 generator), the element-type tables (``ETYPE``/``etype``, ``INTS``, ``F16``...), ``build_case``,
-``measure``. tools/make_math_expectations.py (its own packed format) shares them too, as well as
+``measure``. tools/expectations/make_math_expectations.py (its own packed format) shares them too, as well as
 ``parse_args``/``select``/``write_fixture``.
 """
 from __future__ import annotations
@@ -45,13 +45,12 @@ from typing import Callable, NamedTuple
 
 os.environ["CI"] = "true"
 
-import ml_dtypes  # noqa: E402
-import numpy as np  # noqa: E402
-from lxml import etree  # noqa: E402
+import ml_dtypes
+import numpy as np
+from lxml import etree
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ovoracle import Oracle, short_message  # noqa: E402
+from tools import ROOT
+from tools.ovoracle import Oracle, short_message
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 F32, F16, F64 = np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.float64)
@@ -608,7 +607,7 @@ def build_case(type_: str, opset: str, inputs: list, params: tuple, attrs: dict,
     import openvino as ov
     import openvino.opset16 as o16
     from openvino.utils.node_factory import NodeFactory
-    from ovoracle import _ov_tensor
+    from tools.ovoracle import _ov_tensor
 
     nodes, parameters = [], []
     for i, a in enumerate(inputs):
@@ -765,7 +764,7 @@ def main(argv: list[str] | None = None, cases_of: Callable[[], list[Case]] | Non
          out: str = "nn_expectations", doc: str | None = None,
          measure_case: Callable[[Case, Oracle, Path, Store], dict] | None = None) -> int:
     """Measure ``cases_of()`` (default: this file's cases) into tests/fixtures/<out>.{json,npz}.
-    Other generators (tools/make_<family>_expectations.py) define their cases and call this,
+    Other generators (tools/expectations/make_<family>_expectations.py) define their cases and call this,
     some with their own ``measure_case`` (wrapping :func:`measure`)."""
     args = parse_args(argv, doc or __doc__, out)
     cases = select((cases_of or all_cases)(), args.k)

@@ -1,27 +1,25 @@
 """Measure OpenVINO on the ops of opsets 1-16 that irrun gained last (issue 13) and on the
 ScaledDotProductAttention sink input, into ONE fixture.
 
-    python tools/make_opsets_expectations.py [--out tests/fixtures/opsets_expectations] [-k substring]
+    python -m tools.expectations.make_opsets_expectations [--out tests/fixtures/opsets_expectations] [-k substring]
 
-Writes tests/fixtures/opsets_expectations.{json,npz} in the format of tools/make_nn_expectations.py
+Writes tests/fixtures/opsets_expectations.{json,npz} in the format of tools/expectations/make_nn_expectations.py
 (its Case/Dyn, build_case and main are reused, and make_attention_quantize_movement_expectations'
 measure, which asks the reference kernel through ``Node.evaluate`` when ConstantFolding leaves the
 op alone);
 tests/ops/nn_cases.py reads the pair. Cases per op live in the ``*_cases`` builders below and, for
-the detection ops, in tools/opsets_detection_cases.py.
+the detection ops, in tools/expectations/opsets_detection_cases.py.
 """
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import make_attention_quantize_movement_expectations as aqm  # noqa: E402
-import make_nn_expectations as nn  # noqa: E402
-import opsets_detection_cases as detection  # noqa: E402
-from make_nn_expectations import F16, Case, Cases, Dyn, Rnd, f32, i64  # noqa: E402
+from tools.expectations import make_attention_quantize_movement_expectations as aqm
+from tools.expectations import make_nn_expectations as nn
+from tools.expectations import opsets_detection_cases as detection
+from tools.expectations.make_nn_expectations import F16, Case, Cases, Dyn, Rnd, f32, i64
 
 #: where the CPU plugin and the reference kernel disagree, the reference kernel is the oracle for:
 #: RandomUniform (the CPU plugin computes f16/f64/i64 outputs in f32/i32, so it draws other numbers)
@@ -381,7 +379,7 @@ _own_cases = CASES.built_by(*BUILDERS)
 
 
 def all_cases() -> list[Case]:
-    """This file's cases, then the detection ops' (tools/opsets_detection_cases.py)."""
+    """This file's cases, then the detection ops' (tools/expectations/opsets_detection_cases.py)."""
     return _own_cases() + detection.all_cases()
 
 

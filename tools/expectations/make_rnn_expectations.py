@@ -1,8 +1,8 @@
 """Measure OpenVINO's recurrent ops (LSTM/GRU/RNN cells and sequences) into ONE fixture.
 
-    python tools/make_rnn_expectations.py [--out tests/fixtures/rnn_expectations] [-k substring]
+    python -m tools.expectations.make_rnn_expectations [--out tests/fixtures/rnn_expectations] [-k substring]
 
-Same machinery and output format as tools/make_nn_expectations.py (read its docstring): each case
+Same machinery and output format as tools/expectations/make_nn_expectations.py (read its docstring): each case
 is one layer built with ``NodeFactory(opset).create``, run by the CPU plugin at f32 inference
 precision and by the reference evaluator; shape cases record the partial shapes OpenVINO infers
 or its error. Case ids start with the op type. The weights W, R, B (and P) are Constants, as in
@@ -14,12 +14,10 @@ them), so the CPU plugin is the only oracle; where it fails too the case is kept
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_nn_expectations import BF16, F16, F64, Case, Cases, Dyn, Rnd, main  # noqa: E402
+from tools.expectations.make_nn_expectations import BF16, F16, F64, Case, Cases, Dyn, Rnd, main
 
 CASES = Cases()
 add = CASES.add

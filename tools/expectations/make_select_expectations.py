@@ -1,8 +1,8 @@
 """Measure OpenVINO's selection/index ops (TopK, NonZero, OneHot, Roll, Einsum) into ONE fixture.
 
-    python tools/make_select_expectations.py [--out tests/fixtures/select_expectations] [-k substring]
+    python -m tools.expectations.make_select_expectations [--out tests/fixtures/select_expectations] [-k substring]
 
-Same format and machinery as tools/make_nn_expectations.py (its Case/Dyn/main: one op built with
+Same format and machinery as tools/expectations/make_nn_expectations.py (its Case/Dyn/main: one op built with
 ``NodeFactory(opset).create``, evaluated by the CPU plugin at f32 and by the reference evaluator
 in a worker process); this file only defines the cases. tests/ops/nn_cases.py reads the result,
 tests/ops/test_{topk,non_zero,one_hot,roll,einsum}.py replay it.
@@ -24,12 +24,10 @@ What the cases are chosen to show (measured on OpenVINO 2026.4.1):
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_nn_expectations import BF16, F16, F64, INTS, Case, Cases, Dyn, etype, f32, i64, main  # noqa: E402
+from tools.expectations.make_nn_expectations import BF16, F16, F64, INTS, Case, Cases, Dyn, etype, f32, i64, main
 
 CASES = Cases()
 add = CASES.add

@@ -1,10 +1,10 @@
 """Measure OpenVINO's trigonometric/hyperbolic and bitwise element-wise ops, GridSample, Unique, Eye,
 DFT/IDFT/RDFT/IRDFT, ROIAlign and FakeConvert into ONE fixture.
 
-    python tools/make_trig_bitwise_dft_sampling_expectations.py [--out tests/fixtures/trig_bitwise_dft_sampling_expectations] [-k substring]
+    python -m tools.expectations.make_trig_bitwise_dft_sampling_expectations [--out tests/fixtures/trig_bitwise_dft_sampling_expectations] [-k substring]
 
-Writes tests/fixtures/trig_bitwise_dft_sampling_expectations.{json,npz} in the format of tools/make_nn_expectations.py
-(its Case/Dyn, build_case, measure and main are reused, through tools/make_attention_quantize_movement_expectations.py's
+Writes tests/fixtures/trig_bitwise_dft_sampling_expectations.{json,npz} in the format of tools/expectations/make_nn_expectations.py
+(its Case/Dyn, build_case, measure and main are reused, through tools/expectations/make_attention_quantize_movement_expectations.py's
 wrapper that asks ``Node.evaluate`` where ConstantFolding leaves a node alone); tests/ops/nn_cases.py
 reads the pair. Case ids start with the op type.
 
@@ -37,10 +37,9 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import make_attention_quantize_movement_expectations as aqm  # noqa: E402
-import make_nn_expectations as nn  # noqa: E402
-from make_nn_expectations import BF16, F16, F64, INF, INTS, NAN, Case, Cases, Dyn, Rnd, etype, f32, i64  # noqa: E402
+from tools.expectations import make_attention_quantize_movement_expectations as aqm
+from tools.expectations import make_nn_expectations as nn
+from tools.expectations.make_nn_expectations import BF16, F16, F64, INF, INTS, NAN, Case, Cases, Dyn, Rnd, etype, f32, i64
 
 CASES = Cases()
 add = CASES.add

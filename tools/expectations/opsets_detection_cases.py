@@ -1,16 +1,13 @@
-"""The detection ops' cases of tools/make_opsets_expectations.py (ROIPooling, PSROIPooling,
+"""The detection ops' cases of tools/expectations/make_opsets_expectations.py (ROIPooling, PSROIPooling,
 DeformablePSROIPooling, Proposal, the ExperimentalDetectron ops, GenerateProposals, MulticlassNms,
 MatrixNms, NMSRotated, ROIAlignRotated): built here, measured and written into
 tests/fixtures/opsets_expectations by that script. Their own seeded stream (``Rnd(20265)``)."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_nn_expectations import Case, Cases, Dyn, Rnd, f32  # noqa: E402
+from tools.expectations.make_nn_expectations import Case, Cases, Dyn, Rnd, f32
 
 CASES = Cases()
 add = CASES.add

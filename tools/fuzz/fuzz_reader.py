@@ -15,9 +15,9 @@ other exception (KeyError, IndexError, RecursionError, MemoryError...) is a find
 fuzzer with the reproducer saved as ``crash-<sha1>``.
 
     pip install atheris
-    python3 tools/fuzz_reader.py --seed-corpus /tmp/fuzz/seeds     # fixtures + hostile corpus
-    python3 tools/fuzz_reader.py --dict /tmp/fuzz/ir.dict            # body and state words
-    python3 tools/fuzz_reader.py -max_total_time=1800 -rss_limit_mb=2048 -timeout=5 \\
+    python -m tools.fuzz.fuzz_reader --seed-corpus /tmp/fuzz/seeds     # fixtures + hostile corpus
+    python -m tools.fuzz.fuzz_reader --dict /tmp/fuzz/ir.dict            # body and state words
+    python -m tools.fuzz.fuzz_reader -max_total_time=1800 -rss_limit_mb=2048 -timeout=5 \\
         -dict=/tmp/fuzz/ir.dict /tmp/fuzz/corpus /tmp/fuzz/seeds
 
 libFuzzer grows /tmp/fuzz/corpus and stops at the first finding (``crash-*`` in the working
@@ -31,8 +31,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from tools import ROOT
+
 SEP = b"FUZZ_NEXT_FIELD"
-ROOT = Path(__file__).resolve().parent.parent
 _WORK = tempfile.mkdtemp(prefix="irrun-fuzz-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
 XML, BIN = os.path.join(_WORK, "m.xml"), os.path.join(_WORK, "m.bin")
 

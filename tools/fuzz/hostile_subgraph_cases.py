@@ -1,22 +1,22 @@
-"""Hostile cases of issue 11 for tools/make_hostile_corpus.py: runs that never end (classes 2),
+"""Hostile cases of issue 11 for tools/fuzz/make_hostile_corpus.py: runs that never end (classes 2),
 run-time sizes past the memory budget (5) and mis-declared sub-graph bodies (6).
 
 The Loop models are the OpenVINO-written fixtures of tests/fixtures/subgraphs (valid models,
-measured by tools/make_subgraph_fixtures.py) given hostile trip counts, inputs or declarations;
+measured by tools/fixtures/make_subgraph_fixtures.py) given hostile trip counts, inputs or declarations;
 the others are written with :class:`irrun.ir.builder.IRWriter`. ``cases(model_case, npy)`` adds
 them through the generator's own ``model_case``.
 """
 from __future__ import annotations
 
 import struct
-from pathlib import Path
 
 import numpy as np
 from lxml import etree
 
 from irrun.ir.builder import IRWriter
+from tools import ROOT
 
-FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "subgraphs"
+FIXTURES = ROOT / "tests" / "fixtures" / "subgraphs"
 BUDGET = "iteration budget"
 
 

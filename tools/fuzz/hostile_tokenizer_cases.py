@@ -1,4 +1,4 @@
-"""Hostile cases of issue 27 (classes 4-8 and 15) for tools/make_hostile_corpus.py: tokenizer ops
+"""Hostile cases of issue 27 (classes 4-8 and 15) for tools/fuzz/make_hostile_corpus.py: tokenizer ops
 given patterns and sizes no real tokenizer has.
 
 * 4, 5: a regex that backtracks catastrophically (``((a+)(?1))+b`` over 40 ``a``) in
@@ -21,13 +21,13 @@ end within that many seconds (they ran for minutes or hours before).
 from __future__ import annotations
 
 import struct
-from pathlib import Path
 
 import numpy as np
 
 from irrun.ir.builder import IRWriter
+from tools import ROOT
 
-FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "tokenizers"
+FIXTURES = ROOT / "tests" / "fixtures" / "tokenizers"
 BACKTRACK = b"((a+)(?1))+b"
 QUADRATIC = b"[a-z]+[0-9]"
 #: A case's subprocess must end within this (irrun's own bound is ~0.5 s of matching per op)

@@ -1,6 +1,6 @@
 """Build ``tests/hostile/``: one bad input per kind listed in issue 5, and how irrun must answer.
 
-    python3 tools/make_hostile_corpus.py        # rewrites tests/hostile/corpus/ and cases.json
+    python -m tools.fuzz.make_hostile_corpus        # rewrites tests/hostile/corpus/ and cases.json
 
 Each case is a directory ``corpus/<name>/`` (model.xml, maybe model.bin and input files) and an
 entry in ``cases.json``: the command line (``{dir}`` = the case directory), the exit code, and
@@ -16,18 +16,15 @@ import json
 import os
 import shutil
 import struct
-import sys
 import zipfile
 from pathlib import Path
 
 import numpy as np
 from lxml import etree
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tools"))
 
-from irrun.ir.builder import IRWriter  # noqa: E402
+from irrun.ir.builder import IRWriter
+from tools import ROOT
 
 OUT = ROOT / "tests" / "hostile"
 CASES: list[dict] = []
@@ -722,7 +719,7 @@ def name_cases() -> None:
 # runs (the declaration ignored); one declared i32 where f32 flows into a MatMul: refused at read.
 
 def issue27_reader_cases() -> None:
-    from hostile_subgraph_cases import edited
+    from tools.fuzz.hostile_subgraph_cases import edited
     b = concat_model()
     bin_ = bytes(b.blob)
 
@@ -792,9 +789,9 @@ def main() -> None:
     for group in (xml_cases, weight_cases, shape_cases, graph_cases, op_cases, input_cases,
                   writer_cases, dump_cases, name_cases, files_read_cases, issue27_reader_cases):
         group()
-    from hostile_subgraph_cases import cases as subgraph_cases     # issue 11: loops, sizes, bodies
+    from tools.fuzz.hostile_subgraph_cases import cases as subgraph_cases     # issue 11: loops, sizes, bodies
     subgraph_cases(model_case, npy)
-    from hostile_tokenizer_cases import cases as tokenizer_cases   # issue 27: tokenizer ops
+    from tools.fuzz.hostile_tokenizer_cases import cases as tokenizer_cases   # issue 27: tokenizer ops
     tokenizer_cases(model_case, npy)
     (OUT / "cases.json").write_text(json.dumps(CASES, indent=1) + "\n")
     print(f"wrote {len(CASES)} cases to {OUT / 'corpus'}")

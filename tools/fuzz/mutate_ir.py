@@ -1,7 +1,7 @@
 """Break a valid IR in exactly one place, in a way ``irrun check`` must report.
 
-    python tools/mutate_ir.py MODEL.xml --kind dim --seed 3 -o OUT.xml   # writes OUT.xml + OUT.bin
-    python tools/mutate_ir.py --survey 20 tests/fixtures                 # detection rate per kind
+    python -m tools.fuzz.mutate_ir MODEL.xml --kind dim --seed 3 -o OUT.xml   # writes OUT.xml + OUT.bin
+    python -m tools.fuzz.mutate_ir --survey 20 tests/fixtures                 # detection rate per kind
 
 The tool works on the XML alone (lxml, no irrun), so what it breaks is defined by the file, not
 by irrun's inference. Each kind is defined so that the mutant is *wrong* whenever the original

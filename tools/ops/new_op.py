@@ -1,17 +1,17 @@
 """Write the three files a new op starts from (README "How to add an op"):
 
-    python tools/new_op.py TYPE VERSION CATEGORY [--module NAME] [--root DIR]
-    python tools/new_op.py Roll 7 movement
+    python -m tools.ops.new_op TYPE VERSION CATEGORY [--module NAME] [--root DIR]
+    python -m tools.ops.new_op Roll 7 movement
 
 * ``irrun/ops/<module>.py``: the class ``<Type><N>`` (the naming rule), registered under
   ``(Type, "opsetN")``, its spec link (``spec_url("<category>/<type-in-kebab-case>-<N>")``) and the
   places to fill: attributes, ``infer``, ``run`` and, if the op computes shapes, ``bounds``;
 * ``tests/ops/test_<module>.py``: the OpenVINO cases replayed and a spec-example test that fails
   until the example is copied in;
-* ``tools/make_<module>_expectations.py``: the generator of ``tests/fixtures/<module>_expectations``
+* ``tools/expectations/make_<module>_expectations.py``: the generator of ``tests/fixtures/<module>_expectations``
   (OpenVINO measures the cases you list; run it once the op exists in OpenVINO's Python API).
 
-Then ``python tools/make_op_index.py``, and ``irrun ops --markdown > docs/ops.md``. Nothing is
+Then ``python -m tools.ops.make_op_index``, and ``irrun ops --markdown > docs/ops.md``. Nothing is
 overwritten: an existing file is an error.
 """
 from __future__ import annotations
@@ -21,11 +21,11 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tools import ROOT
 
 OP = '''"""{type}-{n}: TODO one line on what it computes (and what irrun does not support of it).
 
-TODO: the numerics as measured on OpenVINO (tools/make_{module}_expectations.py), where the spec
+TODO: the numerics as measured on OpenVINO (tools/expectations/make_{module}_expectations.py), where the spec
 is silent or OpenVINO differs from it.
 """
 from __future__ import annotations
@@ -57,7 +57,7 @@ class {type}{n}(Op):
 '''
 
 TEST = '''"""{type}-{n}: the spec's examples and the OpenVINO measurements of
-tools/make_{module}_expectations.py."""
+tools/expectations/make_{module}_expectations.py."""
 import numpy as np
 import pytest
 
@@ -80,19 +80,17 @@ def test_spec_example():
 
 GENERATOR = '''"""Measure OpenVINO's {type}-{n} into tests/fixtures/{module}_expectations.{{json,npz}}.
 
-    python tools/make_{module}_expectations.py [--out tests/fixtures/{module}_expectations] [-k substring]
+    python -m tools.expectations.make_{module}_expectations [--out tests/fixtures/{module}_expectations] [-k substring]
 
-The format and machinery are tools/make_nn_expectations.py's; tests/ops/test_{module}.py replays
+The format and machinery are tools/expectations/make_nn_expectations.py's; tests/ops/test_{module}.py replays
 the cases (tests/ops/nn_cases.py).
 """
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import make_nn_expectations as nn  # noqa: E402
-from make_nn_expectations import Case, Cases, Dyn, Rnd  # noqa: E402
+from tools.expectations import make_nn_expectations as nn
+from tools.expectations.make_nn_expectations import Case, Cases, Dyn, Rnd
 
 CASES = Cases()
 add = CASES.add
@@ -124,7 +122,7 @@ def files(type_: str, n: int, category: str, module: str | None = None) -> dict[
                   func=module, seed=sum(map(ord, type_)) * 100 + n)
     return {f"irrun/ops/{module}.py": OP.format(**values),
             f"tests/ops/test_{module}.py": TEST.format(**values),
-            f"tools/make_{module}_expectations.py": GENERATOR.format(**values)}
+            f"tools/expectations/make_{module}_expectations.py": GENERATOR.format(**values)}
 
 
 def main(argv: list[str] | None = None) -> int:

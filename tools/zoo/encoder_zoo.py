@@ -1,16 +1,16 @@
 """The encoder suite of the conformance tool: optimum-intel / nncf / diffusers exports, irrun vs OpenVINO.
 
-    python tools/encoder_zoo.py [-k SUBSTR] [--workdir DIR] [--write-fixtures]
-    python tools/conformance.py --suite encoders ...        (the same, through the shared driver)
+    python -m tools.zoo.encoder_zoo [-k SUBSTR] [--workdir DIR] [--write-fixtures]
+    python -m tools.conformance.conformance --suite encoders ...        (the same, through the shared driver)
 
-Every case of tools/make_encoders.py (random-weight BERT, BERT classifier, CLIP, ViT, ConvNeXt,
+Every case of tools/zoo/make_encoders.py (random-weight BERT, BERT classifier, CLIP, ViT, ConvNeXt,
 wav2vec2 and 34 more exported by ``optimum-cli export openvino`` (fp32/fp16/int8 weights); diffusers
 UNet, VAE decoder, SD3 and Flux converted by ``openvino.convert_model``; nncf weight formats and post-training
 quantisation) is built into the work directory (cached), then run on its three input sets
 (``make_encoders.feeds``) by OpenVINO's CPU plugin with ``INFERENCE_PRECISION_HINT`` f32 (the
 expected values, in a worker process: tools/ovoracle.py) and by irrun.
 
-Agreement as in the zoo suite (tools/zoo.py's ``check``): integers exactly, floats within
+Agreement as in the zoo suite (tools/zoo/zoo.py's ``check``): integers exactly, floats within
 ``|irrun - ov| <= ATOL + RTOL*|ov|`` (``WIDER`` lists the cases that need more, with the
 measured reason), and ``irrun check`` must report nothing on the IR (warnings included: any
 finding on an IR OpenVINO wrote is a false alarm). Status: ``pass``; ``fail`` (the worst error
@@ -30,10 +30,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-TOOLS = Path(__file__).resolve().parent
-ROOT = TOOLS.parent
-sys.path.insert(0, str(TOOLS))
-from conformance_rows import SEP, Row  # noqa: E402
+from tools import ROOT
+from tools.conformance.conformance_rows import SEP, Row
 
 SUITE = "encoders"
 RTOL, ATOL = 1e-4, 1e-5
@@ -78,10 +76,10 @@ def openvino_outputs(xml: str, feeds: list[dict]) -> dict:
 
 def run(workdir: Path, k: str = "", *, write_fixtures: bool = False) -> list[Row]:
     """Build (or reuse), run and compare every case whose name contains ``k``."""
-    import make_encoders
-    from llm_zoo import findings, warn_if_over
-    from ovoracle import Oracle, short_message
-    from zoo import check, write_fixture
+    from tools.zoo import make_encoders
+    from tools.zoo.llm_zoo import findings, warn_if_over
+    from tools.ovoracle import Oracle, short_message
+    from tools.zoo.zoo import check, write_fixture
     rows: list[Row] = []
     workdir = Path(workdir)
     with Oracle(timeout=300) as oracle:
@@ -113,13 +111,14 @@ def run(workdir: Path, k: str = "", *, write_fixtures: bool = False) -> list[Row
                 info = SimpleNamespace(name=model, tol=tol if tol[2] else None, doc=f"{case}: {command}")
                 fx = FIXTURES / case.replace("/", "_")
                 write_fixture(fx, d / "model.xml", feeds, want, info, tol[:2],
-                              made_by="python tools/encoder_zoo.py --write-fixtures", oracle=f"OpenVINO CPU plugin, {OV_CONFIG}")
+                              made_by="python -m tools.zoo.encoder_zoo --write-fixtures",
+                              oracle=f"OpenVINO CPU plugin, {OV_CONFIG}")
                 warn_if_over(fx, FIXTURE_LIMIT)
     return rows
 
 
 def main(argv: list[str] | None = None) -> int:
-    import llm_zoo
+    from tools.zoo import llm_zoo
     return llm_zoo.main(argv, __doc__, run, SUITE, FIXTURES)
 
 if __name__ == "__main__":

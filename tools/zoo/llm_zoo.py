@@ -1,9 +1,9 @@
 """The LLM suite of the conformance tool: optimum-intel stateful decoder exports, irrun vs OpenVINO.
 
-    python tools/llm_zoo.py [-k SUBSTR] [--workdir DIR] [--write-fixtures]
-    python tools/conformance.py --suite llm ...        (the same, through the shared driver)
+    python -m tools.zoo.llm_zoo [-k SUBSTR] [--workdir DIR] [--write-fixtures]
+    python -m tools.conformance.conformance --suite llm ...        (the same, through the shared driver)
 
-Every tiny model of tools/make_llms.py (random weights, fixed seed, exported by ``optimum-cli
+Every tiny model of tools/zoo/make_llms.py (random weights, fixed seed, exported by ``optimum-cli
 export openvino --task text-generation-with-past``; int8, int4, nf4 and uncompressed weights) is
 built into the work directory (cached), then decoded twice with its KV cache carried in the
 state: a prefill of ``PROMPT`` tokens (fixed seed) and ``STEPS`` greedy decode steps.
@@ -37,10 +37,8 @@ from pathlib import Path
 
 import numpy as np
 
-TOOLS = Path(__file__).resolve().parent
-ROOT = TOOLS.parent
-sys.path.insert(0, str(TOOLS))
-from conformance_rows import SEP, Row  # noqa: E402
+from tools import ROOT
+from tools.conformance.conformance_rows import SEP, Row
 
 SUITE = "llm"
 PROMPT, STEPS = 6, 3
@@ -171,7 +169,7 @@ def write_fixture(d: Path, src: Path, ref: dict, tol: tuple[float, float]) -> No
     build = json.loads((src / "build.json").read_text()) if (src / "build.json").exists() else {}
     (d / "case.json").write_text(json.dumps({
         "doc": f"{d.name}: prefill of {PROMPT} tokens + {STEPS} greedy steps, state carried; expected: "
-               f"OpenVINO CPU {OV_CONFIG} (tools/llm_zoo.py --write-fixtures)",
+               f"OpenVINO CPU {OV_CONFIG} (tools/zoo/llm_zoo.py --write-fixtures)",
         "command": build.get("command", ""), "rtol": tol[0], "atol": tol[1]}, indent=1) + "\n")
     warn_if_over(d, FIXTURE_LIMIT)
 
@@ -186,8 +184,8 @@ def warn_if_over(d: Path, limit: int) -> None:
 
 def run(workdir: Path, k: str = "", *, write_fixtures: bool = False) -> list[Row]:
     """Export (or reuse), decode and compare every tiny model whose name contains ``k``."""
-    import make_llms
-    from ovoracle import Oracle
+    from tools.zoo import make_llms
+    from tools.ovoracle import Oracle
     rows: list[Row] = []
     workdir = Path(workdir)
     with Oracle(timeout=600) as oracle:
@@ -209,7 +207,7 @@ def case_row(suite: str, case: str, expected, check) -> tuple[Row, object]:
     and returns the oracle's result (SystemExit when the export fails), ``check(value)`` compares
     irrun with it. The row (``excluded`` when the export or OpenVINO fails; printed) and the
     oracle's value. Shared by the llm and seq2seq suites."""
-    from ovoracle import short_message
+    from tools.ovoracle import short_message
     ref = None
     try:
         r = expected()
@@ -225,14 +223,14 @@ def case_row(suite: str, case: str, expected, check) -> tuple[Row, object]:
 
 def main(argv: list[str] | None = None, doc: str = __doc__, suite_run=None, suite: str = SUITE,
          fixtures: Path = FIXTURES) -> int:
-    """The command line of a suite module (this one, or tools/seq2seq_zoo.py passing its own)."""
+    """The command line of a suite module (this one, or tools/zoo/seq2seq_zoo.py passing its own)."""
     p = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     p.add_argument("-k", default="", help="only models whose name contains this")
     p.add_argument("--workdir", type=Path, default=None, help="where the exports are cached")
     p.add_argument("--write-fixtures", action="store_true", help=f"write FIXTURE_CASES to {fixtures.relative_to(ROOT)}/")
     args = p.parse_args(argv)
     os.environ["CI"] = "true"
-    from conformance import default_workdir, report
+    from tools.conformance.conformance import default_workdir, report
     rows = (suite_run or run)(args.workdir or default_workdir() / suite, args.k, write_fixtures=args.write_fixtures)
     return report(rows)
 

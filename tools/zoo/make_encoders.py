@@ -1,6 +1,6 @@
 """Build the encoder IRs of the ``encoders`` conformance suite: random weights, nothing downloaded.
 
-    CI=true python tools/make_encoders.py OUT [NAME ...] [--force]
+    CI=true python -m tools.zoo.make_encoders OUT [NAME ...] [--force]
 
 Every model is made from a ``transformers`` (or ``diffusers``) config written here (fixed seed,
 hidden 32, 2 layers), saved with ``save_pretrained`` to a temporary directory and exported the

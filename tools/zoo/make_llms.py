@@ -1,6 +1,6 @@
-"""Build the decoder LLM IRs that tools/bench.py --llm measures: random weights, nothing downloaded.
+"""Build the decoder LLM IRs that tools/bench/bench.py --llm measures: random weights, nothing downloaded.
 
-    CI=true python tools/make_llms.py [--out /work/llm-models] [--only tiny|real|NAME,...] [--force]
+    CI=true python -m tools.zoo.make_llms [--out /work/llm-models] [--only tiny|real|NAME,...] [--force]
 
 Every model is made from a ``transformers`` config written here (fixed seed), saved with
 ``save_pretrained`` to a temporary directory, and exported by optimum-intel's own command line
@@ -17,7 +17,7 @@ Outputs, one directory per model under ``--out`` (model.xml + model.bin + config
 * tiny_<arch>-int8 for more architectures (LLAMA_LIKE and OTHERS below: qwen3, qwen3_moe, gemma,
   gemma2, granite, olmo, olmo2, starcoder2, stablelm, cohere, glm, helium, arcee, smollm3, phi,
   falcon, bloom, opt, gptj, codegen, mpt, gpt_bigcode, gpt_neox, gpt_oss (MoE), and the
-  state-space/hybrid mamba and lfm2), the suite of tools/llm_zoo.py;
+  state-space/hybrid mamba and lfm2), the suite of tools/zoo/llm_zoo.py;
 * tiny_llama-int4/-nf4 and tiny_qwen3-int4/-nf4: 4-bit weights, group 16, ratio 1.0;
 * qwen2_0.5b-int4: the shape of Qwen2-0.5B (hidden 896, 24 layers, 14 heads, 2 KV heads,
   intermediate 4864, vocab 151936, tied embeddings; 494M parameters), ``--weight-format int4
@@ -174,7 +174,7 @@ def export(name: str, out: Path, force: bool = False) -> dict:
 
 def publish(ir: Path, dest: Path, record: dict) -> None:
     """Write ``record`` to ``ir/build.json``, then put ``ir`` in ``dest``'s place (a rename: a
-    half-written export is never found). Shared with tools/make_seq2seq.py."""
+    half-written export is never found). Shared with tools/zoo/make_seq2seq.py."""
     (ir / "build.json").write_text(json.dumps(record, indent=1) + "\n")
     if dest.exists():
         shutil.rmtree(dest)
@@ -202,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def export_each(names: list[str], export_one, out: Path, force: bool) -> int:
     """``export_one(name, out, force)`` for each name, its record or failure said on stderr; the
-    exit code (1 when any failed). Shared with tools/make_seq2seq.py."""
+    exit code (1 when any failed). Shared with tools/zoo/make_seq2seq.py."""
     failed = 0
     for name in names:
         try:

@@ -1,6 +1,6 @@
-"""Build the encoder-decoder IR pairs of the seq2seq suite (tools/seq2seq_zoo.py): random weights, nothing downloaded.
+"""Build the encoder-decoder IR pairs of the seq2seq suite (tools/zoo/seq2seq_zoo.py): random weights, nothing downloaded.
 
-    CI=true python tools/make_seq2seq.py [--out DIR] [--only NAME,...] [--force]
+    CI=true python -m tools.zoo.make_seq2seq [--out DIR] [--only NAME,...] [--force]
 
 Every model is made from a ``transformers`` config written here (fixed seed), saved with
 ``save_pretrained`` (with its generation config) to a temporary directory, and exported by
@@ -40,9 +40,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_llms import export_each, publish  # noqa: E402
 
 os.environ.setdefault("CI", "true")            # OpenVINO's telemetry stalls without it
 TEXT = "text2text-generation-with-past"
@@ -135,6 +132,8 @@ def _cli_with_upstream_fix(argv: list[str]) -> int:
 
 def export(name: str, out: Path, force: bool = False) -> dict:
     """Build ``out/name`` (atomically: exported next to it, then renamed); its build record."""
+    # imported here: the --save-random and --cli children run this file by path, without the tools package
+    from tools.zoo.make_llms import publish
     arch, flags, _ = MODELS[name]
     dest = out / name
     if (dest / "build.json").exists() and not force:
@@ -170,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if argv and argv[0] == "--cli":
         return _cli_with_upstream_fix(argv[1:])
+    from tools.zoo.make_llms import export_each
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "irrun-seq2seq")
     ap.add_argument("--only", default="", help="model names, comma-separated (default: all)")

@@ -1,6 +1,6 @@
 """Build tiny random-weight LLMs with optimum-intel, fp32 and NNCF-compressed, plus step inputs.
 
-    CI=true python tools/make_tiny_llms.py /tmp/tiny_llms [--arch llama qwen2] [--formats fp32 int8 int4 nf4]
+    CI=true python -m tools.zoo.make_tiny_llms /tmp/tiny_llms [--arch llama qwen2] [--formats fp32 int8 int4 nf4]
 
 Nothing is downloaded: a transformers config is made in code (a few layers, hidden 64), the
 model is initialised with random weights (fixed seed) and saved, then exported with

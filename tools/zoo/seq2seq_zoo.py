@@ -1,9 +1,9 @@
 """The seq2seq suite of the conformance tool: optimum-intel encoder-decoder exports, irrun vs OpenVINO.
 
-    python tools/seq2seq_zoo.py [-k SUBSTR] [--workdir DIR] [--write-fixtures]
-    python tools/conformance.py --suite seq2seq ...      (the same, through the shared driver)
+    python -m tools.zoo.seq2seq_zoo [-k SUBSTR] [--workdir DIR] [--write-fixtures]
+    python -m tools.conformance.conformance --suite seq2seq ...      (the same, through the shared driver)
 
-Every model of tools/make_seq2seq.py (T5, mT5, LongT5, BART, mBART, Marian, Pegasus, M2M100,
+Every model of tools/zoo/make_seq2seq.py (T5, mT5, LongT5, BART, mBART, Marian, Pegasus, M2M100,
 Blenderbot and Whisper with random weights, fixed seed, exported by ``optimum-cli export
 openvino``; fp32, fp16, int8, int4 and nf4 weights) is built into the work directory (cached), then run as optimum-intel's generate runs it: the encoder once (``SOURCE``
 tokens whose last ``MASKED`` are masked out, or mel features of Whisper's 3000 frames), then the
@@ -23,7 +23,7 @@ every output of every step (``present.*`` keys and values too) is compared.
 
 Agreement: the encoder's output and every step's logits within ``|irrun - ov| <= ATOL + RTOL*|ov|``
 (the llm suite's bounds and comparison) and the same greedy tokens; ``irrun.check`` finds nothing
-on any of the IRs. Status as in tools/llm_zoo.py.
+on any of the IRs. Status as in tools/zoo/llm_zoo.py.
 
 ``--write-fixtures`` writes the traces of ``FIXTURE_CASES`` to tests/fixtures/seq2seq_zoo/<model>/
 (both IRs, case.json, one npz per trace: ``write_fixture``) for tests/test_seq2seq_zoo.py, which
@@ -38,10 +38,9 @@ from pathlib import Path
 
 import numpy as np
 
-TOOLS = Path(__file__).resolve().parent
-sys.path.insert(0, str(TOOLS))
-from conformance_rows import SEP, Row  # noqa: E402
-from llm_zoo import (  # noqa: E402
+from tools import ROOT
+from tools.conformance.conformance_rows import SEP, Row
+from tools.zoo.llm_zoo import (
     ATOL,
     OV_CONFIG,
     RTOL,
@@ -59,7 +58,7 @@ SUITE = "seq2seq"
 SOURCE, MASKED = 7, 2
 ENCODER, DECODER = "openvino_encoder_model.xml", "openvino_decoder_model.xml"
 WITH_PAST = "openvino_decoder_with_past_model.xml"     # the stateless exports' later steps
-FIXTURES = TOOLS.parent / "tests" / "fixtures" / "seq2seq_zoo"
+FIXTURES = ROOT / "tests" / "fixtures" / "seq2seq_zoo"
 BEAM = "-beam2"
 STATELESS = "-stateless"        # make_seq2seq's models exported with --disable-stateful
 #: Every model greedily; these also with two beams (tools: beam_steps).
@@ -69,7 +68,7 @@ FIXTURE_LIMIT = 300 << 10           # per checked-in case
 
 
 def _cases() -> list[str]:
-    import make_seq2seq
+    from tools.zoo import make_seq2seq
     return [*make_seq2seq.MODELS, *(m + BEAM for m in BEAM_MODELS)]
 
 
@@ -221,15 +220,15 @@ def write_fixture(d: Path, src: Path, ref: dict, beams: bool) -> None:
     (d / "case.json").write_text(json.dumps({
         "doc": f"{d.name}: the encoder once, then the decoder start token + {STEPS} steps, state carried, "
                f"greedy (batch 1) and as two beams (batch 2, beam_idx forking then swapping the rows: "
-               f"beam_steps); expected: OpenVINO CPU {OV_CONFIG} (tools/seq2seq_zoo.py --write-fixtures)",
+               f"beam_steps); expected: OpenVINO CPU {OV_CONFIG} (tools/zoo/seq2seq_zoo.py --write-fixtures)",
         "command": build["command"], "note": build["note"], "rtol": RTOL, "atol": ATOL}, indent=1) + "\n")
     warn_if_over(d, FIXTURE_LIMIT)
 
 
 def run(workdir: Path, k: str = "", *, write_fixtures: bool = False) -> list[Row]:
     """Export (or reuse), run and compare every model whose name contains ``k``."""
-    import make_seq2seq
-    from ovoracle import Oracle
+    from tools.zoo import make_seq2seq
+    from tools.ovoracle import Oracle
     rows: list[Row] = []
     workdir = Path(workdir)
     with Oracle(timeout=600) as oracle:
@@ -251,7 +250,7 @@ def run(workdir: Path, k: str = "", *, write_fixtures: bool = False) -> list[Row
 
 
 def main(argv: list[str] | None = None) -> int:
-    import llm_zoo
+    from tools.zoo import llm_zoo
     return llm_zoo.main(argv, __doc__, run, SUITE, FIXTURES)
 
 

@@ -1,10 +1,10 @@
 """The tokenizers suite of the conformance tool: openvino-tokenizers IRs, irrun vs OpenVINO.
 
-    python tools/tokenizer_zoo.py [-k SUBSTR] [--workdir DIR]
-    python tools/conformance.py --suite tokenizers ...   (the same, through the shared driver)
+    python -m tools.zoo.tokenizer_zoo [-k SUBSTR] [--workdir DIR]
+    python -m tools.conformance.conformance --suite tokenizers ...   (the same, through the shared driver)
 
 Each case of ``SUITE_CASES`` is a tokenizer trained here on a small corpus (no downloads; the
-builders and the recording of OpenVINO's outputs are tools/make_tokenizer_fixtures.py's:
+builders and the recording of OpenVINO's outputs are tools/fixtures/make_tokenizer_fixtures.py's:
 byte-level BPE, SentencePiece BPE and Unigram, tokenizers' own Unigram, WordPiece lower-cased
 and cased), converted with ``openvino_tokenizers.convert_tokenizer(..., with_detokenizer=True)``
 and options (add_special_tokens, skip_special_tokens, clean_up_tokenization_spaces, pairs,
@@ -32,10 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-TOOLS = Path(__file__).resolve().parent
-sys.path.insert(0, str(TOOLS))
-from conformance_rows import SEP, Row  # noqa: E402
-from make_tokenizer_fixtures import CASES, LONG, TEXTS, make_case  # noqa: E402
+from tools.conformance.conformance_rows import SEP, Row
+from tools.fixtures.make_tokenizer_fixtures import CASES, LONG, TEXTS, make_case
 
 SUITE = "tokenizers"
 
@@ -76,7 +74,7 @@ SUITE_CASES: dict[str, tuple[str, dict]] = {
 
 def build(case: str, workdir: Path, oracle) -> str:
     """Convert and record the case into ``workdir/case`` (cached); '' or OpenVINO's error."""
-    from ovoracle import short_message
+    from tools.ovoracle import short_message
     d = workdir / case
     if (d / "meta.json").exists():
         return ""
@@ -157,7 +155,7 @@ def check_case(case: str, d: Path) -> Row:
 
 def run(workdir: Path, k: str = "") -> list[Row]:
     """Convert (or reuse), run in OpenVINO and irrun, and compare every case whose name contains ``k``."""
-    from ovoracle import Oracle
+    from tools.ovoracle import Oracle
     rows: list[Row] = []
     workdir = Path(workdir)
     with Oracle(timeout=900) as oracle:
@@ -175,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workdir", type=Path, default=None, help="where the converted IRs are cached")
     args = p.parse_args(argv)
     os.environ["CI"] = "true"
-    from conformance import default_workdir, report
+    from tools.conformance.conformance import default_workdir, report
     return report(run(args.workdir or default_workdir() / SUITE, args.k))
 
 

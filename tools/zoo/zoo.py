@@ -1,19 +1,19 @@
 """The model-zoo suite of the conformance tool: real converted models, irrun vs OpenVINO.
 
-    python tools/zoo.py [-k SUBSTR] [--workdir DIR] [--rebuild] [--write-fixtures]
-    python tools/conformance.py --suite zoo ...        (the same, through the shared driver)
+    python -m tools.zoo.zoo [-k SUBSTR] [--workdir DIR] [--rebuild] [--write-fixtures]
+    python -m tools.conformance.conformance --suite zoo ...        (the same, through the shared driver)
 
-Every model of tools/zoo_models.py (torch, random weights, fixed seeds) is converted with
+Every model of tools/zoo/zoo_models.py (torch, random weights, fixed seeds) is converted with
 ``openvino.convert_model`` and saved twice — ``compress_to_fp16=False`` (``<name>/fp32``) and
 ``True`` (``<name>/fp16``: f16 Consts, each followed by a Convert to f32) — in the work directory,
-where it stays cached until tools/zoo_models.py or the torch/openvino versions change. Each IR is
+where it stays cached until tools/zoo/zoo_models.py or the torch/openvino versions change. Each IR is
 run on its input sets by OpenVINO's CPU plugin with ``INFERENCE_PRECISION_HINT`` f32 (the
 expected values; in a worker process, tools/ovoracle.py) and by ``irrun.read_model(...).run``.
 
 Agreement: integer and boolean outputs exactly; floats within ``|irrun - ov| <= atol + rtol*|ov|``
 with rtol 1e-4, atol 1e-5 — for the fp16 variants too, since both runtimes decompress the f16
 weights to f32 before computing. A case may declare a wider bound with its reason in
-tools/zoo_models.py (only the full-width ResNet-18 does: atol 1e-4). Status per case
+tools/zoo/zoo_models.py (only the full-width ResNet-18 does: atol 1e-4). Status per case
 (``<name>/<variant>``): ``pass``; ``unsupported`` when irrun raises UnsupportedError (the op
 named); ``fail`` with the worst error, how far irrun and OpenVINO each are from the torch model
 run in float64 (fp32 weights), and the first diverging layer (found as ``irrun compare
@@ -39,11 +39,9 @@ from pathlib import Path
 
 import numpy as np
 
-TOOLS = Path(__file__).resolve().parent
-ROOT = TOOLS.parent
-sys.path.insert(0, str(TOOLS))
-from conformance_rows import SEP, Row  # noqa: E402
-from ovoracle import Oracle, short_message  # noqa: E402
+from tools import ROOT
+from tools.conformance.conformance_rows import SEP, Row
+from tools.ovoracle import Oracle, short_message
 
 SUITE = "zoo"
 VARIANTS = ("fp32", "fp16")
@@ -54,7 +52,7 @@ FIXTURE_BUDGET = 3 << 20            # all checked-in zoo files together
 
 def _stamp() -> str:
     """What the converted files depend on: the zoo's source and the converters' versions."""
-    h = hashlib.sha256((TOOLS / "zoo_models.py").read_bytes())
+    h = hashlib.sha256((Path(__file__).with_name("zoo_models.py")).read_bytes())
     for pkg in ("torch", "openvino", "onnx"):
         h.update(f"{pkg}={metadata.version(pkg)}".encode())
     return h.hexdigest()[:16]
@@ -63,7 +61,7 @@ def _stamp() -> str:
 def build(name: str, d: Path, rebuild: bool = False) -> dict:
     """Convert case ``name`` into ``d`` unless an up-to-date conversion is there; returns its
     meta ({"inputs", "outputs", "feeds"}). Raises RuntimeError when OpenVINO cannot convert it."""
-    from zoo_models import convert
+    from tools.zoo.zoo_models import convert
     stamp_file, stamp = d / "stamp.json", _stamp()
     if not rebuild and stamp_file.exists():
         old = json.loads(stamp_file.read_text())
@@ -146,7 +144,7 @@ def check(name: str, variant: str, xml: Path, feeds: list[dict], want: list[dict
           tol: tuple[float, float], truth: list[dict] | None = None, suite: str = SUITE) -> Row:
     """Run irrun on every input set of one case and compare with OpenVINO's outputs; ``truth``
     (the source model in float64, for fp32 weights) says in a failure whose rounding it is.
-    ``suite`` names the row's suite (tools/encoder_zoo.py uses this check too)."""
+    ``suite`` names the row's suite (tools/zoo/encoder_zoo.py uses this check too)."""
     import irrun
     from irrun.errors import IrrunError, UnsupportedError
     case = f"{name}/{variant}"
@@ -180,7 +178,7 @@ def check(name: str, variant: str, xml: Path, feeds: list[dict], want: list[dict
 def run(workdir: Path, k: str = "", *, rebuild: bool = False, write_fixtures: bool = False) -> list[Row]:
     """Build (or reuse), run and compare every zoo case whose ``<name>/<variant>`` contains
     ``k``; with ``write_fixtures``, write each one to tests/fixtures/zoo/ as well."""
-    from zoo_models import CASES
+    from tools.zoo.zoo_models import CASES
     rows: list[Row] = []
     workdir = Path(workdir)
     with Oracle(timeout=300) as oracle:
@@ -218,7 +216,7 @@ def run(workdir: Path, k: str = "", *, rebuild: bool = False, write_fixtures: bo
 
 
 def write_fixture(d: Path, xml: Path, feeds: list[dict], want: list[dict], info, tol,
-                  made_by: str = "python tools/zoo.py --write-fixtures",
+                  made_by: str = "python -m tools.zoo.zoo --write-fixtures",
                   oracle: str = "OpenVINO CPU plugin, INFERENCE_PRECISION_HINT f32") -> None:
     """One checked-in case: the IR, its input sets and OpenVINO's outputs, case.json (``info``:
     name, doc, tol)."""
@@ -248,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--write-fixtures", action="store_true", help="also write tests/fixtures/zoo/")
     p.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = p.parse_args(argv)
-    from conformance import default_workdir, report
+    from tools.conformance.conformance import default_workdir, report
     rows = run(args.workdir or default_workdir() / SUITE, args.k, rebuild=args.rebuild,
                write_fixtures=args.write_fixtures)
     return report(rows, args.markdown)

@@ -5,7 +5,7 @@ ONNX ``ModelProto`` where torch cannot express the op without torchvision), the 
 run on (NumPy, seeded; the first one is also the ``example_input`` for tracing), the
 ``convert_model`` ``input=`` argument when the IR should have fixed or interval dims (``None``:
 what the front end gives by default, i.e. dynamic dims, as a user's plain conversion has) and
-the names given to the outputs. :func:`convert` (run in OpenVINO's worker process by tools/zoo.py)
+the names given to the outputs. :func:`convert` (run in OpenVINO's worker process by tools/zoo/zoo.py)
 converts it with ``openvino.convert_model`` and saves it twice, ``compress_to_fp16`` False and
 True.
 
@@ -581,7 +581,7 @@ def _float64_outputs(spec: Spec, out: Path) -> None:
         np.savez(out / f"float64_{i}.npz", **{n: t.numpy() for n, t in zip(spec.outputs, flat)})
 
 
-if __name__ == "__main__":   # python tools/zoo_models.py NAME OUTDIR: convert one case here
+if __name__ == "__main__":   # python -m tools.zoo.zoo_models NAME OUTDIR: convert one case here
     import sys
     os.environ["CI"] = "true"
     print(convert(sys.argv[1], sys.argv[2]))
