@@ -31,8 +31,8 @@ MODULES = {_module_name(p) for p in FILES}
 
 
 def _imports(tree: ast.AST) -> list[str]:
-    """Every absolutely imported module name; ``from tools.x import y`` also yields ``tools.x.y``,
-    which is a module or a name in ``tools.x`` (checked by the caller)."""
+    """Every absolutely imported module name (``from tools.x import y`` yields ``tools.x``; whether
+    ``y`` is there is left to the import test below)."""
     names = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
