@@ -88,6 +88,38 @@ def test_no_tool_edits_sys_path():
     assert not edits, f"sys.path edited at {edits}: import through the tools package instead"
 
 
+def _starts_itself_by_path(tree: ast.AST) -> bool:
+    """A command line holding ``__file__``: ``[sys.executable, ..., __file__, ...]`` or an argument
+    of ``worker_cmd``/``python_child`` (the isolated ``python -I`` workers)."""
+    def has_file(n: ast.AST) -> bool:
+        return any(isinstance(x, ast.Name) and x.id == "__file__" for x in ast.walk(n))
+    for n in ast.walk(tree):
+        if isinstance(n, ast.List) and has_file(n) and any(
+                isinstance(e, ast.Attribute) and e.attr == "executable" for e in n.elts):
+            return True
+        if isinstance(n, ast.Call) and getattr(n.func, "id", getattr(n.func, "attr", "")) in (
+                "worker_cmd", "python_child") and any(has_file(a) for a in n.args):
+            return True
+    return False
+
+
+def test_a_tool_that_runs_itself_by_path_imports_tools_only_inside_functions():
+    """A worker started as ``python [-I] /path/to/tool.py`` has the tool's folder (or, under -I,
+    nothing of the checkout) on its path, not the checkout: an import of ``tools.*`` at the top of
+    such a file would fail in the worker, so it belongs in the functions the parent runs."""
+    starters, wrong = [], []
+    for path in FILES:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if not _starts_itself_by_path(tree):
+            continue
+        starters.append(path.name)
+        top = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+        wrong += [f"{path.relative_to(ROOT)}:{n.lineno}" for n in top if any(
+            name.split(".")[0] == "tools" for name in _imports(n))]
+    assert {"ovoracle.py", "bench.py", "make_seq2seq.py"} <= set(starters), starters
+    assert not wrong, f"top-level tools imports in tools that start themselves by path: {wrong}"
+
+
 # Imports every module as `python -m` would (the cwd, the checkout, first on the path; -E -s: no
 # PYTHONPATH, no user site), checks it came from this checkout and that no import touched sys.path.
 IMPORT_ALL = """

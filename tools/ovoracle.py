@@ -114,8 +114,10 @@ class Oracle:
 
     def _start(self) -> subprocess.Popen:
         """An isolated worker (``python -I``, its own temporary cwd, a minimal environment: see
-        irrun.debug.openvino_reference); our import path minus the current directory is appended to its own, so
-        that ``call`` finds the tests' modules but a stray numpy.py in the cwd is never run."""
+        irrun.debug.openvino_reference), started by this file's path; our import path minus the current
+        directory is appended to its own (:func:`_worker_import_path`, which also adds this checkout so
+        the ``tools`` package imports), so that ``call`` finds the tools' and tests' modules but a stray
+        numpy.py in the cwd is never run."""
         from irrun.debug.openvino_reference import child_env, python_child
         here = os.getcwd()
         path = os.pathsep.join(p for p in sys.path if p and os.path.abspath(p) != here)
