@@ -172,3 +172,12 @@ def test_oracle_worker_finds_tools_without_the_parents_cwd(tmp_path):
     status, message, value = json.loads(r.stdout.splitlines()[-1])
     import importlib.metadata
     assert (status, value) == ("ok", importlib.metadata.version("openvino")), message
+
+
+def test_every_conformance_suite_is_found_in_the_suite_packages():
+    """The conformance run names its suites by module name; each must be found (in tools.zoo or
+    tools.conformance) and offer ``run(workdir, k)``, or ``--suite NAME`` would skip it silently."""
+    from tools.conformance.conformance import SUITES, load_suite
+    found = {suite: load_suite(suite) for suite in SUITES}
+    assert all(callable(getattr(mod, "run", None)) for mod in found.values()), found
+    assert {s: m.__name__ for s, m in found.items()}["onnx"] == "tools.conformance.onnx_suite"

@@ -42,8 +42,9 @@ from pathlib import Path
 
 from tools.conformance.conformance_rows import STATUSES, Row
 
-SUITES = {"zoo": "tools.zoo.zoo", "onnx": "tools.conformance.onnx_suite", "llm": "tools.zoo.llm_zoo",
-          "seq2seq": "tools.zoo.seq2seq_zoo", "encoders": "tools.zoo.encoder_zoo", "tokenizers": "tools.zoo.tokenizer_zoo"}
+SUITES = {"zoo": "zoo", "onnx": "onnx_suite", "llm": "llm_zoo", "seq2seq": "seq2seq_zoo",
+          "encoders": "encoder_zoo", "tokenizers": "tokenizer_zoo"}
+#: where a suite's module (a SUITES value) is looked for, in this order
 SUITE_PACKAGES = ("zoo", "conformance")
 LABELS = {"fail": "failed", "unsupported": "not supported", "excluded": "excluded"}
 SHOWN = 6          # case names listed per reason without -v
@@ -54,10 +55,10 @@ def default_workdir() -> Path:
 
 
 def load_suite(suite: str):
-    """The suite's module, or None (said on stderr) when its file is not there. A bare module name
-    is looked up in the packages that hold suites (tools.zoo, tools.conformance)."""
+    """The suite's module, looked up in the packages that hold suites (:data:`SUITE_PACKAGES`), or
+    None (said on stderr) when its file is in none of them."""
     mod = SUITES[suite]
-    names = [mod] if "." in mod else [f"tools.{group}.{mod}" for group in SUITE_PACKAGES]
+    names = [f"tools.{group}.{mod}" for group in SUITE_PACKAGES]
     for name in names:
         try:
             return importlib.import_module(name)
