@@ -44,14 +44,16 @@ from tools.conformance.conformance_rows import STATUSES, Row
 
 SUITES = {"zoo": "zoo", "onnx": "onnx_suite", "llm": "llm_zoo", "seq2seq": "seq2seq_zoo",
           "encoders": "encoder_zoo", "tokenizers": "tokenizer_zoo"}
-#: where a suite's module (a SUITES value) is looked for, in this order
-SUITE_PACKAGES = ("zoo", "conformance")
 LABELS = {"fail": "failed", "unsupported": "not supported", "excluded": "excluded"}
 SHOWN = 6          # case names listed per reason without -v
 
 
 def default_workdir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "irrun-conformance"
+
+
+#: where a suite's module (a SUITES value) is looked for, in this order
+SUITE_PACKAGES = ("zoo", "conformance")
 
 
 def load_suite(suite: str):
