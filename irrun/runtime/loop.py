@@ -73,13 +73,14 @@ def run(plan: Plan, feeds: dict, file: str | None, ctx: RunContext | None, limit
     ndarray = np.ndarray
     in_place = observe is None or not getattr(observe, "keeps_arrays", True)
     t0 = 0.0
+    op_step, param_step, result_step = OP, PARAM, RESULT     # (locals: read at every step)
     args: Sequence[np.ndarray]
     outs: Sequence[np.ndarray]
     for s in plan.loop:
         if observe is not None:
             t0 = perf_counter()
         kind = s.kind
-        if kind is OP:
+        if kind is op_step:
             args = [env[i] for i in s.ins]
             if s.hi > limit and s.guard:
                 guard(s, args, limit, file)
@@ -100,10 +101,10 @@ def run(plan: Plan, feeds: dict, file: str | None, ctx: RunContext | None, limit
                 if not (outputs_match(outs, s.expect) if s.expect is not None
                         else outputs_fit(outs, s.specs)):
                     outs = check_outputs(outs, s.infos, s.ref, file)
-        elif kind is PARAM:
+        elif kind is param_step:
             args = ()
             outs = (feeds[s.node],)
-        elif kind is RESULT:
+        elif kind is result_step:
             args = (env[s.ins[0]],)
             results[s.node] = args[0]
             outs = ()
