@@ -24,7 +24,7 @@ PKG = ROOT / "irrun"
 #: (taking networkx off the internal path); to be replaced by ``Op.role`` there, then removed.
 SPEED_MEM: dict[str, dict[str, int]] = {
     # the reader decodes Const layers' bytes: knowledge of the IR format, not of an op
-    "irrun/ir/reader.py": {"const": 1, "constant": 1},
+    "irrun/ir/records.py": {"const": 1, "constant": 1},
 }
 
 #: Literals that spell an op type but mean something else.
@@ -45,7 +45,7 @@ NOT_OP_TYPES: dict[str, dict[str, str]] = {
 
 def _type_names() -> set[str]:
     registry.load_all()
-    return {n.lower() for n in registry._canonical_names()} | {t.lower() for t, _ in registry._REGISTRY}
+    return {n.lower() for n in registry.canonical_names()} | {t.lower() for t, _ in registry._REGISTRY}
 
 
 def _docstrings(tree: ast.AST) -> set[int]:

@@ -42,7 +42,9 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import GraphError, IrrunError, ModelFileError, UnsupportedError
-from ..ir.reader import IRModel, Layer, PortDecl, read_ir
+from ..ir.declared_ports import PortDecl
+from ..ir.reader import read_ir
+from ..ir.records import IRModel, Layer
 from ..model import Model
 from ..ops.registry import role_of
 from ..types import elements
@@ -268,7 +270,7 @@ class _Check:
     def overrides(self) -> dict:
         model, overrides = self.model, {}
         for name, shape in (self.shapes or {}).items():
-            n = model._find_input(name)
+            n = model.find_input(name)
             op = model.ops.get(n)
             if op is not None:
                 overrides[n] = TensorInfo(op.element_type, as_pshape(shape))

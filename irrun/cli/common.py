@@ -55,7 +55,7 @@ def load_inputs(model, specs: list[str], partial: bool = False) -> dict[str, np.
     from ..io.npy import load_npy, load_npz
 
     def expect(name):
-        return lambda key, dtype, shape: model.check_signature(model._find_input(key or name), dtype, shape)
+        return lambda key, dtype, shape: model.check_signature(model.find_input(key or name), dtype, shape)
 
     feeds: dict[str, np.ndarray] = {}
     names = [p.name for p in model.inputs]

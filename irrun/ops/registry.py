@@ -106,7 +106,9 @@ def _opsets() -> dict[str, dict[str, str]]:
 
 
 @cache
-def _canonical_names() -> dict[str, str]:
+def canonical_names() -> dict[str, str]:
+    """Every op type OpenVINO knows (any opset) and the IR's other spellings, lowercased -> as
+    OpenVINO spells it: type names in IR files and on the command line are case-insensitive."""
     names = {t.lower(): t for table in _opsets().values() for t in table}
     names.update(_IR_SPELLING)
     return names
@@ -114,7 +116,7 @@ def _canonical_names() -> dict[str, str]:
 
 def canonical_type(type_name: str) -> str:
     """``"const"`` -> ``"Constant"``, ``"mvn"`` -> ``"MVN"``; unknown names are returned as given."""
-    return _canonical_names().get(type_name.lower(), type_name)
+    return canonical_names().get(type_name.lower(), type_name)
 
 
 def resolve(type_name: str, version: str) -> type[Op]:
