@@ -40,10 +40,6 @@ RANK = {name: i for i, names in enumerate(LAYERS) for name in names}
 KNOWN_UPWARD: dict[tuple[str, str], str] = {
     ('irrun.analysis.check', 'irrun.model'):
         "the checker builds a Model for its ops and bodies: build them with runtime's Build instead",
-    ('irrun.distributed', 'irrun.cli.run'):
-        'write_outputs lives in the CLI: move it to irrun.io',
-    ('irrun.distributed.worker', 'irrun.cli.common'):
-        'load_inputs lives in the CLI: move it to irrun.io',
     ('irrun.ir.builder', 'irrun.ops.registry'):
         'the builder asks the registry how Parameter/Result/Const are written: IR-format knowledge, belongs in ir',
     ('irrun.model', 'irrun.debug.tracing'):
@@ -53,7 +49,6 @@ KNOWN_UPWARD: dict[tuple[str, str], str] = {
 }
 #: modules in a cycle, as a sorted tuple, with the reason.
 KNOWN_CYCLES: dict[tuple[str, ...], str] = {
-    ('irrun.cli.distributed', 'irrun.cli.run', 'irrun.distributed'): 'split along the dependency (issue 21 follow-up)',
     ('irrun.debug.tracing', 'irrun.model'): 'split along the dependency (issue 21 follow-up)',
     ('irrun.ops.base', 'irrun.ops.bounds'): 'split along the dependency (issue 21 follow-up)',
     ('irrun.runtime.executor', 'irrun.runtime.fast_loop'): 'split along the dependency (issue 21 follow-up)',

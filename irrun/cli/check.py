@@ -6,8 +6,8 @@ irrun could not check (never a false all-clear), 2 when the file cannot be read 
 from __future__ import annotations
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
+from ..io.inputs import split_named
 from ..types.shapes import PartialShape
-from .common import split_named
 
 
 def add_arguments(p) -> None:
