@@ -40,12 +40,8 @@ RANK = {name: i for i, names in enumerate(LAYERS) for name in names}
 KNOWN_UPWARD: dict[tuple[str, str], str] = {
     ('irrun.analysis.check', 'irrun.model'):
         "the checker builds a Model for its ops and bodies: build them with runtime's Build instead",
-    ('irrun.ir.builder', 'irrun.ops.registry'):
-        'the builder asks the registry how Parameter/Result/Const are written: IR-format knowledge, belongs in ir',
     ('irrun.model', 'irrun.debug.tracing'):
         'Model.run(dump=, stop_at=) calls debug.trace: observation becomes a runtime wrapper',
-    ('irrun.ops.variables', 'irrun.runtime.state'):
-        "ReadValue's shape rule reads the Variable record: move the record to types",
 }
 #: modules in a cycle, as a sorted tuple, with the reason.
 KNOWN_CYCLES: dict[tuple[str, ...], str] = {

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..errors import IrrunError, LayerRef
 from ..types import elements
+from ..types.tensor_info import Role
 from .declared_ports import PortDecl
 from .weights import ConstBytes, release_pages
 
@@ -87,6 +88,16 @@ class IRModel:
 
 #: port precision text -> element type, filled as ports are read (both readers share it)
 PRECISIONS: dict[str, elements.ElementType] = {}
+
+
+#: The layers the IR format itself defines (a graph's inputs, outputs and weights), as OpenVINO's
+#: serializer writes them: role -> (type, version). For code that writes IR (:mod:`irrun.ir.builder`);
+#: tests/test_architecture.py holds the table to the op registry.
+FORMAT_LAYERS: dict[Role, tuple[str, str]] = {
+    Role.PARAMETER: ("Parameter", "opset1"),
+    Role.CONSTANT: ("Const", "opset1"),
+    Role.RESULT: ("Result", "opset1"),
+}
 
 
 def is_const(type_name: str) -> bool:

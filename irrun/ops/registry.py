@@ -26,7 +26,6 @@ _NOT_OPS = frozenset({"base", "registry", "bounds"})
 # IR spellings that differ from the C++ class names (the serializer writes the left ones).
 _IR_SPELLING = {"const": "Constant", "relu": "Relu", "softmax": "Softmax", "prelu": "PRelu"}
 #: how OpenVINO's serializer writes a Constant's type
-_WRITTEN_CONSTANT = "Const"
 # The reader's special cases (ir-format.md §11).
 _OPSET1_TO_OPSET2 = {"MVN", "ROIPooling", "ReorgYolo"}
 _EXPERIMENTAL = {
@@ -190,23 +189,6 @@ def precision_of(type_name: str) -> Precision:
     for cls in classes_of(type_name):
         out |= cls.precision
     return out
-
-
-def by_role(role: Role) -> type[Op]:
-    """The newest op class of a role that only one type has (Parameter, Result, Constant), for
-    code that writes such layers."""
-    load_all()
-    found = sorted({cls.type for cls in _REGISTRY.values() if cls.role is role})
-    if len(found) != 1:
-        raise ValueError(f"{role} is the role of {found or 'no type'}")
-    return _REGISTRY[(found[0], versions_of(found[0])[-1])]
-
-
-def written_type(role: Role) -> tuple[str, str]:
-    """(type, version) as OpenVINO's serializer writes a layer of that role (``("Const",
-    "opset1")``), for code that writes IR (:mod:`irrun.ir.builder`)."""
-    cls = by_role(role)
-    return (_WRITTEN_CONSTANT if role is Role.CONSTANT else cls.type), cls.version
 
 
 def all_ops() -> list[type[Op]]:

@@ -21,9 +21,9 @@ from ..limits import memory as budget
 from ..ops import registry
 from ..ops.base import Op
 from ..types.tensor_info import TensorInfo
+from ..types.variable import Variable
 from .executor import RunContext, Step, check_memory, execute
 from .program import Program
-from .state import Variable
 
 
 class Build:
