@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import irrun
-from irrun.analysis.check import check_model
+from irrun import check as check_model
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 from mutate_ir import KINDS, mutate, write  # noqa: E402

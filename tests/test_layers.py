@@ -38,8 +38,6 @@ RANK = {name: i for i, names in enumerate(LAYERS) for name in names}
 
 #: (importer module, imported module) pairs that still go up the pipeline, with the reason.
 KNOWN_UPWARD: dict[tuple[str, str], str] = {
-    ('irrun.analysis.check', 'irrun.model'):
-        "the checker builds a Model for its ops and bodies: build them with runtime's Build instead",
     ('irrun.model', 'irrun.debug.tracing'):
         'Model.run(dump=, stop_at=) calls debug.trace: observation becomes a runtime wrapper',
 }

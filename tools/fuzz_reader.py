@@ -64,7 +64,7 @@ def one_input(data: bytes) -> None:
     (TensorIterator/Loop/If) run under a small iteration budget; stateful ones (ReadValue/Assign)
     run twice, are read through ``Model.state``, reset and run again."""
     import irrun
-    from irrun.analysis.check import check_model
+    from irrun import check as check_model
     from irrun.errors import InternalError, IrrunError
 
     xml, _, weights = data.partition(SEP)

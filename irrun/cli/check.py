@@ -41,12 +41,12 @@ def exit_code(findings, strict: bool = False) -> int:
 
 
 def main(args) -> int:
-    from ..analysis.check import check_model
+    from .. import check
     from .check_report import format_json, format_text
 
     shapes = parse_shapes(args.shape)
     try:
-        findings = check_model(args.model, shapes or None)
+        findings = check(args.model, shapes or None)
     except ValueError as e:
         raise InputError(f"bad --shape: {e}") from None
     print(format_json(findings) if args.json else format_text(args.model, findings))
