@@ -77,18 +77,6 @@ def index() -> dict[str, list[str]]:
     return {t: sorted(out[t]) for t in sorted(out)}
 
 
-def define(base: type[Op], type_: str, version: str, spec: str, doc: str, module: str | None = None,
-           **cls_vars) -> type[Op]:
-    """Create and register the class ``<type_><n>`` of ``base`` for one row of an op table (the
-    class naming rule: type name + opset number, ``Add1``); ``module`` is the op module that
-    defines the row (by default ``base``'s), where the index (``index.json``) looks it up."""
-    cls = type(f"{type_}{version[5:]}", (base,), {
-        "type": type_, "version": version, "spec": spec, "__module__": module or base.__module__,
-        "__qualname__": f"{type_}{version[5:]}", "__doc__": f"{type_}-{version[5:]}: {doc}\nSpec: {spec}",
-        **cls_vars})
-    return register(cls)
-
-
 def register(cls: type[Op]) -> type[Op]:
     """Class decorator: register an Op subclass under ``(cls.type, cls.version)``."""
     key = (cls.type, cls.version)
