@@ -11,8 +11,7 @@ from .analysis.graph import ancestors, build_graph, inputs_of, live_order
 from .analysis.inference import Types, infer_types
 from .errors import InputError, IrrunError
 from .io.npy import as_strings
-from .ir.reader import read_ir
-from .ir.records import IRModel
+from .ir.reader import IRModel, read_ir
 from .limits import iterations
 from .limits import memory as budget
 from .ops.base import Op
