@@ -207,11 +207,13 @@ def trace(model, inputs, *, stop_at: int | str | None = None, ops: Iterable[str]
 # Profile
 
 def short_name(name: str, width: int = 32) -> str:
+    """A layer name for a table column: escaped, cut to ``width`` with an ellipsis."""
     name = printable(name)
     return name if len(name) <= width else name[: width - 1] + "…"
 
 
 def shapes_text(shapes: Iterable[tuple[int, ...]]) -> str:
+    """Shapes as ``[1,3] [3]`` for a table column."""
     return " ".join("[" + ",".join(map(str, s)) + "]" for s in shapes)
 
 

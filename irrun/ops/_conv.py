@@ -136,6 +136,7 @@ def check_conv_attrs(op, num_spatial: int) -> None:
 
 
 def dilated_kernel(k: Dim, d: int) -> Dim:
+    """The extent of a kernel dim ``k`` with dilation ``d``: ``(k - 1) * d + 1``."""
     return Dim((max(k.lo, 1) - 1) * d + 1, None if k.hi is None else (max(k.hi, 1) - 1) * d + 1)
 
 

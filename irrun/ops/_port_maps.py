@@ -95,6 +95,8 @@ class OutputMap:
 
 
 def entry_int(entry: dict, name: str, where: str, default: int | None = None) -> int:
+    """Integer attribute ``name`` of a port-map or back-edge entry (``default`` when absent and
+    given); OpError naming the entry (``where``) otherwise."""
     text = entry.get(name)
     if text is None:
         if default is None:
@@ -107,11 +109,14 @@ def entry_int(entry: dict, name: str, where: str, default: int | None = None) ->
 
 
 def entry_where(tag: str, e: dict) -> str:
+    """How messages name a port-map entry: ``<port_map> <input external_port_id="0" ...>``."""
     attrs = " ".join(f'{k}="{v}"' for k, v in e.items() if k != "kind")
     return f"<{tag}> <{e['kind']} {attrs}>"
 
 
 def entry_slicing(e: dict, where: str, output: bool) -> Slicing | None:
+    """The entry's slicing (``axis``, ``start``, ``end``, ``stride``, ``part_size``), checked; None
+    when it has no ``axis`` (the whole tensor)."""
     if "axis" not in e:
         return None
     s = Slicing(*(entry_int(e, k, where, d) for k, d in
@@ -137,6 +142,8 @@ def output_maps(layer, tag: str, body) -> list[tuple[OutputMap, dict]]:
 
 
 def special_port(layer, tag: str, body, kind: str, purpose: str) -> int | None:
+    """The body Parameter/Result (``kind`` input/output) a Loop port-map entry marks with
+    ``purpose`` (``current_iteration``, ``execution_condition``), or None."""
     for e in layer.port_maps.get(tag, ()):
         if e["kind"] == kind and e.get("purpose") == purpose:
             where = entry_where(tag, e)
@@ -178,6 +185,7 @@ def check_one_value(info: TensorInfo, what: str, port: str | None) -> None:
 
 
 def scalar_value(a: np.ndarray, what: str, port: str | None = None):
+    """The one value of a condition, trip count or iteration number; OpError unless it has one."""
     if a.size != 1:
         raise OpError(f"{what} has {a.size} values, not 1", port=port)
     return a.reshape(())[()]
@@ -192,6 +200,7 @@ def body_param_info(body, param: int, x: TensorInfo, shape: PartialShape | None 
 
 
 def info_of(a: np.ndarray) -> TensorInfo:
+    """The TensorInfo of a concrete array (its type and static shape, no value kept)."""
     return TensorInfo(elements.from_dtype(a.dtype), PartialShape(a.shape))
 
 

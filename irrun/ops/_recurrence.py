@@ -68,6 +68,7 @@ def _check_ranks(shapes: Sequence[PartialShape], ranks: Sequence[int]) -> None:
 
 
 def dim_or_dynamic(s: PartialShape, i: int) -> Dim:
+    """Dim ``i`` of ``s``, or a dynamic dim when the rank is unknown."""
     return DYN if s.rank is None else s[i]
 
 
