@@ -13,7 +13,8 @@ from lxml import etree
 
 import irrun
 from irrun.cli.check_report import format_json
-from irrun.analysis.check import LOADS_BUT_FAILS, check_model
+from irrun.analysis.check import LOADS_BUT_FAILS
+from irrun import check as check_model
 from irrun.cli.main import main
 from irrun.errors import ModelFileError
 from irrun.ir.builder import IRWriter

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import irrun
-from irrun.analysis.check import check_model
+from irrun import check as check_model
 from tools.fuzz.mutate_ir import KINDS, mutate, write
 
 FIXTURES = Path(__file__).parent / "fixtures"

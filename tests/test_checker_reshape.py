@@ -12,7 +12,7 @@ import pytest
 
 from helpers import needs_openvino
 import irrun
-from irrun.analysis.check import check_model
+from irrun import check as check_model
 from irrun.cli.main import main
 from irrun.errors import OutputError, ShapeError
 from irrun.ir.builder import IRWriter

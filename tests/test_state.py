@@ -12,7 +12,8 @@ from lxml import etree
 from subgraph_cases import CASES, copy_case, load, replay
 
 import irrun
-from irrun.analysis.check import LOADS_BUT_FAILS, check_model
+from irrun.analysis.check import LOADS_BUT_FAILS
+from irrun import check as check_model
 from irrun.errors import InputError, ShapeError
 from irrun.runtime.step import StepKind
 

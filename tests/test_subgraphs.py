@@ -19,7 +19,8 @@ from subgraph_cases import CASES, copy_case, load, replay, within
 
 import irrun
 from irrun.types import elements
-from irrun.analysis.check import LOADS_BUT_FAILS, check_model
+from irrun.analysis.check import LOADS_BUT_FAILS
+from irrun import check as check_model
 from irrun.errors import ShapeError, UnsupportedError
 from irrun.analysis.graph import inputs_of
 

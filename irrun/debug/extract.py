@@ -19,8 +19,8 @@ import numpy as np
 from ..analysis.graph import inputs_of
 from ..errors import InputError, ModelFileError
 from ..io import writers
-from ..io.dumps import storable
 from ..io.files import open_regular
+from ..io.outputs import storable
 from ..ir.builder import IRWriter
 from ..ops.registry import role_of
 from ..types import elements

@@ -61,7 +61,7 @@ def child(mode: str, model: str, src: str, out: str, n: int) -> dict:
     files = sorted(Path(src).glob("*.npz"))
     if mode == "loop":
         import irrun
-        from irrun.cli.common import load_inputs
+        from irrun.io.inputs import load_inputs
         from irrun.io.writers import npz, write_files
         m = irrun.read_model(model)
         t1 = time.perf_counter()

@@ -68,7 +68,7 @@ if sys.argv[3] == "1":        # the proposed graph.py change: look for a cycle o
             raise nx.NetworkXNoCycle
         return _find_cycle(g, *a, **k)
     nx.find_cycle = find_cycle
-from irrun.analysis.check import check_model
+from irrun import check as check_model
 from irrun.ir.reader import read_ir
 from irrun.model import Model
 t1 = time.perf_counter()

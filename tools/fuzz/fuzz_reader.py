@@ -65,7 +65,7 @@ def one_input(data: bytes) -> None:
     (TensorIterator/Loop/If) run under a small iteration budget; stateful ones (ReadValue/Assign)
     run twice, are read through ``Model.state``, reset and run again."""
     import irrun
-    from irrun.analysis.check import check_model
+    from irrun import check as check_model
     from irrun.errors import InternalError, IrrunError
 
     xml, _, weights = data.partition(SEP)
@@ -106,7 +106,7 @@ def round_trip(model, feeds, outputs, manifest: bytes) -> None:
 
     from irrun import debug
     from irrun.io import writers
-    from irrun.io.dumps import storable
+    from irrun.io.outputs import storable
     from irrun.errors import IrrunError
     from irrun.io.npy import load_npz
     out = tempfile.mkdtemp(dir=_WORK)

@@ -1,8 +1,9 @@
-"""One module per ``irrun`` sub-command: ``add_arguments(parser)`` and ``main(args) -> exit code``.
-
-``irrun.cli.main`` finds them by name (``COMMANDS``); a new command is a new module plus one entry there.
-Helpers shared by several commands (NAME=VALUE parsing, loading input files) live here.
-"""
+"""The input files of a run, as the command line and ``irrun.distributed`` name them: ``NAME=FILE``
+specs, an ``--input DIR/`` of .npy/.npz files (one run each), and loading them for a model with
+every header checked against its input (name, dtype, shape) and the memory budget before any data
+is read. The model is used only through its public interface (``inputs``, ``find_input``,
+``check_signature``): this module sits below the model layer, so the Dask workers can load their
+inputs without importing the command line."""
 from __future__ import annotations
 
 import os
@@ -11,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
+from .npy import load_npy, load_npz
 
 
 def split_named(arg: str, what: str) -> tuple[str | None, str]:
@@ -52,10 +54,8 @@ def load_inputs(model, specs: list[str], partial: bool = False) -> dict[str, np.
     """The arrays named by ``--input`` options, keyed by input name. Each file's header is checked
     against the model's input (name, dtype, shape) and the memory budget before its data is read.
     ``partial``: some inputs may be left out (``--random-inputs`` makes them)."""
-    from ..io.npy import load_npy, load_npz
-
     def expect(name):
-        return lambda key, dtype, shape: model.check_signature(model._find_input(key or name), dtype, shape)
+        return lambda key, dtype, shape: model.check_signature(model.find_input(key or name), dtype, shape)
 
     feeds: dict[str, np.ndarray] = {}
     names = [p.name for p in model.inputs]
