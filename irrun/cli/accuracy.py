@@ -57,7 +57,6 @@ def run_compare(args) -> int:
     """``irrun compare MODEL --reference OTHER.xml`` or ``irrun compare MODEL --precision P``."""
     from .. import read_model
     from ..debug.accuracy.attribute import compare_models
-    from ..debug.accuracy.report import as_json, ignored_scope, text, write_file
     from ..io.writers import model_files
     from .common import input_files
 
@@ -73,6 +72,35 @@ def run_compare(args) -> int:
     cand.check_memory()
     steps = list(zip(load_steps(cand, args.input), load_steps(ref, args.input), strict=True))
     res = compare_models(cand, ref, steps, args.precision, same_model=same)
+    return report(args, cand, res, protect, graph_fmt)
+
+
+def run_device_compare(args) -> int:
+    """``irrun compare MODEL --reference openvino:DEVICE[,KEY=VALUE...]``: the layers that
+    configuration gets wrong, against irrun's f32 run (:mod:`irrun.debug.accuracy.device`)."""
+    from .. import read_model
+    from ..debug.accuracy.device import compare_device
+    from ..debug.openvino_reference import parse_device
+    from ..io.writers import model_files
+    from .common import input_files, load_inputs
+
+    device = parse_device(args.reference)
+    model = read_model(args.model)
+    protect = (*model_files(model), *input_files(args.input))
+    graph_fmt = _check_outputs(args, protect)
+    model.check_memory()
+    if step_files(args.input) is not None:
+        raise InputError("--reference openvino:... compares one inference: give one set of inputs",
+                         file=args.model)
+    res = compare_device(model, load_inputs(model, args.input), device)
+    return report(args, model, res, protect, graph_fmt)
+
+
+def report(args, cand, res, protect: tuple, graph_fmt: str | None) -> int:
+    """Print ``res`` (text or ``--json``) and write the files asked for (``--ignored-scope``,
+    ``--plot``, ``--graph``, ``--html``); exit 1 when the candidate makes NaN/Inf the reference
+    does not."""
+    from ..debug.accuracy.report import as_json, ignored_scope, text, write_file
     print(as_json(res) if args.json else text(res, args.top))
     if args.ignored_scope:
         import json
