@@ -84,7 +84,7 @@ def parse_device(spec: str) -> Device:
 
 
 def is_device_spec(spec: str | None) -> bool:
-    return bool(spec) and spec.lower().startswith(DEVICE_SCHEME)
+    return spec is not None and spec.lower().startswith(DEVICE_SCHEME)
 
 
 #: The only environment variables a child process inherits (PYTHONPATH, PYTHONSTARTUP, LD_PRELOAD,
