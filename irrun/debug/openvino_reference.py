@@ -136,10 +136,12 @@ def available() -> bool:
 
 
 def all_ports(model, inputs: Mapping[str, np.ndarray] | np.ndarray, mode: str | Device = "cpu",
-              timeout: float = 600) -> dict[str, np.ndarray]:
+              timeout: float = 600, every_port: bool = True) -> dict[str, np.ndarray]:
     """Every output port of every live layer of ``model`` (except Parameters and Consts) as
     OpenVINO computes it on ``inputs``, keyed ``"<layer id>:<port id>"``; ``mode``: ``"cpu"``,
-    ``"reference"`` or a :class:`Device`."""
+    ``"reference"`` or a :class:`Device`. ``every_port=False`` (a device only): the model as it
+    is, no outputs added, so the plugin fuses as it would for a user — only the ports that feed
+    Results come back."""
     from ..ir.xml import parse_xml
     from .dumps import load_tensors, save_tensors
 
@@ -162,7 +164,8 @@ def all_ports(model, inputs: Mapping[str, np.ndarray] | np.ndarray, mode: str | 
         pkg = str(Path(__file__).resolve().parents[1])   # irrun/
         bin_path = os.path.abspath(bin_path) if bin_path else ""
         try:
-            proc = subprocess.run(python_child(["-c", _BOOT, pkg, tmp, bin_path, _mode_arg(mode)]), cwd=tmp,
+            proc = subprocess.run(python_child(["-c", _BOOT, pkg, tmp, bin_path, _mode_arg(mode, every_port)]),
+                                  cwd=tmp,
                                   env=child_env(), capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             raise OpenVINOError(f"no answer from OpenVINO within {timeout:g} s", file=model.path) from None
@@ -176,9 +179,10 @@ def all_ports(model, inputs: Mapping[str, np.ndarray] | np.ndarray, mode: str | 
         return load_tensors(t / "out")[0]
 
 
-def _mode_arg(mode: str | Device) -> str:
+def _mode_arg(mode: str | Device, every_port: bool = True) -> str:
     if isinstance(mode, Device):
-        return json.dumps({"device": mode.name, "properties": dict(mode.properties)})
+        return json.dumps({"device": mode.name, "properties": dict(mode.properties),
+                           "every_port": every_port})
     if mode not in MODES:
         raise ValueError(f"unknown OpenVINO mode {mode!r}")
     return mode
@@ -250,7 +254,8 @@ def _child(tmp: str, bin_path: str, mode: str) -> int:
             {"device": "CPU", "properties": {"INFERENCE_PRECISION_HINT": "f32"}}
         if not _device_present(device["device"], list(core.available_devices)):
             return _DEVICE_MISSING
-        model.add_outputs([o for _, o in wanted])
+        if device.get("every_port", True):
+            model.add_outputs([o for _, o in wanted])
         compiled = core.compile_model(model, device["device"], device["properties"])
         req = compiled.create_infer_request()
         for i, p in enumerate(params):
@@ -259,7 +264,10 @@ def _child(tmp: str, bin_path: str, mode: str) -> int:
         index = {(o.get_node().get_friendly_name(), o.get_index()): i
                  for i, o in enumerate(r.input_value(0) for r in model.get_results())}
         for key, o in wanted:
-            tensor = req.get_output_tensor(index[(o.get_node().get_friendly_name(), o.get_index())])
+            at = index.get((o.get_node().get_friendly_name(), o.get_index()))
+            if at is None:                                  # every_port off: not a model output
+                continue
+            tensor = req.get_output_tensor(at)
             out.append((dict(key=key), _array(tensor.element_type, lambda: tensor.data, lambda: tensor.str_data)))
     else:
         from openvino import passes
