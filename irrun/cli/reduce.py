@@ -87,8 +87,8 @@ def main(args) -> int:
     print(f"{printable(red.subject)} vs {printable(red.trusted)}: {red.start_layers} layers -> "
           f"{len(red.layers)} ({red.sub.compute_layers} computing layers in the repro) in "
           f"{red.checks} checks, {red.seconds:.0f} s")
-    print(f"  before: {rd._fmt(red.before)}")
-    print(f"  after:  {rd._fmt(red.after)}")
+    print(f"  before: {rd.describe(red.before)}")
+    print(f"  after:  {rd.describe(red.after)}")
     print(f"  kept: {names}{more}")
     print(f"wrote {printable(d)}/model.xml (+ .bin), inputs.npz, expected.npz, report.json, repro.py")
     print(f"reproduce in OpenVINO: cd {printable(d)} && python repro.py")

@@ -53,7 +53,7 @@ from ..types.tensor_info import Role
 from .accuracy.capture import Recording, record
 from .accuracy.metrics import ErrorStats, comparable
 from .dumps import storable
-from .extract import _raw_const, _unique
+from .extract import raw_const, unique_name
 from .openvino_reference import Device, all_ports
 from .tracing import port_name, type_version
 
@@ -145,7 +145,7 @@ class Reducer:
                 arr = self.value(port)
                 if arr.dtype.kind == "f" or arr.dtype.name.startswith(("bfloat", "float")) \
                         or role_of(g.nodes[u]["layer"].type) is Role.PARAMETER:
-                    name = _unique(port_name(model, u, i), taken)
+                    name = unique_name(port_name(model, u, i), taken)
                     et = elements.from_dtype(arr.dtype).name
                     made[port] = b.parameter(name, et, list(arr.shape))
                     sub.feeds[name] = arr
@@ -164,8 +164,8 @@ class Reducer:
             for i in range(len(g.nodes[n]["layer"].outputs)):
                 if (n, i) in read or (n, i) not in self.ours.arrays:
                     continue
-                name = _unique(port_name(model, n, i), taken)
-                b.layers[b.result(made[(n, i)], name)]["name"] = _unique(f"{name}/result", taken)
+                name = unique_name(port_name(model, n, i), taken)
+                b.layers[b.result(made[(n, i)], name)]["name"] = unique_name(f"{name}/result", taken)
                 sub.expected[name] = self.value((n, i))
                 sub.result_ports[name] = (n, i)
         return sub
@@ -189,7 +189,7 @@ class Reducer:
     def _constant(self, b: IRWriter, u: int, i: int, source) -> tuple[int, int]:
         L = self.model.dag.nodes[u]["layer"]
         if role_of(L.type) is Role.CONSTANT:
-            raw, et, shape = _raw_const(self.model, L)
+            raw, et, shape = raw_const(self.model, L)
             return b.const(None, etype=et, raw=raw, shape=shape)
         if L.bodies:
             return b.const(self.ours.arrays[(u, i)])
@@ -263,7 +263,7 @@ class Reducer:
                 f"worst output relative L2 {before.score:.3g} (threshold {self.threshold:.3g})"
             raise InputError(f"{self.subject} and {self.trusted_label} agree on the whole model "
                              f"({why}): there is no disagreement to reduce", file=self.model.path)
-        log = [f"whole model: {len(full)} layers, {_fmt(before)}"]
+        log = [f"whole model: {len(full)} layers, {describe(before)}"]
         self.progress(log[-1])
         memo: dict[tuple, Outcome] = {}
 
@@ -319,7 +319,7 @@ class Reducer:
         return keep
 
 
-def _fmt(o: Outcome) -> str:
+def describe(o: Outcome) -> str:
     if math.isnan(o.score):
         return ("still bad" if o.bad else "good") + f" ({o.detail})"
     return f"worst output relative L2 {o.score:.3g} at {printable(o.detail)}"
