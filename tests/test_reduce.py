@@ -18,12 +18,12 @@ import sys
 
 import numpy as np
 import pytest
-
 from helpers import needs_openvino
-from irrun.analysis.graph import inputs_of
-from irrun.debug.openvino_reference import child_env
 from test_debug_compare import run_cli
 from test_fixtures import FIXTURES
+
+from irrun.analysis.graph import inputs_of
+from irrun.debug.openvino_reference import child_env
 
 BERT = FIXTURES / "zoo" / "bert_fp32"
 PERTURBED = "__module.layers.0.ff.0/aten::linear/MatMul"

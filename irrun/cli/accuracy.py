@@ -34,6 +34,9 @@ def add_compare_arguments(p) -> None:
                    help="draw the candidate's graph with each layer filled by the error it adds "
                         "(log colour scale, the top K labelled; Graphviz's dot draws svg/png/pdf, "
                         ".dot is the text); over 300 layers: the top K's neighbourhoods only")
+    a.add_argument("--html", metavar="FILE.html",
+                   help="write one self-contained page (nothing fetched): the ranking table, the "
+                        "graph coloured by added error and the plot")
 
 
 def step_files(specs: list[str]) -> list[list[str]] | None:
@@ -116,6 +119,8 @@ def report(args, cand, res, protect: tuple, graph_fmt: str | None) -> int:
             print(f"wrote the error plot to {printable(args.plot)}")
     if graph_fmt:
         _draw_graph(cand, res, args, graph_fmt, protect)
+    if args.html:
+        _write_html(cand, res, args, protect)
     return EXIT_FINDINGS if res.first_nonfinite is not None else EXIT_OK
 
 
@@ -124,7 +129,12 @@ def _check_outputs(args, protect: tuple) -> str | None:
     that is not the format written, a link, the models' .xml/.bin or an input, two of them one
     file...); ``--graph``'s format (None: none)."""
     from ..io.writers import destination, distinct
-    distinct([("--ignored-scope", args.ignored_scope), ("--plot", args.plot), ("--graph", args.graph)])
+    distinct([("--ignored-scope", args.ignored_scope), ("--plot", args.plot), ("--graph", args.graph),
+              ("--html", args.html)])
+    if args.html:
+        if Path(args.html).suffix.lower() not in (".html", ".htm"):
+            raise InputError("the --html file must end in .html or .htm", file=args.html)
+        destination(args.html, protect=protect)
     if args.ignored_scope:
         if Path(args.ignored_scope).suffix.lower() != ".json":
             raise InputError("the --ignored-scope file is JSON: its name must end in .json",
@@ -162,6 +172,20 @@ def _draw_graph(cand, res, args, fmt: str, protect: tuple) -> None:
         part = f"{drawn} of {total} layers: the top {args.top}'s neighbourhoods" if drawn < total \
             else f"{drawn} layers"
         print(f"wrote the graph coloured by added error to {printable(args.graph)} ({fmt}, {part})")
+
+
+def _write_html(cand, res, args, protect: tuple) -> None:
+    from ..debug.accuracy.plot import render as plot
+    from ..debug.accuracy.report import write_file
+    from ..debug.html_report import render
+    from ..errors import UnsupportedError
+    try:
+        plot_svg = plot(res, "svg")
+    except UnsupportedError:                      # no matplotlib: the page says so
+        plot_svg = None
+    write_file(args.html, render(cand, res, args.top, plot_svg), protect)
+    if not args.json:
+        print(f"wrote the report page to {printable(args.html)}")
 
 
 def run_model(model, feeds: dict, precision: str | None, find_nonfinite: bool):
