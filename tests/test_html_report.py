@@ -7,6 +7,7 @@ with irrun's own, and open in Chromium (Debian's package) without a crash, drawi
 """
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -76,3 +77,19 @@ def test_page_opens_in_headless_chromium(tmp_path, perturbed):
     assert proc.returncode == 0, proc.stderr[-2000:]
     png = shot.read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000      # drew more than a blank page
+
+
+def test_node_data_is_model_explorers_format_keyed_by_tensor_name(tmp_path, capsys, perturbed):
+    """GraphNodeData (google-ai-edge/model-explorer node_data_builder.py): {"results": {key:
+    {"value": number, "bgColor": css colour}}}; the perturbed MatMul's tensor is the darkest."""
+    cand, _, node, model = perturbed
+    code, out, err = run_cli(capsys, "compare", model, "--reference", BERT / "model.xml", "-i",
+                             BERT / "inputs.npz", "--node-data", tmp_path / "nd.json")
+    assert code == 0, err
+    doc = json.loads((tmp_path / "nd.json").read_text())
+    assert set(doc) == {"results"}
+    assert all(set(v) == {"value", "bgColor"} and isinstance(v["value"], (int, float)) for v in doc["results"].values())
+    layer = cand.dag.nodes[node]["layer"]
+    names = [nm for o in layer.outputs for nm in o.names] or [layer.name]    # no tensor name: its name
+    assert all(doc["results"][nm]["bgColor"] == SCALE[-1] for nm in names)
+    assert max(doc["results"].values(), key=lambda v: v["value"]) == doc["results"][names[0]]

@@ -34,6 +34,9 @@ def add_compare_arguments(p) -> None:
                    help="draw the candidate's graph with each layer filled by the error it adds "
                         "(log colour scale, the top K labelled; Graphviz's dot draws svg/png/pdf, "
                         ".dot is the text); over 300 layers: the top K's neighbourhoods only")
+    a.add_argument("--node-data", metavar="FILE.json",
+                   help="write the error each layer adds as Google Model Explorer node data "
+                        "(results keyed by output tensor name: value, bgColor)")
     a.add_argument("--html", metavar="FILE.html",
                    help="write one self-contained page (nothing fetched): the ranking table, the "
                         "graph coloured by added error and the plot")
@@ -121,6 +124,14 @@ def report(args, cand, res, protect: tuple, graph_fmt: str | None) -> int:
         _draw_graph(cand, res, args, graph_fmt, protect)
     if args.html:
         _write_html(cand, res, args, protect)
+    if args.node_data:
+        import json
+
+        from ..debug.accuracy.report import node_data
+        doc = node_data(cand, res)
+        write_file(args.node_data, (json.dumps(doc, indent=1, allow_nan=False) + "\n").encode(), protect)
+        if not args.json:
+            print(f"wrote Model Explorer node data for {len(doc['results'])} tensors to {printable(args.node_data)}")
     return EXIT_FINDINGS if res.first_nonfinite is not None else EXIT_OK
 
 
@@ -130,7 +141,11 @@ def _check_outputs(args, protect: tuple) -> str | None:
     file...); ``--graph``'s format (None: none)."""
     from ..io.writers import destination, distinct
     distinct([("--ignored-scope", args.ignored_scope), ("--plot", args.plot), ("--graph", args.graph),
-              ("--html", args.html)])
+              ("--html", args.html), ("--node-data", args.node_data)])
+    if args.node_data:
+        if Path(args.node_data).suffix.lower() != ".json":
+            raise InputError("the --node-data file is JSON: its name must end in .json", file=args.node_data)
+        destination(args.node_data, protect=protect)
     if args.html:
         if Path(args.html).suffix.lower() not in (".html", ".htm"):
             raise InputError("the --html file must end in .html or .htm", file=args.html)
