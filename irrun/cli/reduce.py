@@ -39,6 +39,7 @@ def main(args) -> int:
     from .. import read_model
     from ..debug import reduce as rd
     from ..debug.openvino_reference import is_device_spec, parse_device
+    from ..debug.tracing import type_version
     from ..io.writers import model_files
 
     if not args.reference and not args.check:
@@ -82,10 +83,11 @@ def main(args) -> int:
     red = reducer.reduce()
     d = rd.write(red, model, args.output, device, protect)
     g = model.dag
-    names = ", ".join(f'{n} "{printable(g.nodes[n]["layer"].name)}"' for n in red.layers[:6])
+    names = ", ".join(f'{n} "{printable(g.nodes[n]["layer"].name)}" ({type_version(model, n)})'
+                      for n in red.layers[:6])
     more = f" and {len(red.layers) - 6} more" if len(red.layers) > 6 else ""
     print(f"{printable(red.subject)} vs {printable(red.trusted)}: {red.start_layers} layers -> "
-          f"{len(red.layers)} ({red.sub.compute_layers} computing layers in the repro) in "
+          f"{len(red.layers)} ({red.sub.compute_layers} computing, Consts/Parameters/Results aside) in "
           f"{red.checks} checks, {red.seconds:.0f} s")
     print(f"  before: {rd.describe(red.before)}")
     print(f"  after:  {rd.describe(red.after)}")

@@ -132,7 +132,8 @@ class Reducer:
         g, model = self.model.dag, self.model
         b = IRWriter(f"{Path(str(model.path)).stem}_reduced")
         sub = SubGraph(b)
-        taken: set[str] = {g.nodes[n]["layer"].name for n in keep}
+        taken: set[str] = {g.nodes[n]["layer"].name for n in keep}   # layer (friendly) names
+        tensors: set[str] = set()                                       # output tensor names
         made: dict[tuple, tuple[int, int]] = {}     # original port -> builder port
 
         def source(port: tuple) -> tuple[int, int]:
@@ -145,7 +146,9 @@ class Reducer:
                 arr = self.value(port)
                 if arr.dtype.kind == "f" or arr.dtype.name.startswith(("bfloat", "float")) \
                         or role_of(g.nodes[u]["layer"].type) is Role.PARAMETER:
-                    name = unique_name(port_name(model, u, i), taken)
+                    name = unique_name(port_name(model, u, i), taken | tensors)
+                    taken.add(name)
+                    tensors.add(name)
                     et = elements.from_dtype(arr.dtype).name
                     made[port] = b.parameter(name, et, list(arr.shape))
                     sub.feeds[name] = arr
@@ -164,7 +167,7 @@ class Reducer:
             for i in range(len(g.nodes[n]["layer"].outputs)):
                 if (n, i) in read or (n, i) not in self.ours.arrays:
                     continue
-                name = unique_name(port_name(model, n, i), taken)
+                name = unique_name(port_name(model, n, i), tensors)
                 b.layers[b.result(made[(n, i)], name)]["name"] = unique_name(f"{name}/result", taken)
                 sub.expected[name] = self.value((n, i))
                 sub.result_ports[name] = (n, i)
@@ -293,10 +296,10 @@ class Reducer:
         keep = full[lo:end + 1]
         if not bad(keep):                              # bisection's assumption failed: start wide
             keep = full[:end + 1] if bad(full[:end + 1]) else full
-        log.append(f"bisection: layers {lo}..{end} of the execution order ({len(keep)} layers)")
+        log.append(f"bisection: layers {lo}..{end} of the execution order ({_layers(len(keep))})")
         self.progress(log[-1])
         keep = self._ddmin(keep, bad)
-        log.append(f"delta debugging: {len(keep)} layers")
+        log.append(f"delta debugging: {_layers(len(keep))}")
         self.progress(log[-1])
         after = memo.get(tuple(keep)) or self.evaluate(keep)
         return Reduction(keep, self.build(keep), before, after, self.threshold or 0.0, len(full),
@@ -317,6 +320,10 @@ class Reducer:
                 break
             chunk //= 2
         return keep
+
+
+def _layers(k: int) -> str:
+    return f"{k} layer{'s' * (k != 1)}"
 
 
 def describe(o: Outcome) -> str:
