@@ -2,7 +2,7 @@
 
 The page must fetch nothing (no src=, no href= other than in-page, no url(), no @import), hold
 the ranking table and the graph with the layer that was perturbed (one MatMul's weights of the
-zoo BERT scaled by 1 + 0.2·N(0,1), see test_reduce) filled darkest, with Graphviz's layout and
+zoo BERT scaled by 1 + 0.2·N(0,1), see test_debug_reduce) filled darkest, with Graphviz's layout and
 with irrun's own, and open in Chromium (Debian's package) without a crash, drawing something.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ import subprocess
 import numpy as np
 import pytest
 from test_debug_compare import run_cli
-from test_reduce import BERT, perturbed_copy
+from test_debug_reduce import BERT, perturbed_copy
 
 import irrun
 from irrun.debug import html_report

@@ -37,6 +37,10 @@ def add_compare_arguments(p) -> None:
     a.add_argument("--node-data", metavar="FILE.json",
                    help="write the error each layer adds as Google Model Explorer node data "
                         "(results keyed by output tensor name: value, bgColor)")
+    a.add_argument("--keep-f32", metavar="OUT.xml",
+                   help="write MODEL as OUT.xml + OUT.bin with the top K layers marked to stay in "
+                        "f32 (OpenVINO's disable_fp16_compression rt_info); with --reference "
+                        "openvino:DEVICE, also run OUT.xml there and show the outputs' error")
     a.add_argument("--html", metavar="FILE.html",
                    help="write one self-contained page (nothing fetched): the ranking table, the "
                         "graph coloured by added error and the plot")
@@ -85,7 +89,8 @@ def run_device_compare(args) -> int:
     """``irrun compare MODEL --reference openvino:DEVICE[,KEY=VALUE...]``: the layers that
     configuration gets wrong, against irrun's f32 run (:mod:`irrun.debug.accuracy.device`)."""
     from .. import read_model
-    from ..debug.accuracy.device import compare_device
+    from ..debug.accuracy.device import compare_device, output_errors
+    from ..debug.accuracy.metrics import fmt_rel
     from ..debug.openvino_reference import parse_device
     from ..io.writers import model_files
     from .common import input_files, load_inputs
@@ -98,8 +103,18 @@ def run_device_compare(args) -> int:
     if step_files(args.input) is not None:
         raise InputError("--reference openvino:... compares one inference: give one set of inputs",
                          file=args.model)
-    res = compare_device(model, load_inputs(model, args.input), device)
-    return report(args, model, res, protect, graph_fmt)
+    feeds = load_inputs(model, args.input)
+    res = compare_device(model, feeds, device)
+    code = report(args, model, res, protect, graph_fmt)
+    if args.keep_f32 and not args.json:
+        trusted = model.run(feeds)
+        before = output_errors(model, feeds, device, trusted)
+        after = output_errors(read_model(args.keep_f32), feeds, device, trusted)
+        print(f"\ncompiled as they are (no outputs added) on {device.label}, outputs against irrun's f32:")
+        for name, s in after.items():
+            was = f"{fmt_rel(before[name].rel_l2)} in MODEL, " if name in before else ""
+            print(f'  output "{printable(name)}": rel L2 {was}{fmt_rel(s.rel_l2)} in {printable(args.keep_f32)}')
+    return code
 
 
 def report(args, cand, res, protect: tuple, graph_fmt: str | None) -> int:
@@ -124,6 +139,13 @@ def report(args, cand, res, protect: tuple, graph_fmt: str | None) -> int:
         _draw_graph(cand, res, args, graph_fmt, protect)
     if args.html:
         _write_html(cand, res, args, protect)
+    if args.keep_f32:
+        from ..debug.accuracy.keep_f32 import worst_layers, write_marked
+        marked = worst_layers(res, args.top)
+        write_marked(cand, [le.node for le in marked], args.keep_f32, protect)
+        if not args.json:
+            print(f"wrote {printable(args.keep_f32)} (+ .bin): {len(marked)} layer{'s' * (len(marked) != 1)} "
+                  "marked to stay in f32 (rt_info precise = disable_fp16_compression)")
     if args.node_data:
         import json
 
@@ -141,7 +163,12 @@ def _check_outputs(args, protect: tuple) -> str | None:
     file...); ``--graph``'s format (None: none)."""
     from ..io.writers import destination, distinct
     distinct([("--ignored-scope", args.ignored_scope), ("--plot", args.plot), ("--graph", args.graph),
-              ("--html", args.html), ("--node-data", args.node_data)])
+              ("--html", args.html), ("--node-data", args.node_data), ("--keep-f32", args.keep_f32)])
+    if args.keep_f32:
+        if Path(args.keep_f32).suffix.lower() != ".xml":
+            raise InputError("the --keep-f32 file is an IR: its name must end in .xml", file=args.keep_f32)
+        destination(args.keep_f32, protect=protect)
+        destination(Path(args.keep_f32).with_suffix(".bin"), protect=protect)
     if args.node_data:
         if Path(args.node_data).suffix.lower() != ".json":
             raise InputError("the --node-data file is JSON: its name must end in .json", file=args.node_data)

@@ -53,9 +53,10 @@ def main(args) -> int:
     if args.precision or ref.lower().endswith(".xml"):
         return run_compare(args)
     if args.find_nonfinite or args.json or args.ignored_scope or args.plot or args.graph or args.html \
-            or args.node_data:
-        raise InputError("--find-nonfinite, --json, --ignored-scope, --plot, --graph, --html and "
-                         "--node-data go with --reference OTHER.xml, openvino:DEVICE or --precision")
+            or args.node_data or args.keep_f32:
+        raise InputError("--find-nonfinite, --json, --ignored-scope, --plot, --graph, --html, "
+                         "--node-data and --keep-f32 go with --reference OTHER.xml, openvino:DEVICE "
+                         "or --precision")
     args.reference = args.reference or "openvino"
     model = read_model(args.model)
     feeds = load_inputs(model, args.input)

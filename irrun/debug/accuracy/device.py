@@ -19,6 +19,7 @@ from ..openvino_reference import Device, all_ports
 from .attribute import Result, attribute_recordings
 from .capture import Recording, record
 from .match import Matching
+from .metrics import ErrorStats, comparable
 
 
 def device_recording(model, feeds: dict, ours: Recording, device: Device, timeout: float = 600) -> Recording:
@@ -45,3 +46,18 @@ def compare_device(model, feeds: dict, device: Device, timeout: float = 600) -> 
     theirs = device_recording(model, feeds, ours, device, timeout)
     res = Result(f"{model.path} in irrun (f32)", device.label, None, 1, Matching())
     return attribute_recordings(res, ours, theirs)
+
+
+def output_errors(model, feeds: dict, device: Device, trusted: dict, timeout: float = 600) -> dict:
+    """{output name: ErrorStats} of ``model`` compiled on ``device`` as it is (no outputs added:
+    the plugin fuses as it does for a user) against ``trusted`` (irrun's f32 outputs)."""
+    got = all_ports(model, feeds, device, timeout=timeout, every_port=False)
+    out = {}
+    for spec in model.outputs:
+        (u, sp), = inputs_of(model.dag, spec.node)
+        arr = got.get(f"{u}:{model.dag.nodes[u]['layer'].outputs[sp].id}")
+        if arr is not None and spec.name in trusted and comparable(np.asarray(arr), trusted[spec.name]):
+            s = out[spec.name] = ErrorStats()
+            s.add(np.asarray(arr), trusted[spec.name])
+    return out
+

@@ -145,3 +145,32 @@ def test_device_compare_says_what_is_wrong(capsys, spec, code, words):
                           "--reference", spec)
     assert got == code, err
     assert all(w in err for w in words), err
+
+
+@needs_openvino
+def test_keep_f32_marks_the_top_layers_as_openvino_reads_them(tmp_path, capsys):
+    """The written IR: the ``precise`` rt_info (DisableFP16Compression's RTTI name) on the top K
+    layers by added error, nothing else changed; OpenVINO reads each mark back as a runtime
+    attribute of exactly those layers."""
+    out = tmp_path / "kept" / "model.xml"
+    args = ["compare", BLOCK / "model.xml", "-i", BLOCK / "inputs.npz", "--top", "3", "--json",
+            "--reference", "openvino:CPU,INFERENCE_PRECISION_HINT=bf16"]
+    code, text, err = run_cli(capsys, *args, "--keep-f32", out)
+    assert code == 0, err
+    top = [x["name"] for x in sorted((x for x in json.loads(text)["layers"] if x["rank"]),
+                                     key=lambda x: x["rank"])[:3]]
+    assert (out.with_suffix(".bin")).read_bytes() == (BLOCK / "model.bin").read_bytes()
+    script = ("import json, sys, openvino as ov\n"
+              "m = ov.Core().read_model(sys.argv[1])\n"
+              "print(json.dumps({op.get_friendly_name(): sorted(op.get_rt_info().keys()) for op in m.get_ordered_ops()}))\n")
+    proc = subprocess.run([sys.executable, "-I", "-c", script, str(out)], cwd=tmp_path, env=child_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    marked = json.loads(proc.stdout)
+    plain = subprocess.run([sys.executable, "-I", "-c", script, str(BLOCK / "model.xml")], cwd=tmp_path,
+                           env=child_env(), capture_output=True, text=True, timeout=120)
+    before = json.loads(plain.stdout)
+    gained = {name for name, keys in marked.items() if set(keys) - set(before.get(name, []))}
+    assert gained == set(top)
+    code, _, err = run_cli(capsys, *args, "--keep-f32", tmp_path / "k.txt")
+    assert code == 2 and "must end in .xml" in err
