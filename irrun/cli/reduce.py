@@ -23,7 +23,8 @@ def add_arguments(p) -> None:
                         "report.json and repro.py")
     p.add_argument("--check", metavar='"CMD"',
                    help="a command deciding instead: exit status non-zero (or a crash, or a "
-                        "timeout) = still bad; {model}, {inputs} and {expected} in it are "
+                        "timeout) = still bad; {model}, {inputs} and {expected} in it (also inside "
+                        "an argument, as --model={model}) are "
                         "replaced by the candidate's files (else the model's path is appended); "
                         "run without a shell")
     p.add_argument("--check-timeout", type=float, default=120.0, metavar="SECONDS",

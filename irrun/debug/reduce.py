@@ -237,8 +237,10 @@ class Reducer:
         assert self.check is not None
         files = {"{model}": str(d / "model.xml"), "{inputs}": str(d / "inputs.npz"),
                  "{expected}": str(d / "expected.npz")}
-        argv = [files.get(a, a) for a in self.check]
-        if not any(a in files for a in self.check):
+        argv = list(self.check)
+        for key, path in files.items():
+            argv = [a.replace(key, path) for a in argv]
+        if argv == self.check:                      # no placeholder: the model's path last
             argv.append(files["{model}"])
         try:
             proc = subprocess.run(argv, capture_output=True, timeout=self.check_timeout, cwd=d)
