@@ -74,8 +74,8 @@ class SubGraph:
     @property
     def compute_layers(self) -> int:
         """Layers that compute something (not Const, Parameter or Result)."""
-        skip = {"Const", "Parameter", "Result"}
-        return sum(L["type"] not in skip for L in self.writer.layers)
+        skip = (Role.CONSTANT, Role.PARAMETER, Role.RESULT)
+        return sum(role_of(L["type"]) not in skip for L in self.writer.layers)
 
 
 @dataclass
@@ -164,6 +164,8 @@ class Reducer:
                 made[(n, i)] = (len(b.layers) - 1, i)
         read = {p for n in keep for p in inputs_of(g, n)}
         for n in keep:
+            if role_of(g.nodes[n]["layer"].type) is Role.VARIABLE_WRITE:
+                continue                        # an Assign stores its input: OpenVINO has no output there
             for i in range(len(g.nodes[n]["layer"].outputs)):
                 if (n, i) in read or (n, i) not in self.ours.arrays:
                     continue
@@ -216,7 +218,7 @@ class Reducer:
             try:
                 got = self.run_subject(d, sub)
             except Exception as e:              # the subject cannot run this cut: not a repro
-                return Outcome(False, math.nan, f"does not run: {type(e).__name__}: {e}")
+                return Outcome(False, math.nan, f"does not run: {printable(str(e))}")
         return self.score(got, sub)
 
     def score(self, got: dict[str, np.ndarray], sub: SubGraph) -> Outcome:
@@ -263,6 +265,9 @@ class Reducer:
         if self.check is None:
             self.threshold = limit_given if limit_given is not None else before.score / 2
             before.bad = before.score > 0 and before.score >= self.threshold
+        if not before.bad and before.detail.startswith("does not run"):
+            raise InputError(f"the whole model, written as reduce writes its candidates, {before.detail}",
+                             file=self.model.path)
         if not before.bad:
             why = before.detail if self.check is not None else \
                 f"worst output relative L2 {before.score:.3g} (threshold {self.threshold:.3g})"
