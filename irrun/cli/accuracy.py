@@ -23,7 +23,8 @@ def add_precision_arguments(p) -> None:
 
 def add_compare_arguments(p) -> None:
     add_precision_arguments(p)
-    a = p.add_argument_group("comparing two IRs (--reference OTHER.xml, or --precision alone)")
+    a = p.add_argument_group("ranking the layers (--reference OTHER.xml or openvino:DEVICE[,KEY=VALUE...], "
+                             "or --precision alone)")
     a.add_argument("--json", action="store_true", help="print the report as JSON")
     a.add_argument("--top", type=int, default=10, metavar="K", help="layers to rank (default 10)")
     a.add_argument("--ignored-scope", metavar="FILE.json",
