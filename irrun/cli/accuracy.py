@@ -159,30 +159,24 @@ def report(args, cand, res, protect: tuple, graph_fmt: str | None) -> int:
 
 
 def _check_outputs(args, protect: tuple) -> str | None:
-    """Refuse a bad ``--ignored-scope``, ``--plot`` or ``--graph`` file before the run (a suffix
+    """Refuse a bad ``--ignored-scope``, ``--plot``, ``--graph``, ``--html``, ``--node-data`` or
+    ``--keep-f32`` file before the run (a suffix
     that is not the format written, a link, the models' .xml/.bin or an input, two of them one
     file...); ``--graph``'s format (None: none)."""
     from ..io.writers import destination, distinct
     distinct([("--ignored-scope", args.ignored_scope), ("--plot", args.plot), ("--graph", args.graph),
               ("--html", args.html), ("--node-data", args.node_data), ("--keep-f32", args.keep_f32)])
+    checks = [(args.keep_f32, (".xml",), "the --keep-f32 file is an IR: its name must end in .xml"),
+              (args.node_data, (".json",), "the --node-data file is JSON: its name must end in .json"),
+              (args.html, (".html", ".htm"), "the --html file must end in .html or .htm"),
+              (args.ignored_scope, (".json",), "the --ignored-scope file is JSON: its name must end in .json")]
+    for path, suffixes, message in checks:
+        if path:
+            if Path(path).suffix.lower() not in suffixes:
+                raise InputError(message, file=path)
+            destination(path, protect=protect)
     if args.keep_f32:
-        if Path(args.keep_f32).suffix.lower() != ".xml":
-            raise InputError("the --keep-f32 file is an IR: its name must end in .xml", file=args.keep_f32)
-        destination(args.keep_f32, protect=protect)
         destination(Path(args.keep_f32).with_suffix(".bin"), protect=protect)
-    if args.node_data:
-        if Path(args.node_data).suffix.lower() != ".json":
-            raise InputError("the --node-data file is JSON: its name must end in .json", file=args.node_data)
-        destination(args.node_data, protect=protect)
-    if args.html:
-        if Path(args.html).suffix.lower() not in (".html", ".htm"):
-            raise InputError("the --html file must end in .html or .htm", file=args.html)
-        destination(args.html, protect=protect)
-    if args.ignored_scope:
-        if Path(args.ignored_scope).suffix.lower() != ".json":
-            raise InputError("the --ignored-scope file is JSON: its name must end in .json",
-                             file=args.ignored_scope)
-        destination(args.ignored_scope, protect=protect)
     if args.plot:
         if Path(args.plot).suffix.lower() not in (".png", ".svg"):
             raise InputError("the plot file must end in .png or .svg", file=args.plot)
