@@ -1,0 +1,301 @@
+"""ONNX forms of the neural-network ops: MatMul, convolutions, pooling, normalisations,
+Softmax, attention, reductions, Interpolate, TopK, NonMaxSuppression."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..types import elements
+from .emitter import Call, Emitter, Unexpressible, onnx_type
+from .table import converts, not_exported
+
+_AUTO_PAD = {"explicit": "NOTSET", "notset": "NOTSET", "same_upper": "SAME_UPPER",
+             "same_lower": "SAME_LOWER", "valid": "VALID"}
+
+
+def _last_two(e: Emitter, x: str, rank: int) -> str:
+    perm = list(range(rank))
+    perm[-2:] = perm[-2:][::-1]
+    return e.one("Transpose", [x], perm=perm)
+
+
+@converts("MatMul")
+def matmul(e: Emitter, c: Call) -> None:
+    """transpose_a/b swap the last two axes first (a 1-D input is never transposed, as in the IR)."""
+    a, b = c.inputs
+    if c.op.transpose_a and c.rank(0) > 1:
+        a = _last_two(e, a, c.rank(0))
+    if c.op.transpose_b and c.rank(1) > 1:
+        b = _last_two(e, b, c.rank(1))
+    e.one("MatMul", [a, b], c.outputs[0])
+
+
+def _window(c: Call, kernel_rank: int) -> dict:
+    auto = _AUTO_PAD[c.op.auto_pad]
+    attrs = {"strides": list(c.op.strides), "auto_pad": auto}
+    if auto == "NOTSET":
+        attrs["pads"] = list(c.op.pads_begin) + list(c.op.pads_end)
+    dil = list(getattr(c.op, "dilations", []) or [])
+    if dil:
+        attrs["dilations"] = dil
+    return attrs
+
+
+@converts("Convolution")
+def convolution(e: Emitter, c: Call) -> None:
+    e.one("Conv", c.inputs, c.outputs[0], **_window(c, c.rank(1) - 2))
+
+
+@converts("GroupConvolution")
+def group_convolution(e: Emitter, c: Call) -> None:
+    """The IR's weights [G, O/G, I/G, k...] are ONNX's [O, I/G, k...] with group=G."""
+    shape = c.in_info[1].shape
+    if not shape.is_static:
+        raise Unexpressible("weights of dynamic shape")
+    g, og, *rest = shape.to_tuple()
+    w = e.one("Reshape", [c.inputs[1], e.ints([g * og, *rest])])
+    e.one("Conv", [c.inputs[0], w], c.outputs[0], group=g, **_window(c, len(rest) - 1))
+
+
+def _backprop(e: Emitter, c: Call, w: str, group: int) -> None:
+    if len(c.inputs) > 2:
+        out = c.out_info[0].shape
+        if not out.is_static:
+            raise Unexpressible("output_shape input with a dynamic output (not written yet)")
+        attrs = {"strides": list(c.op.strides), "output_shape": list(out.to_tuple()[2:]),
+                 "auto_pad": "SAME_UPPER" if c.op.auto_pad in ("same_upper", "explicit") else "SAME_LOWER"}
+        if c.op.auto_pad == "explicit":
+            raise Unexpressible("output_shape with explicit pads (not written yet)")
+    else:
+        attrs = _window(c, 0)
+        if list(getattr(c.op, "output_padding", []) or []):
+            attrs["output_padding"] = list(c.op.output_padding)
+    if list(getattr(c.op, "dilations", []) or []):
+        attrs["dilations"] = list(c.op.dilations)
+    e.one("ConvTranspose", [c.inputs[0], w], c.outputs[0], group=group, **attrs)
+
+
+@converts("ConvolutionBackpropData")
+def deconvolution(e: Emitter, c: Call) -> None:
+    """Weights [C_in, C_out, k...]: ONNX ConvTranspose's layout."""
+    _backprop(e, c, c.inputs[1], 1)
+
+
+@converts("GroupConvolutionBackpropData")
+def group_deconvolution(e: Emitter, c: Call) -> None:
+    shape = c.in_info[1].shape
+    if not shape.is_static:
+        raise Unexpressible("weights of dynamic shape")
+    g, ig, og, *rest = shape.to_tuple()
+    _backprop(e, c, e.one("Reshape", [c.inputs[1], e.ints([g * ig, og, *rest])]), g)
+
+
+@converts("MaxPool")
+def max_pool(e: Emitter, c: Call) -> None:
+    """ONNX MaxPool; its Indices output counts over the whole tensor, the IR's from ``axis``:
+    written when the indices are unused or axis is 0."""
+    attrs = _window(c, len(c.op.kernel))
+    attrs["kernel_shape"] = list(c.op.kernel)
+    attrs["ceil_mode"] = int(c.op.rounding_type in ("ceil", "ceil_torch"))
+    outs = list(c.outputs)
+    if 1 in c.used:
+        if int(c.op.axis) != 0:
+            raise Unexpressible("indices counted from axis != 0 (ONNX counts over the whole tensor)")
+        idx = e.fresh("indices")
+        e.node("MaxPool", c.inputs, [outs[0], idx], **attrs)
+        et = c.out_info[1].etype
+        e.one("Identity" if et.name == "i64" else "Cast", [idx], outs[1],
+              **({} if et.name == "i64" else {"to": onnx_type(et)}))
+        return
+    e.node("MaxPool", c.inputs, outs[:1], **attrs)
+
+
+@converts("AvgPool")
+def avg_pool(e: Emitter, c: Call) -> None:
+    attrs = _window(c, len(c.op.kernel))
+    attrs["kernel_shape"] = list(c.op.kernel)
+    attrs["ceil_mode"] = int(c.op.rounding_type in ("ceil", "ceil_torch"))
+    attrs["count_include_pad"] = int(not getattr(c.op, "exclude-pad"))
+    e.one("AveragePool", c.inputs, c.outputs[0], **attrs)
+
+
+@converts("Softmax")
+def softmax(e: Emitter, c: Call) -> None:
+    e.one("Softmax", c.inputs, c.outputs[0], axis=int(c.op.axis))
+
+
+@converts("LogSoftmax")
+def log_softmax(e: Emitter, c: Call) -> None:
+    e.one("LogSoftmax", c.inputs, c.outputs[0], axis=int(c.op.axis))
+
+
+def _mvn(e: Emitter, c: Call, x: str, axes: str, out: str) -> None:
+    mean = e.one("ReduceMean", [x, axes], keepdims=1)
+    d = e.one("Sub", [x, mean])
+    if not c.op.normalize_variance:
+        e.one("Identity", [d], out)
+        return
+    var = e.one("ReduceMean", [e.one("Mul", [d, d]), axes], keepdims=1)
+    eps = e.scalar(float(c.op.eps), c.in_info[0].etype)
+    if getattr(c.op, "eps_mode", "outside_sqrt") == "inside_sqrt":
+        std = e.one("Sqrt", [e.one("Add", [var, eps])])
+    else:
+        std = e.one("Add", [e.one("Sqrt", [var]), eps])
+    e.one("Div", [d, std], out)
+
+
+@converts("MVN", versions=("opset6",))
+def mvn6(e: Emitter, c: Call) -> None:
+    """(x - mean) / sqrt(var + eps) (or sqrt(var) + eps) over the axes input."""
+    _mvn(e, c, c.inputs[0], e.as_int64(c.inputs[1], c.in_info[1]), c.outputs[0])
+
+
+@converts("MVN", versions=("opset2",))
+def mvn2(e: Emitter, c: Call) -> None:
+    """MVN-2 always adds eps outside the square root; axes from reduction_axes or across_channels."""
+    rank = c.rank(0)
+    axes = list(c.op.reduction_axes) or list(range(1 if c.op.across_channels else 2, rank))
+    _mvn(e, c, c.inputs[0], e.ints(axes, "axes"), c.outputs[0])
+
+
+@converts("BatchNormInference")
+def batch_norm(e: Emitter, c: Call) -> None:
+    """Inputs: opset1 (gamma, beta, data, mean, var), opset5 (data, gamma, beta, mean, var)."""
+    ins = c.inputs
+    if c.op.version == "opset1":
+        ins = [ins[2], ins[0], ins[1], ins[3], ins[4]]
+    e.one("BatchNormalization", ins, c.outputs[0], epsilon=float(c.op.epsilon))
+
+
+@converts("NormalizeL2")
+def normalize_l2(e: Emitter, c: Call) -> None:
+    """x / sqrt(max(sum(x^2), eps)) (eps_mode max) or sqrt(sum + eps) (add)."""
+    x = c.inputs[0]
+    s = e.one("ReduceSumSquare", [x, e.as_int64(c.inputs[1], c.in_info[1])], keepdims=1)
+    eps = e.scalar(float(c.op.eps), c.in_info[0].etype)
+    s = e.one("Max" if c.op.eps_mode == "max" else "Add", [s, eps])
+    e.one("Div", [x, e.one("Sqrt", [s])], c.outputs[0])
+
+
+@converts("GroupNormalization")
+def group_norm(e: Emitter, c: Call) -> None:
+    """ONNX GroupNormalization-21 takes per-channel scale and bias, as the IR does."""
+    e.one("GroupNormalization", c.inputs, c.outputs[0], epsilon=float(c.op.epsilon),
+          num_groups=int(c.op.num_groups))
+
+
+@converts("LRN")
+def lrn(e: Emitter, c: Call) -> None:
+    axes = [int(a) for a in np.ravel(c.const(1))]
+    if axes != [1]:
+        raise Unexpressible("LRN over axes other than [1] (ONNX LRN normalizes across channels)")
+    e.one("LRN", c.inputs[:1], c.outputs[0], alpha=float(c.op.alpha), beta=float(c.op.beta),
+          bias=float(c.op.bias), size=int(c.op.size))
+
+
+_REDUCE = {"ReduceMean": "ReduceMean", "ReduceSum": "ReduceSum", "ReduceMax": "ReduceMax",
+           "ReduceMin": "ReduceMin", "ReduceProd": "ReduceProd", "ReduceL1": "ReduceL1",
+           "ReduceL2": "ReduceL2", "ReduceLogicalAnd": "ReduceMin", "ReduceLogicalOr": "ReduceMax"}
+
+
+@converts(*_REDUCE)
+def reduce(e: Emitter, c: Call) -> None:
+    """Axes as an int64 input (opset 18+); logical and/or as min/max over booleans (cast to u8)."""
+    axes = e.one("Reshape", [e.as_int64(c.inputs[1], c.in_info[1]), e.ints([-1])])
+    x = c.inputs[0]
+    logical = c.op.type.startswith("ReduceLogical")
+    if logical:
+        x = e.cast(x, elements.TYPES["u8"])
+    y = e.one(_REDUCE[c.op.type], [x, axes], None if logical else c.outputs[0],
+              keepdims=int(c.op.keep_dims), noop_with_empty_axes=0)
+    if logical:
+        e.one("Cast", [y], c.outputs[0], to=onnx_type(elements.TYPES["boolean"]))
+
+
+@converts("ScaledDotProductAttention")
+def sdpa(e: Emitter, c: Call) -> None:
+    """softmax(Q K^T * scale + mask) V, written out: a boolean mask adds -inf where false, a
+    causal one is a lower-triangular boolean mask of the scores' last two dims."""
+    if len(c.inputs) > 5:
+        raise Unexpressible("attention sinks (a 6th input) are not written yet")
+    q, k, v = c.inputs[:3]
+    et = c.in_info[0].etype
+    rank = c.rank(1)
+    kt = _last_two(e, k, rank)
+    if len(c.inputs) > 4:
+        scale = c.inputs[4]
+    else:       # 1/sqrt(E), E = Q's last dim
+        last = e.one("Slice", [e.one("Shape", [q]), e.ints([-1]), e.ints([np.iinfo(np.int64).max])])
+        scale = e.one("Reciprocal", [e.one("Sqrt", [e.cast(last, et)])])
+    scores = e.one("Mul", [e.one("MatMul", [q, kt]), scale])
+    if c.op.causal:
+        shape = e.one("Shape", [scores])
+        rows_cols = e.one("Slice", [shape, e.ints([-2]), e.ints([np.iinfo(np.int64).max])])
+        ones = e.one("ConstantOfShape", [rows_cols], value=_tensor(np.ones(1, np.bool_)))
+        keep = e.one("Trilu", [ones], upper=0)
+        scores = e.one("Where", [keep, scores, e.scalar(-np.inf, et)])
+    elif len(c.inputs) > 3:
+        mask, minfo = c.inputs[3], c.in_info[3]
+        if minfo.etype.name == "boolean":
+            scores = e.one("Where", [mask, scores, e.scalar(-np.inf, et)])
+        else:
+            scores = e.one("Add", [scores, mask])
+    e.one("MatMul", [e.one("Softmax", [scores], axis=-1), v], c.outputs[0])
+
+
+def _tensor(arr: np.ndarray):
+    from onnx import numpy_helper
+    return numpy_helper.from_array(arr)
+
+
+@converts("Interpolate", versions=("opset4", "opset11"))
+def interpolate(e: Emitter, c: Call) -> None:
+    """ONNX Resize-19 has the same modes, coordinate transformations, nearest rounding, cubic
+    coefficient, antialias and axes; pads have no ONNX form."""
+    if any(c.op.pads_begin) or any(c.op.pads_end):
+        raise Unexpressible("pads_begin/pads_end (not written yet)")
+    mode = {"nearest": "nearest", "linear": "linear", "linear_onnx": "linear", "cubic": "cubic"}.get(c.op.mode)
+    if mode is None:
+        raise Unexpressible(f'mode="{c.op.mode}" has no ONNX Resize form')
+    if c.op.mode == "linear" and not c.op.antialias and c.rank(0) > 4:
+        raise Unexpressible('mode="linear" over more than 2 spatial axes')
+    by_sizes = c.op.shape_calculation_mode == "sizes"
+    if c.op.version == "opset4":
+        target = c.inputs[1] if by_sizes else c.inputs[2]
+        tinfo = c.in_info[1] if by_sizes else c.in_info[2]
+        axes_i = 3
+    else:
+        target, tinfo, axes_i = c.inputs[1], c.in_info[1], 2
+    rank = c.rank(0)
+    axes = [int(a) % rank for a in np.ravel(c.const(axes_i))] if len(c.inputs) > axes_i else None
+    if by_sizes:
+        args = [c.inputs[0], "", "", e.as_int64(target, tinfo)]
+    else:
+        args = [c.inputs[0], "", target if tinfo.etype.name == "f32" else e.cast(target, elements.TYPES["f32"])]
+    e.one("Resize", args, c.outputs[0], mode=mode, axes=axes,
+          coordinate_transformation_mode=c.op.coordinate_transformation_mode,
+          nearest_mode=c.op.nearest_mode, cubic_coeff_a=float(c.op.cube_coeff),
+          antialias=int(c.op.antialias))
+
+
+@converts("TopK")
+def topk(e: Emitter, c: Call) -> None:
+    """ONNX TopK sorts by value; sort="index" re-sorts the winners by index, "none" is by value."""
+    k = e.one("Reshape", [e.as_int64(c.inputs[1], c.in_info[1]), e.ints([1])])
+    axis = int(c.op.axis)
+    values, idx = e.node("TopK", [c.inputs[0], k], 2, axis=axis, largest=int(c.op.mode == "max"), sorted=1)
+    if c.op.sort == "index":
+        order = e.node("TopK", [idx, k], 2, axis=axis, largest=0, sorted=1)[1]
+        values = e.one("GatherElements", [values, order], axis=axis)
+        idx = e.one("GatherElements", [idx, order], axis=axis)
+    e.one("Identity", [values], c.outputs[0])
+    et = c.out_info[1].etype
+    e.one("Identity" if et.name == "i64" else "Cast", [idx], c.outputs[1],
+          **({} if et.name == "i64" else {"to": onnx_type(et)}))
+
+
+not_exported("OpenVINO's detection post-processing (priors, proposals, DetectionOutput, RegionYolo...) "
+             "has no ONNX op; a decomposition is not written yet",
+             "DetectionOutput", "PriorBox", "PriorBoxClustered", "Proposal", "RegionYolo", "ReorgYolo",
+             "ExperimentalDetectronDetectionOutput", "ExperimentalDetectronGenerateProposalsSingleImage",
+             "ExperimentalDetectronPriorGridGenerator", "ExperimentalDetectronROIFeatureExtractor",
+             "ExperimentalDetectronTopKROIs", "GenerateProposals", "MatrixNms", "MulticlassNms", "NMSRotated")
