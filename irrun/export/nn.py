@@ -293,6 +293,50 @@ def topk(e: Emitter, c: Call) -> None:
           **({} if et.name == "i64" else {"to": onnx_type(et)}))
 
 
+@converts("NonMaxSuppression")
+def nms(e: Emitter, c: Call) -> None:
+    """ONNX NonMaxSuppression selects the same boxes (one difference: OpenVINO suppresses at
+    IoU >= threshold, ONNX at >, so only an IoU exactly at the threshold tells them apart). The
+    IR's selected_scores are gathered back from the scores; sort_result_descending re-sorts all
+    rows by score (TopK keeps equal scores in ONNX's batch, class order). v1/v3/v4's static row
+    count is kept: rows cut or filled with -1."""
+    if len(c.inputs) > 5:
+        sigma = np.ravel(c.const(5))
+        if sigma.size and float(sigma[0]) != 0:
+            raise Unexpressible("Soft-NMS (soft_nms_sigma > 0) has no ONNX form")
+    f32, i64 = elements.TYPES["f32"], elements.TYPES["i64"]
+    args = [c.inputs[0], c.inputs[1]]
+    if len(c.inputs) > 2:
+        args.append(e.one("Reshape", [e.as_int64(c.inputs[2], c.in_info[2]), e.ints([1])]))
+    for i in (3, 4):
+        if len(c.inputs) > i:
+            t = c.inputs[i] if c.in_info[i].etype.name == "f32" else e.cast(c.inputs[i], f32)
+            args.append(e.one("Reshape", [t, e.ints([1])]))
+    idx = e.one("NonMaxSuppression", args, center_point_box=int(c.op.box_encoding == "center"))
+    scores = e.one("GatherND", [c.inputs[1], idx])
+    if c.op.sort_result_descending:
+        count = e.one("Slice", [e.one("Shape", [idx]), e.ints([0]), e.ints([1])])
+        order = e.node("TopK", [scores, count], 2, axis=0, largest=1, sorted=1)[1]
+        idx, scores = e.one("Gather", [idx, order], axis=0), e.one("Gather", [scores, order], axis=0)
+    if c.op.version in ("opset1", "opset3", "opset4"):
+        rows = c.out_info[0].shape
+        if not rows.is_static:
+            raise Unexpressible("the IR's row count is not static")
+        n = rows.to_tuple()[0]
+        fill = e.one("ConstantOfShape", [e.ints([n, 3])], value=_tensor(np.full(1, -1, np.int64)))
+        idx = e.one("Slice", [e.one("Concat", [idx, fill], axis=0), e.ints([0]), e.ints([n])])
+    out_type = c.out_info[0].etype
+    e.one("Identity" if out_type == i64 else "Cast", [idx], c.outputs[0],
+          **({} if out_type == i64 else {"to": onnx_type(out_type)}))
+    if len(c.outputs) > 1:
+        batch_class = e.cast(e.one("Slice", [idx, e.ints([0]), e.ints([2]), e.ints([1])]), f32)
+        score_col = e.one("Unsqueeze", [e.cast(scores, f32) if c.in_info[1].etype != f32 else scores, e.ints([1])])
+        e.one("Concat", [batch_class, score_col], c.outputs[1], axis=1)
+    if len(c.outputs) > 2:
+        valid = e.one("Slice", [e.one("Shape", [idx]), e.ints([0]), e.ints([1])])
+        e.one("Cast", [valid], c.outputs[2], to=onnx_type(c.out_info[2].etype))
+
+
 not_exported("OpenVINO's detection post-processing (priors, proposals, DetectionOutput, RegionYolo...) "
              "has no ONNX op; a decomposition is not written yet",
              "DetectionOutput", "PriorBox", "PriorBoxClustered", "Proposal", "RegionYolo", "ReorgYolo",

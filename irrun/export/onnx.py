@@ -22,6 +22,7 @@ from typing import Any
 from ..errors import InputError, UnsupportedError, printable
 from ..types.elements import ElementType
 from ..types.tensor_info import Role, TensorInfo
+from . import compressed
 from .emitter import MIN_OPSET, Call, Emitter, Unexpressible, require_onnx, value_info
 from .table import converter_for
 
@@ -87,6 +88,10 @@ class _Walk:
                 outputs.append(value_info(spec.name, spec.etype, spec.shape))
                 continue
             outs = [self.tensor_name(n, p) for p in range(len(layer.outputs))]
+            plan = compressed.match(model, n, self.types) if op.type == "Multiply" else None
+            if plan is not None:
+                compressed.emit(e, plan, self.tensor_name(plan.weight, 0), outs[0])
+                continue
             call = Call(layer, op, ins, outs, [self.info(u, p) for u, p in srcs],
                         [self.types.get((n, p)) or TensorInfo(op_etype(layer, p), _declared(layer, p))
                          for p in range(len(layer.outputs))],
@@ -100,6 +105,7 @@ class _Walk:
                 file=model.path)
         from .sequence import state_ports
         s_in, s_out = state_ports(self)
+        e.nodes = live_nodes(e.nodes, [o.name for o in outputs + s_out])
         used = {i for node in e.nodes for i in node.input}
         e.initializers = [t for t in e.initializers if t.name in used]
         graph = helper.make_graph(e.nodes, printable(model.ir.name or "model"), inputs + s_in,
@@ -122,6 +128,17 @@ class _Walk:
             kind = f"{printable(layer.type)}-{printable(layer.version)} ({why})"
             where = "/".join(layer.path + (str(layer.id),))
             self.refused.setdefault(kind, []).append(f"layer {where} {printable(layer.name)}")
+
+
+def live_nodes(nodes: list, outputs: list[str]) -> list:
+    """The nodes some graph output needs, in their order (what a matched pattern replaced, the
+    op-by-op decompression, falls away)."""
+    needed, keep = set(outputs), []
+    for node in reversed(nodes):
+        if any(o in needed for o in node.output):
+            keep.append(node)
+            needed.update(node.input)
+    return keep[::-1]
 
 
 def op_etype(layer, port: int) -> ElementType:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .emitter import Call, Emitter, Unexpressible, value_info
+from ..types import elements
+from .emitter import Call, Emitter, Unexpressible, onnx_type, value_info
 from .table import converts, not_exported
 
 _KV = re.compile(r"past_key_values\.(\d+)\.(key|value)")
@@ -69,5 +70,110 @@ def state_ports(walk: Any) -> tuple[list[Any], list[Any]]:
 
 
 not_exported("sub-graph bodies (ONNX Loop/If/Scan) are not written yet", "TensorIterator", "Loop", "If")
-not_exported("RNN cells and sequences (ONNX LSTM/GRU/RNN with the gate order changed) are not written yet",
-             "LSTMSequence", "GRUSequence", "RNNSequence", "LSTMCell", "GRUCell", "RNNCell")
+#: family -> (ONNX op, gates, the IR gate order's positions in ONNX's order, default activations)
+_RNN = {"LSTM": ("LSTM", 4, [1, 3, 0, 2], ["Sigmoid", "Tanh", "Tanh"]),   # IR f,i,c,o -> ONNX i,o,f,c
+        "GRU": ("GRU", 3, [0, 1, 2], ["Sigmoid", "Tanh"]),                # z,r,h both
+        "RNN": ("RNN", 1, [0], ["Tanh"])}
+_ACTIVATION_NAMES = {"sigmoid": "Sigmoid", "tanh": "Tanh", "relu": "Relu"}
+
+
+def _gates(e: Emitter, x: str, n: int, order: list[int], axis: int) -> str:
+    """``x`` with its ``n`` gate blocks along ``axis`` put in ONNX's order."""
+    if order == list(range(n)):
+        return x
+    parts = e.node("Split", [x], n, axis=axis, num_outputs=n)
+    return e.one("Concat", [parts[i] for i in order], axis=axis)
+
+
+def _recurrent(e: Emitter, c: Call, family: str, sequence: bool) -> None:
+    """ONNX LSTM/GRU/RNN (layout 0: time first) between transposes from and to the IR's
+    batch-first layout; cells are one-step sequences of one direction. The IR's B is the sum of
+    the input and recurrence biases, ONNX's the two apart: the recurrence half is zeros, except
+    GRU's linear_before_reset block (the IR's 4th), which is the recurrence bias of h."""
+    onnx_op, n, order, default_acts = _RNN[family]
+    names = c.layer.data.get("activations")
+    acts = default_acts if names is None else [_ACTIVATION_NAMES.get(a.strip().lower(), "")
+                                               for a in names.split(",") if a.strip()][:len(default_acts)]
+    if "" in acts:
+        raise Unexpressible(f'activations="{names}" has no ONNX form')
+    lbr = bool(getattr(c.op, "linear_before_reset", False))
+    et = c.in_info[0].etype
+    c0: str | None
+    b: str | None
+    if sequence:
+        x, h0 = c.inputs[0], c.inputs[1]
+        c0 = c.inputs[2] if family == "LSTM" else None
+        k = 3 if family == "LSTM" else 2
+        lens, w, r, b = c.inputs[k], c.inputs[k + 1], c.inputs[k + 2], c.inputs[k + 3]
+        x = e.one("Transpose", [x], perm=[1, 0, 2])                  # [B,T,I] -> [T,B,I]
+        h0 = e.one("Transpose", [h0], perm=[1, 0, 2])                # [B,D,H] -> [D,B,H]
+        c0 = e.one("Transpose", [c0], perm=[1, 0, 2]) if c0 else None
+        lens = e.one("Cast", [lens], to=onnx_type(elements.TYPES["i32"]))
+        direction = c.op.direction
+    else:
+        if family == "LSTM" and len(c.inputs) > 6:
+            raise Unexpressible("LSTMCell-1 peepholes (irrun refuses non-zero ones; zero ones: leave P out)")
+        x, h0 = c.inputs[0], c.inputs[1]
+        c0 = c.inputs[2] if family == "LSTM" else None
+        k = 3 if family == "LSTM" else 2
+        w, r = c.inputs[k], c.inputs[k + 1]
+        b = c.inputs[k + 2] if len(c.inputs) > k + 2 else None
+        x, h0 = e.one("Unsqueeze", [x, e.ints([0])]), e.one("Unsqueeze", [h0, e.ints([0])])
+        c0 = e.one("Unsqueeze", [c0, e.ints([0])]) if c0 else None
+        w, r = e.one("Unsqueeze", [w, e.ints([0])]), e.one("Unsqueeze", [r, e.ints([0])])
+        b = e.one("Unsqueeze", [b, e.ints([0])]) if b else None
+        lens, direction = "", "forward"
+    hidden = int(c.op.hidden_size)
+    w, r = _gates(e, w, n, order, 1), _gates(e, r, n, order, 1)
+    if b is None:
+        bias = ""
+    elif family == "GRU" and lbr:
+        zr_wh, rh = e.node("Split", [b, e.ints([3 * hidden, hidden])], 2, axis=1)
+        zeros = e.one("Mul", [e.one("Slice", [zr_wh, e.ints([0]), e.ints([2 * hidden]), e.ints([1])]),
+                              e.scalar(0, et)])
+        bias = e.one("Concat", [zr_wh, zeros, rh], axis=1)
+    else:
+        b = _gates(e, b, n, order, 1)
+        bias = e.one("Concat", [b, e.one("Mul", [b, e.scalar(0, et)])], axis=1)
+    args = [x, w, r, bias, lens, h0] + ([c0] if c0 else [])
+    outs = e.node(onnx_op, args, 3 if family == "LSTM" else 2, hidden_size=hidden, direction=direction,
+                  activations=acts * (2 if direction == "bidirectional" else 1),
+                  clip=float(c.op.clip) if c.op.clip else None,
+                  linear_before_reset=int(lbr) if family == "GRU" else None)
+    if sequence:
+        e.one("Transpose", [outs[0]], c.outputs[0], perm=[2, 1, 0, 3])     # [T,D,B,H] -> [B,D,T,H]
+        for i in range(1, len(c.outputs)):
+            e.one("Transpose", [outs[i]], c.outputs[i], perm=[1, 0, 2])  # [D,B,H] -> [B,D,H]
+    else:
+        for i, out in enumerate(c.outputs):
+            e.one("Squeeze", [outs[i + 1], e.ints([0])], out)
+
+
+@converts("LSTMSequence")
+def lstm_sequence(e: Emitter, c: Call) -> None:
+    _recurrent(e, c, "LSTM", True)
+
+
+@converts("GRUSequence")
+def gru_sequence(e: Emitter, c: Call) -> None:
+    _recurrent(e, c, "GRU", True)
+
+
+@converts("RNNSequence")
+def rnn_sequence(e: Emitter, c: Call) -> None:
+    _recurrent(e, c, "RNN", True)
+
+
+@converts("LSTMCell")
+def lstm_cell(e: Emitter, c: Call) -> None:
+    _recurrent(e, c, "LSTM", False)
+
+
+@converts("GRUCell")
+def gru_cell(e: Emitter, c: Call) -> None:
+    _recurrent(e, c, "GRU", False)
+
+
+@converts("RNNCell")
+def rnn_cell(e: Emitter, c: Call) -> None:
+    _recurrent(e, c, "RNN", False)

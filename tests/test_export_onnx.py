@@ -1,0 +1,217 @@
+"""``irrun export`` / ``irrun.export_onnx`` (issue 24): the IR as ONNX, checked by
+``onnx.checker`` and run in onnxruntime against OpenVINO's recorded outputs.
+
+Expected values come from OpenVINO (the fixtures' expected.npz) or from the op specs, never
+from irrun. Without onnx and onnxruntime (``pip install -e '.[test]'`` has both) the module
+skips, saying so.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from helpers import _input_sets
+
+import irrun
+from irrun.cli.main import main
+from irrun.ir.builder import IRWriter
+
+onnx = pytest.importorskip("onnx", reason="onnx is not installed: pip install -e '.[test]' (or irrun[onnx])")
+ort = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed: pip install -e '.[test]'")
+ort.set_default_logger_severity(4)
+
+FIXTURES = Path(__file__).parent / "fixtures"
+ZOO = sorted(p for p in (FIXTURES / "zoo").iterdir() if (p / "model.xml").exists())
+#: compressed-weight cases (tests/test_compressed.py): u8/i8/u4/i4/nf4/f16 decompression patterns
+COMPRESSED = sorted(p for p in (FIXTURES / "compressed").iterdir() if (p / "model.xml").exists())
+#: f32 agreement with OpenVINO's outputs in onnxruntime (issue 24: 1e-4)
+ATOL = RTOL = 1e-4
+
+
+def run_onnx(path: Path, feeds: dict) -> dict[str, np.ndarray]:
+    options = ort.SessionOptions()
+    options.log_severity_level = 4
+    s = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    names = [o.name for o in s.get_outputs()]
+    return dict(zip(names, s.run(names, feeds)))
+
+
+def export_and_compare(case: Path, tmp_path: Path) -> None:
+    """Export ``case``, check it, run each input set in onnxruntime, compare with expected.npz."""
+    model = irrun.read_model(case / "model.xml")
+    out = irrun.export_onnx(model, tmp_path / f"{case.name}.onnx")
+    proto = onnx.load(out)
+    onnx.checker.check_model(proto, full_check=True)
+    assert proto.opset_import[0].version == 21
+    alias = {name: spec.name for spec in model.inputs for name in spec.names}
+    out_alias = {name: spec.name for spec in model.outputs for name in spec.names}
+    sets = list(_input_sets(case))
+    assert sets, case
+    for n, (inputs, expected) in enumerate(sets, 1):
+        got = run_onnx(out, {alias[k]: v for k, v in inputs.items()})
+        for name, want in expected.items():
+            have = got[out_alias[name]]
+            what = f"{case.name}, set {n}, output {name}"
+            assert have.dtype == want.dtype and have.shape == want.shape, \
+                f"{what}: {have.dtype}{list(have.shape)}, OpenVINO {want.dtype}{list(want.shape)}"
+            if want.dtype.kind == "f":
+                np.testing.assert_allclose(have, want, rtol=RTOL, atol=ATOL, err_msg=what)
+            else:
+                np.testing.assert_array_equal(have, want, err_msg=what)
+
+
+@pytest.mark.parametrize("case", ZOO, ids=lambda p: p.name)
+def test_zoo_model_exports_and_matches_openvino_in_onnxruntime(case, tmp_path):
+    export_and_compare(case, tmp_path)
+
+
+def _compressed_sets(case: Path):
+    meta = json.loads((case / "meta.json").read_text(encoding="utf-8"))
+    return meta
+
+
+@pytest.mark.parametrize("case", COMPRESSED, ids=lambda p: p.name)
+def test_compressed_weights_export_and_match_openvino(case, tmp_path):
+    """The decompression patterns (Convert/Subtract/Multiply of u8/i8/u4/i4/nf4 Consts) keep
+    the weights in their packed ONNX type (INT4/UINT4/INT8/UINT8) and match the CPU plugin."""
+    model = irrun.read_model(case / "model.xml")
+    out = irrun.export_onnx(model, tmp_path / "m.onnx")
+    proto = onnx.load(out)
+    onnx.checker.check_model(proto, full_check=True)
+    weight = _compressed_sets(case)["weight"]
+    onnx_type = {"u8": "UINT8", "i8": "INT8", "u4": "UINT4", "i4": "INT4", "nf4": "UINT8", "f16": "FLOAT16"}[weight]
+    types = {onnx.TensorProto.DataType.Name(t.data_type) for t in proto.graph.initializer}
+    assert onnx_type in types, f"{case.name}: the {weight} weights were not kept ({sorted(types)})"
+    if weight in ("u8", "i8", "u4", "i4"):
+        assert "DequantizeLinear" in {n.op_type for n in proto.graph.node}, case.name
+    with np.load(case / "inputs.npz") as f, np.load(case / "expected.npz") as e:
+        inputs, expected = {k: f[k] for k in f.files}, {k: e[k] for k in e.files}
+    alias = {name: spec.name for spec in model.inputs for name in spec.names}
+    got = run_onnx(out, {alias[k]: v for k, v in inputs.items()})
+    (want,) = expected.values()
+    (have,) = got.values()
+    np.testing.assert_allclose(have, want, rtol=RTOL, atol=ATOL)
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+def cli(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_export_verify_prints_agreement(tmp_path, capsys):
+    case = FIXTURES / "zoo" / "resnet_fp32"
+    code, out, err = cli(capsys, "export", case / "model.xml", "-o", tmp_path / "r.onnx", "--verify",
+                         "--input", case / "inputs.npz")
+    assert code == 0, err
+    assert out.startswith(f"wrote {tmp_path / 'r.onnx'}: ONNX opset 21")
+    assert "onnxruntime and irrun agree on 2 of 2 outputs" in out
+    assert (tmp_path / "r.onnx").is_file()
+
+
+def _unsupported_model(tmp_path: Path) -> Path:
+    """Two CTCGreedyDecoder layers (no ONNX form) between exportable ones."""
+    b = IRWriter("ctc")
+    x = b.parameter("x", "f32", [4, 1, 3])
+    mask = b.parameter("mask", "f32", [4, 1])
+    y = b.layer("Relu", [x], out_dims=[[4, 1, 3]])
+    d1 = b.layer("CTCGreedyDecoder", [y, mask], {"ctc_merge_repeated": True}, out_dims=[[1, 4, 1, 1]],
+                 name="decode_a")
+    d2 = b.layer("CTCGreedyDecoder", [x, mask], {"ctc_merge_repeated": False}, out_dims=[[1, 4, 1, 1]],
+                 name="decode_b")
+    b.result(d1, "a")
+    b.result(d2, "b")
+    return b.save(tmp_path / "ctc.xml")
+
+
+def test_unexportable_op_names_every_layer_and_writes_nothing(tmp_path, capsys):
+    xml = _unsupported_model(tmp_path)
+    code, out, err = cli(capsys, "export", xml, "-o", tmp_path / "ctc.onnx")
+    assert code == 3
+    assert "nothing written: 2 layer(s) have no ONNX form: CTCGreedyDecoder-opset1" in err
+    assert "layer 3 decode_a" in err and "layer 4 decode_b" in err
+    assert not (tmp_path / "ctc.onnx").exists()
+    assert [p.name for p in tmp_path.iterdir()] == [] or not any(p.suffix == ".onnx" or "irrun-tmp" in p.name
+                                                                   for p in tmp_path.iterdir())
+
+
+def test_export_refuses_to_write_over_the_model(tmp_path, capsys):
+    case = FIXTURES / "zoo" / "resnet_fp32"
+    xml = tmp_path / "model.xml"
+    xml.write_bytes((case / "model.xml").read_bytes())
+    (tmp_path / "model.bin").write_bytes((case / "model.bin").read_bytes())
+    code, out, err = cli(capsys, "export", xml, "-o", tmp_path / "model.bin")
+    assert code == 2 and "one of the files this command reads" in err
+    assert (tmp_path / "model.bin").read_bytes() == (case / "model.bin").read_bytes()
+
+
+def test_missing_onnx_extra_is_exit_3_with_the_pip_command(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "onnx", None)          # import onnx -> ImportError
+    code, out, err = cli(capsys, "export", FIXTURES / "zoo" / "resnet_fp32" / "model.xml", "-o",
+                         tmp_path / "r.onnx")
+    assert code == 3 and "pip install 'irrun[onnx]'" in err
+    assert not (tmp_path / "r.onnx").exists()
+
+
+def test_bad_opset_is_a_usage_error(tmp_path, capsys):
+    code, out, err = cli(capsys, "export", FIXTURES / "zoo" / "resnet_fp32" / "model.xml", "-o",
+                         tmp_path / "r.onnx", "--opset", "13")
+    assert code == 2 and "--opset 13" in err
+
+
+# --- semantics the converters must keep (expected values from the specs) ------------------------
+
+def _export_run(tmp_path, b: IRWriter, feeds: dict) -> dict[str, np.ndarray]:
+    xml = b.save(tmp_path / "m.xml")
+    out = irrun.export_onnx(irrun.read_model(xml), tmp_path / "m.onnx")
+    onnx.checker.check_model(onnx.load(out), full_check=True)
+    return run_onnx(out, feeds)
+
+
+def test_integer_divide_floors_like_python(tmp_path):
+    """Divide-1 with m_pythondiv (the default) floors integers (spec: "Python division");
+    ONNX Div truncates."""
+    b = IRWriter("div")
+    a = b.parameter("a", "i32", [6])
+    d = b.parameter("d", "i32", [6])
+    b.result(b.layer("Divide", [a, d], out_dims=[[6]], out_precision="I32"), "q")
+    a_v = np.array([7, -7, 7, -7, 6, -6], np.int32)
+    d_v = np.array([2, 2, -2, -2, 3, 3], np.int32)
+    got = _export_run(tmp_path, b, {"a": a_v, "d": d_v})["q"]
+    np.testing.assert_array_equal(got, [3, -4, -4, 3, 2, -2])
+
+
+def test_dynamic_dims_become_symbolic(tmp_path):
+    b = IRWriter("dyn")
+    x = b.parameter("x", "f32", [-1, 3, -1])
+    b.result(b.layer("Relu", [x], out_dims=[[-1, 3, -1]]), "y")
+    xml = b.save(tmp_path / "m.xml")
+    proto = onnx.load(irrun.export_onnx(irrun.read_model(xml), tmp_path / "m.onnx"))
+    dims = proto.graph.input[0].type.tensor_type.shape.dim
+    assert [d.dim_param or d.dim_value for d in dims] == ["x_d0", 3, "x_d2"]
+    assert {p.key: p.value for p in proto.metadata_props}["source"] == "m.xml"
+
+
+def test_state_variables_become_optimum_named_inputs_and_outputs(tmp_path):
+    """ReadValue/Assign of optimum-intel's KV-cache variable: input past_key_values.0.key,
+    output present.0.key = the state read plus the new entry (ReadValue + x, concatenated)."""
+    b = IRWriter("kv")
+    x = b.parameter("x", "f32", [1, 2, 1, 4])
+    init = b.const(np.zeros((1, 2, 0, 4), np.float32))
+    var = "past_key_values.0.keypresent.0.key"
+    rv = b.layer("ReadValue", [init], {"variable_id": var, "variable_type": "f32", "variable_shape": "1,2,?,4"},
+                 version="opset6", out_dims=[[1, 2, -1, 4]])
+    cat = b.layer("Concat", [rv, x], {"axis": 2}, out_dims=[[1, 2, -1, 4]])
+    b.layer("Assign", [cat], {"variable_id": var}, version="opset6", out_dims=[[1, 2, -1, 4]])
+    b.result(b.layer("ReduceSum", [cat, b.const(np.array([2], np.int64))], {"keep_dims": False},
+                     out_dims=[[1, 2, 4]]), "y")
+    past = np.arange(24, dtype=np.float32).reshape(1, 2, 3, 4)
+    xv = np.full((1, 2, 1, 4), 0.5, np.float32)
+    got = _export_run(tmp_path, b, {"x": xv, "past_key_values.0.key": past})
+    np.testing.assert_array_equal(got["present.0.key"], np.concatenate([past, xv], axis=2))
+    np.testing.assert_allclose(got["y"], past.sum(2) + 0.5)
