@@ -96,6 +96,35 @@ def test_compressed_weights_export_and_match_openvino(case, tmp_path):
     np.testing.assert_allclose(have, want, rtol=RTOL, atol=ATOL)
 
 
+LLM_ZOO = sorted(p for p in (FIXTURES / "llm_zoo").iterdir() if (p / "model.xml").exists())
+
+
+@pytest.mark.parametrize("case", LLM_ZOO, ids=lambda p: p.name)
+def test_stateful_llm_decodes_like_openvino_in_onnxruntime(case, tmp_path):
+    """optimum-intel's stateful int4/int8 decoders: the KV cache becomes past_key_values.N.key/
+    value inputs and present.N.key/value outputs; fed back step by step (from an empty cache),
+    onnxruntime's logits match OpenVINO's (the case's rtol/atol) and pick the same greedy token."""
+    from test_llm_zoo import _steps
+    meta = json.loads((case / "case.json").read_text(encoding="utf-8"))
+    out = irrun.export_onnx(irrun.read_model(case / "model.xml"), tmp_path / "m.onnx")
+    onnx.checker.check_model(onnx.load(out), full_check=True)
+    s = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
+    state_inputs = [i for i in s.get_inputs() if i.name.startswith("past_key_values.")]
+    assert [i.name for i in state_inputs][:2] == ["past_key_values.0.key", "past_key_values.0.value"]
+    outputs = [o.name for o in s.get_outputs()]
+    assert {o.replace("present.", "past_key_values.") for o in outputs if o.startswith("present.")} == \
+        {i.name for i in state_inputs}
+    state = {i.name: np.zeros([1, i.shape[1], 0, i.shape[3]], np.float32) for i in state_inputs}
+    steps = _steps(case)
+    with np.load(case / "expected.npz") as e:
+        want = [e[str(i)] for i in range(len(steps))]
+    for i, (feeds, ref) in enumerate(zip(steps, want)):
+        got = dict(zip(outputs, s.run(None, {**feeds, **state})))
+        np.testing.assert_allclose(got["logits"], ref, rtol=meta["rtol"], atol=meta["atol"], err_msg=f"step {i}")
+        assert int(got["logits"][0, -1].argmax()) == int(ref[0, -1].argmax()), i
+        state = {k.replace("present.", "past_key_values."): v for k, v in got.items() if k.startswith("present.")}
+
+
 # --- the command line ---------------------------------------------------------------------------
 
 def cli(capsys, *args):

@@ -23,10 +23,17 @@ _BINARY = {"Add": "Add", "Subtract": "Sub", "Multiply": "Mul", "Maximum": "Max",
            "BitwiseOr": "BitwiseOr", "BitwiseXor": "BitwiseXor", "PRelu": "PRelu"}
 
 
+#: ONNX's bitwise ops take integers only: on booleans the IR's are the logical ones
+_ON_BOOLEANS = {"BitwiseAnd": "And", "BitwiseOr": "Or", "BitwiseXor": "Xor", "BitwiseNot": "Not"}
+
+
 @converts(*_BINARY)
 def binary(e: Emitter, c: Call) -> None:
     _broadcast(c)
-    e.one(_BINARY[c.op.type], c.inputs, c.outputs[0])
+    name = _BINARY[c.op.type]
+    if c.in_info[0].etype.name == "boolean":
+        name = _ON_BOOLEANS.get(c.op.type, name)
+    e.one(name, c.inputs, c.outputs[0])
 
 
 @converts("NotEqual")
@@ -100,7 +107,10 @@ _UNARY = {"Abs": "Abs", "Acos": "Acos", "Acosh": "Acosh", "Asin": "Asin", "Asinh
 
 @converts(*_UNARY)
 def unary(e: Emitter, c: Call) -> None:
-    e.one(_UNARY[c.op.type], c.inputs[:1], c.outputs[0])
+    name = _UNARY[c.op.type]
+    if c.in_info[0].etype.name == "boolean":
+        name = _ON_BOOLEANS.get(c.op.type, name)
+    e.one(name, c.inputs[:1], c.outputs[0])
 
 
 @converts("HSigmoid")

@@ -177,7 +177,9 @@ def tile(e: Emitter, c: Call) -> None:
 
 @converts("Slice")
 def slice_(e: Emitter, c: Call) -> None:
-    e.one("Slice", [c.inputs[0]] + [_i64(e, c, i) for i in range(1, len(c.inputs))], c.outputs[0])
+    """The IR's inputs are (data, start, stop, step[, axes]), ONNX's (data, starts, ends[, axes[, steps]])."""
+    axes = _i64(e, c, 4) if len(c.inputs) > 4 else ""
+    e.one("Slice", [c.inputs[0], _i64(e, c, 1), _i64(e, c, 2), axes, _i64(e, c, 3)], c.outputs[0])
 
 
 @converts("StridedSlice")
@@ -271,6 +273,19 @@ def einsum(e: Emitter, c: Call) -> None:
 def cumsum(e: Emitter, c: Call) -> None:
     axis = c.inputs[1] if len(c.inputs) > 1 else e.const(np.asarray(0, np.int64))
     e.one("CumSum", [c.inputs[0], axis], c.outputs[0], exclusive=int(c.op.exclusive), reverse=int(c.op.reverse))
+
+
+@converts("OneHot")
+def one_hot(e: Emitter, c: Call) -> None:
+    """ONNX OneHot takes values [off, on] and wraps negative indices; the IR ignores them (a row
+    of off_value) unless OneHot-16 normalizes: ignored ones are moved to ``depth``, out of range."""
+    idx = _i64(e, c, 0)
+    depth = e.one("Reshape", [_i64(e, c, 1), e.ints([], "scalar_shape")])
+    if getattr(c.op, "negative_indices_mode", "ignore_negative") == "ignore_negative":
+        idx = e.one("Where", [e.one("Less", [idx, e.ints([0])]), depth, idx])
+    on = e.one("Reshape", [c.inputs[2], e.ints([1])])
+    off = e.one("Reshape", [c.inputs[3], e.ints([1])])
+    e.one("OneHot", [idx, depth, e.one("Concat", [off, on], axis=0)], c.outputs[0], axis=int(c.op.axis))
 
 
 not_exported("string tensors of the openvino-tokenizers layout (begins/ends/chars) have no ONNX form",

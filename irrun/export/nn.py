@@ -293,6 +293,20 @@ def topk(e: Emitter, c: Call) -> None:
           **({} if et.name == "i64" else {"to": onnx_type(et)}))
 
 
+@converts("FakeQuantize")
+def fake_quantize(e: Emitter, c: Call) -> None:
+    """The spec's formula, written out (OpenVINO's reference, rounding half to even):
+    x <= min(il, ih) ? ol : x > max(il, ih) ? oh : round((x - il) / (ih - il) * (levels-1)) / (levels-1) * (oh - ol) + ol."""
+    if getattr(c.op, "auto_broadcast", "numpy") not in ("numpy", "none"):
+        raise Unexpressible(f'auto_broadcast="{c.op.auto_broadcast}" has no ONNX form')
+    x, il, ih, ol, oh = c.inputs
+    steps = e.scalar(int(c.op.levels) - 1, c.in_info[0].etype)
+    q = e.one("Round", [e.one("Mul", [e.one("Div", [e.one("Sub", [x, il]), e.one("Sub", [ih, il])]), steps])])
+    y = e.one("Add", [e.one("Mul", [e.one("Div", [q, steps]), e.one("Sub", [oh, ol])]), ol])
+    y = e.one("Where", [e.one("Greater", [x, e.one("Max", [il, ih])]), oh, y])
+    e.one("Where", [e.one("LessOrEqual", [x, e.one("Min", [il, ih])]), ol, y], c.outputs[0])
+
+
 @converts("NonMaxSuppression")
 def nms(e: Emitter, c: Call) -> None:
     """ONNX NonMaxSuppression selects the same boxes (one difference: OpenVINO suppresses at

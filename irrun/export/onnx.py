@@ -71,6 +71,10 @@ class _Walk:
             inputs.append(value_info(spec.name, spec.etype, spec.shape, symbolic=spec.name))
         for spec in model.outputs:
             e.used.add(spec.name)
+        from .sequence import reserve
+        for n in model.order:
+            if model.ops[n].role in (Role.VARIABLE_READ, Role.VARIABLE_WRITE):
+                reserve(e, model.ops[n].variable_id)
         self.consumed: dict[int, list] = {}
         for n in model.order:
             for u, p in model_inputs_of(model, n):

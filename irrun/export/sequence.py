@@ -29,16 +29,23 @@ def state_names(variable_id: str) -> tuple[str, str]:
     return variable_id, f"{variable_id}.next"
 
 
+def reserve(e: Emitter, variable_id: str) -> dict[str, Any]:
+    """The variable's state-port names, reserved before any tensor is named (so that no
+    tensor of the model takes ``past_key_values.0.key`` from the state input)."""
+    entry = e.states.get(variable_id)
+    if entry is None:
+        entry = e.states[variable_id] = {}
+        for key, name in zip(("input_name", "output_name"), state_names(variable_id)):
+            entry[key] = e.fresh(name)
+    return entry
+
+
 @converts("ReadValue")
 def read_value(e: Emitter, c: Call) -> None:
-    var = c.op.variable_id
-    entry = e.states.setdefault(var, {})
+    entry = reserve(e, c.op.variable_id)
     if "input" in entry:
-        raise Unexpressible(f"a second ReadValue of variable {var}")
-    name = state_names(var)[0]
-    if name in e.used:
-        name = e.fresh(name)
-    e.used.add(name)
+        raise Unexpressible(f"a second ReadValue of variable {c.op.variable_id}")
+    name = entry["input_name"]
     entry["input"] = value_info(name, c.out_info[0].etype, c.out_info[0].shape, symbolic=name)
     e.one("Identity", [name], c.outputs[0])
     if len(c.inputs):
@@ -48,25 +55,27 @@ def read_value(e: Emitter, c: Call) -> None:
 
 @converts("Assign")
 def assign(e: Emitter, c: Call) -> None:
-    var = c.op.variable_id
-    entry = e.states.setdefault(var, {})
+    entry = reserve(e, c.op.variable_id)
     if "output" in entry:
-        raise Unexpressible(f"a second Assign of variable {var}")
-    name = state_names(var)[1]
-    if name in e.used:
-        name = e.fresh(name)
-    e.used.add(name)
+        raise Unexpressible(f"a second Assign of variable {c.op.variable_id}")
+    name = entry["output_name"]
     e.one("Identity", [c.inputs[0]], name)
     for out in c.outputs:
         e.one("Identity", [c.inputs[0]], out)
     entry["output"] = value_info(name, c.in_info[0].etype, c.in_info[0].shape)
 
 
+def _order(variable_id: str) -> tuple:
+    """KV-cache variables by layer, key before value (as optimum lists them); others after, by name."""
+    m = _KV.match(variable_id)
+    return (0, int(m[1]), m[2] != "key", "") if m else (1, 0, False, variable_id)
+
+
 def state_ports(walk: Any) -> tuple[list[Any], list[Any]]:
     """The state inputs and outputs the converters above recorded, in variable order."""
-    states = walk.e.states
-    return ([s["input"] for s in states.values() if "input" in s],
-            [s["output"] for s in states.values() if "output" in s])
+    states = [walk.e.states[v] for v in sorted(walk.e.states, key=_order)]
+    return ([s["input"] for s in states if "input" in s],
+            [s["output"] for s in states if "output" in s])
 
 
 not_exported("sub-graph bodies (ONNX Loop/If/Scan) are not written yet", "TensorIterator", "Loop", "If")
