@@ -33,7 +33,16 @@ def binary(e: Emitter, c: Call) -> None:
     name = _BINARY[c.op.type]
     if c.in_info[0].etype.name == "boolean":
         name = _ON_BOOLEANS.get(c.op.type, name)
-    e.one(name, c.inputs, c.outputs[0])
+    inputs = list(c.inputs)
+    if c.in_info[0].etype.name == "boolean" and name in ("Less", "LessOrEqual", "Greater", "GreaterOrEqual"):
+        inputs = [e.cast(x, elements.TYPES["u8"]) for x in inputs]      # false < true
+    if name == "PRelu":       # a 1-D slope of the channel count applies along axis 1
+        from ..ops.activations import prelu_slope_shape
+        shape = prelu_slope_shape(c.in_info[0].shape, c.in_info[1].shape)
+        if shape is None:
+            raise Unexpressible("the data or slope shape is not static")
+        inputs[1] = e.one("Reshape", [inputs[1], e.ints(shape)])
+    e.one(name, inputs, c.outputs[0])
 
 
 @converts("NotEqual")
@@ -105,12 +114,40 @@ _UNARY = {"Abs": "Abs", "Acos": "Acos", "Acosh": "Acosh", "Asin": "Asin", "Asinh
           "IsNaN": "IsNaN", "Identity": "Identity"}
 
 
+#: ONNX ops defined on floats only; the IR runs them on integers too (in f64, then truncated)
+_FLOAT_ONLY = frozenset({"Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Ceil", "Cos", "Cosh", "Erf",
+                         "Exp", "Floor", "Log", "Sigmoid", "Sin", "Sinh", "Sqrt", "Tan", "Tanh", "Softplus",
+                         "Softsign", "Mish", "HardSwish", "Round"})
+
+
+#: float-only ops whose integer form is the f64 result truncated, as OpenVINO computes it
+#: (checked against OpenVINO's answers in tests/fixtures/math_expectations)
+_INTEGER_VIA_F64 = frozenset({"Exp", "Log", "Sin"})
+
+
 @converts(*_UNARY)
 def unary(e: Emitter, c: Call) -> None:
     name = _UNARY[c.op.type]
-    if c.in_info[0].etype.name == "boolean":
+    et = c.in_info[0].etype
+    x = c.inputs[0]
+    if et.name == "boolean":
         name = _ON_BOOLEANS.get(c.op.type, name)
-    e.one(name, c.inputs[:1], c.outputs[0])
+    elif name == "Not":            # LogicalNot of numbers: x == 0
+        e.one("Cast", [e.one("Equal", [x, e.scalar(0, et)])], c.outputs[0], to=onnx_type(c.out_info[0].etype))
+        return
+    if et.is_integer and (name in _FLOAT_ONLY or name == "Relu"):
+        if name == "Relu":
+            e.one("Max", [x, e.scalar(0, et)], c.outputs[0])
+            return
+        if name in ("Round", "Floor", "Ceil"):       # integers are whole already
+            e.one("Identity", [x], c.outputs[0])
+            return
+        if name not in _INTEGER_VIA_F64:
+            raise Unexpressible(f"{c.op.type} of integers: OpenVINO's integer rounding of it is not written yet")
+        y = e.one(name, [e.cast(x, elements.TYPES["f64"])])
+        e.one("Cast", [y], c.outputs[0], to=onnx_type(c.out_info[0].etype))
+        return
+    e.one(name, [x], c.outputs[0])
 
 
 @converts("HSigmoid")
@@ -165,6 +202,9 @@ def clamp(e: Emitter, c: Call) -> None:
 @converts("Round")
 def round_(e: Emitter, c: Call) -> None:
     """half_to_even is ONNX Round; half_away_from_zero is sign(x) * floor(|x| + 0.5)."""
+    if not c.in_info[0].etype.is_float:       # integers and booleans are whole already
+        e.one("Identity", c.inputs, c.outputs[0])
+        return
     if c.op.mode == "half_to_even":
         e.one("Round", c.inputs, c.outputs[0])
         return

@@ -171,7 +171,8 @@ def value_info(name: str, et: ElementType, shape, symbolic: str | None = None) -
     from onnx import helper
     dims: list[int | str | None] | None
     if shape.rank is None:
-        dims = None
+        raise UnsupportedError(f"cannot export to ONNX: {printable(name)} has a dynamic rank, and an ONNX "
+                               "graph input or output needs one (give the input a rank with irrun reshape)")
     else:
         dims = [d.lo if d.is_static else (f"{symbolic}_d{i}" if symbolic else None)
                 for i, d in enumerate(shape)]

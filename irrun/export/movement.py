@@ -145,11 +145,16 @@ def shape_of(e: Emitter, c: Call) -> None:
 @converts("Range")
 def range_(e: Emitter, c: Call) -> None:
     """ONNX Range takes three scalars of the output type."""
-    dst = c.out_info[0].etype
+    dst = out = c.out_info[0].etype
+    if dst.name not in ("f32", "f64", "i16", "i32", "i64"):      # ONNX Range's types
+        dst = elements.TYPES["f32" if dst.is_float else "i64"]
     args = [x if info.etype == dst else e.cast(x, dst) for x, info in zip(c.inputs, c.in_info)]
     args = [e.one("Reshape", [x, e.ints([], "scalar_shape")]) if info.shape.rank != 0 else x
             for x, info in zip(args, c.in_info)]
-    e.one("Range", args, c.outputs[0])
+    if dst == out:
+        e.one("Range", args, c.outputs[0])
+    else:
+        e.one("Cast", [e.one("Range", args)], c.outputs[0], to=onnx_type(out))
 
 
 @converts("Broadcast")

@@ -19,11 +19,13 @@ import os
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..errors import InputError, UnsupportedError, printable
 from ..types.elements import ElementType
 from ..types.tensor_info import Role, TensorInfo
 from . import compressed
-from .emitter import MIN_OPSET, Call, Emitter, Unexpressible, require_onnx, value_info
+from .emitter import MIN_OPSET, Call, Emitter, Unexpressible, onnx_type, require_onnx, value_info
 from .table import converter_for
 
 #: The opset the converters are written for (blocked DequantizeLinear, INT4/UINT4 need 21).
@@ -125,13 +127,50 @@ class _Walk:
             why = NOT_EXPORTED.get(call.op.type, "no ONNX converter for this op yet")
         else:
             try:
+                if widened(call):
+                    call = widen(self.e, call, conv)
                 conv(self.e, call)
+                if hasattr(call, "narrow"):
+                    call.narrow()
             except Unexpressible as x:
                 why = str(x)
         if why:
             kind = f"{printable(layer.type)}-{printable(layer.version)} ({why})"
             where = "/".join(layer.path + (str(layer.id),))
             self.refused.setdefault(kind, []).append(f"layer {where} {printable(layer.name)}")
+
+
+#: ops that only move or pick elements: ONNX Runtime runs them on bf16 as on any type
+_MOVES = frozenset({"movement", "shape"})
+_NO_WIDENING = frozenset({"Convert", "ConvertLike", "Constant", "ReadValue", "Assign"})
+
+
+def widened(call: Call) -> bool:
+    """Does this layer compute on bf16? ONNX Runtime has almost no bf16 kernels, so such a layer
+    is computed in f32 between Casts: what OpenVINO's CPU plugin does with bf16 (one rounding
+    to bf16 of the f32 result)."""
+    return call.op.category not in _MOVES and call.op.type not in _NO_WIDENING and \
+        any(i.etype.name == "bf16" for i in call.in_info)
+
+
+def widen(e: Emitter, call: Call, conv) -> Call:
+    """``call`` on f32 copies of its bf16 inputs, writing f32 outputs that ``call.narrow()``
+    casts back to the layer's bf16 outputs."""
+    from ..types import elements
+    f32 = elements.TYPES["f32"]
+    ins = [e.cast(x, f32) if info.etype.name == "bf16" else x for x, info in zip(call.inputs, call.in_info)]
+    in_info = [TensorInfo(f32, i.shape, i.value.astype(np.float32) if i.value is not None else None)
+               if i.etype.name == "bf16" else i for i in call.in_info]
+    outs = [e.fresh(f"{o}_f32") if info.etype.name == "bf16" else o for o, info in zip(call.outputs, call.out_info)]
+    out_info = [TensorInfo(f32, i.shape) if i.etype.name == "bf16" else i for i in call.out_info]
+    wide = Call(call.layer, call.op, ins, outs, in_info, out_info, call.used)
+
+    def narrow() -> None:
+        for wide_name, name in zip(outs, call.outputs):
+            if wide_name != name:
+                e.one("Cast", [wide_name], name, to=onnx_type(elements.TYPES["bf16"]))
+    wide.narrow = narrow     # type: ignore[attr-defined]
+    return wide
 
 
 def live_nodes(nodes: list, outputs: list[str]) -> list:
