@@ -293,5 +293,134 @@ def one_hot(e: Emitter, c: Call) -> None:
     e.one("OneHot", [idx, depth, e.one("Concat", [off, on], axis=0)], c.outputs[0], axis=int(c.op.axis))
 
 
+@converts("SpaceToDepth")
+def space_to_depth(e: Emitter, c: Call) -> None:
+    """ONNX SpaceToDepth is the IR's blocks_first mode on 4-D tensors."""
+    if c.op.mode != "blocks_first" or c.rank(0) != 4:
+        raise Unexpressible("ONNX SpaceToDepth is blocks_first on 4-D tensors only")
+    e.one("SpaceToDepth", c.inputs, c.outputs[0], blocksize=int(c.op.block_size))
+
+
+@converts("ShuffleChannels")
+def shuffle_channels(e: Emitter, c: Call) -> None:
+    """[.., g*k, ..] -> [.., g, k, ..] -> swap g and k -> back (static shape)."""
+    if not c.in_info[0].shape.is_static:
+        raise Unexpressible("a dynamic input shape")
+    shape = list(c.in_info[0].shape.to_tuple())
+    axis, g = int(c.op.axis) % len(shape), int(c.op.group)
+    split = shape[:axis] + [g, shape[axis] // g] + shape[axis + 1:]
+    perm = list(range(len(split)))
+    perm[axis], perm[axis + 1] = axis + 1, axis
+    y = e.one("Transpose", [e.one("Reshape", [c.inputs[0], e.ints(split)])], perm=perm)
+    e.one("Reshape", [y, e.ints(shape)], c.outputs[0])
+
+
+def _axes(c: Call, i: int) -> list[int]:
+    rank = c.rank(0)
+    return [int(a) % rank for a in np.ravel(c.const(i))]
+
+
+@converts("Reverse")
+def reverse(e: Emitter, c: Call) -> None:
+    """A Slice with step -1 over the reversed axes (given as indices or as a boolean mask)."""
+    if c.op.mode == "mask":
+        axes = [i for i, m in enumerate(np.ravel(c.const(1))) if m]
+    else:
+        axes = _axes(c, 1)
+    if not axes:
+        e.one("Identity", c.inputs[:1], c.outputs[0])
+        return
+    big = np.iinfo(np.int64).max
+    e.one("Slice", [c.inputs[0], e.ints([-1] * len(axes)), e.ints([-big] * len(axes)), e.ints(axes),
+                    e.ints([-1] * len(axes))], c.outputs[0])
+
+
+@converts("ReverseSequence")
+def reverse_sequence(e: Emitter, c: Call) -> None:
+    rank = c.rank(0)
+    e.one("ReverseSequence", [c.inputs[0], _i64(e, c, 1)], c.outputs[0],
+          batch_axis=int(c.op.batch_axis) % rank, time_axis=int(c.op.seq_axis) % rank)
+
+
+@converts("Roll")
+def roll(e: Emitter, c: Call) -> None:
+    """Per axis: the last ``shift`` entries moved to the front (Slice + Concat; static dims)."""
+    shape = c.in_info[0].shape
+    if not shape.is_static:
+        raise Unexpressible("a dynamic input shape")
+    dims = shape.to_tuple()
+    axes = _axes(c, 2)
+    shifts = [int(s) for s in np.ravel(c.const(1))]
+    if len(shifts) == 1:
+        shifts *= len(axes)
+    y = c.inputs[0]
+    for axis, shift in zip(axes, shifts):
+        n = dims[axis]
+        k = shift % n if n else 0
+        if k == 0:
+            continue
+        tail = e.one("Slice", [y, e.ints([n - k]), e.ints([n]), e.ints([axis])])
+        head = e.one("Slice", [y, e.ints([0]), e.ints([n - k]), e.ints([axis])])
+        y = e.one("Concat", [tail, head], axis=axis)
+    e.one("Identity", [y], c.outputs[0])
+
+
+@converts("ScatterUpdate")
+def scatter_update(e: Emitter, c: Call) -> None:
+    """data[..., indices, ...] = updates along a constant axis: ScatterND on data with that axis
+    moved to the front (updates moved the same way), then moved back."""
+    rank = c.rank(0)
+    axis = int(np.ravel(c.const(3))[0]) % rank
+    idx_rank = c.rank(1)
+    data, upd = c.inputs[0], c.inputs[2]
+    if axis:
+        perm = [axis] + [i for i in range(rank) if i != axis]
+        data = e.one("Transpose", [data], perm=perm)
+        # updates: data.shape[:axis] + indices.shape + data.shape[axis+1:] -> indices dims first
+        u_perm = list(range(axis, axis + idx_rank)) + list(range(axis)) + \
+            list(range(axis + idx_rank, rank - 1 + idx_rank))
+        upd = e.one("Transpose", [upd], perm=u_perm)
+    idx = e.one("Unsqueeze", [_i64(e, c, 1), e.ints([-1])])
+    y = e.one("ScatterND", [data, idx, upd])
+    if axis:
+        back = [0] * rank
+        for i, p in enumerate(perm):
+            back[p] = i
+        y = e.one("Transpose", [y], perm=back)
+    e.one("Identity", [y], c.outputs[0])
+
+
+@converts("Eye")
+def eye(e: Emitter, c: Call) -> None:
+    """ones where column == row + diagonal: a Range comparison, broadcast to the batch shape."""
+    rows = e.one("Reshape", [_i64(e, c, 0), e.ints([], "scalar_shape")])
+    cols = e.one("Reshape", [_i64(e, c, 1), e.ints([], "scalar_shape")])
+    diag = e.one("Reshape", [_i64(e, c, 2), e.ints([], "scalar_shape")])
+    zero, one = e.const(np.asarray(0, np.int64)), e.const(np.asarray(1, np.int64))
+    r = e.one("Unsqueeze", [e.one("Range", [zero, rows, one]), e.ints([1])])
+    k = e.one("Range", [zero, cols, one])
+    y = e.one("Cast", [e.one("Equal", [e.one("Add", [r, diag]), k])], to=onnx_type(c.out_info[0].etype))
+    if len(c.inputs) > 3:
+        shape = e.one("Concat", [_i64(e, c, 3), e.one("Shape", [y])], axis=0)
+        y = e.one("Expand", [y, shape])
+    e.one("Identity", [y], c.outputs[0])
+
+
+@converts("EmbeddingBagPackedSum", "EmbeddingBagPacked")
+def embedding_bag_packed(e: Emitter, c: Call) -> None:
+    """Gather the bags' rows [B, K, D], weight them, sum (or average) over K."""
+    rows = e.one("Gather", [c.inputs[0], _i64(e, c, 1)], axis=0)
+    if len(c.inputs) > 2:
+        rows = e.one("Mul", [rows, e.one("Unsqueeze", [c.inputs[2], e.ints([-1])])])
+    op = "ReduceMean" if getattr(c.op, "reduction", "sum") == "mean" else "ReduceSum"
+    e.one(op, [rows, e.ints([1])], c.outputs[0], keepdims=0)
+
+
+@converts("ConvertPromoteTypes")
+def convert_promote_types(e: Emitter, c: Call) -> None:
+    for x, out, info in zip(c.inputs, c.outputs, c.out_info):
+        e.one("Cast", [x], out, to=onnx_type(info.etype))
+
+
 not_exported("string tensors of the openvino-tokenizers layout (begins/ends/chars) have no ONNX form",
              "StringTensorPack", "StringTensorUnpack")

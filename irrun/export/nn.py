@@ -293,6 +293,79 @@ def topk(e: Emitter, c: Call) -> None:
           **({} if et.name == "i64" else {"to": onnx_type(et)}))
 
 
+@converts("GRN")
+def grn(e: Emitter, c: Call) -> None:
+    """x / sqrt(sum over channels of x^2 + bias)."""
+    x = c.inputs[0]
+    s = e.one("ReduceSumSquare", [x, e.ints([1])], keepdims=1)
+    e.one("Div", [x, e.one("Sqrt", [e.one("Add", [s, e.scalar(float(c.op.bias), c.in_info[0].etype)])])],
+          c.outputs[0])
+
+
+@converts("Bucketize")
+def bucketize(e: Emitter, c: Call) -> None:
+    """The bucket of x is how many boundaries lie below it (with_right_bound: strictly below)."""
+    x = e.one("Unsqueeze", [c.inputs[0], e.ints([-1])])
+    b = c.inputs[1]
+    if c.in_info[0].etype != c.in_info[1].etype:
+        x, b = e.cast(x, elements.TYPES["f64"]), e.cast(b, elements.TYPES["f64"])
+    below = e.one("Greater" if c.op.with_right_bound else "GreaterOrEqual", [x, b])
+    count = e.one("ReduceSum", [e.cast(below, elements.TYPES["i64"]), e.ints([-1])], keepdims=0)
+    if c.in_info[0].etype.is_float and not c.op.with_right_bound:   # NaN: the last bucket (measured)
+        n = e.one("Shape", [c.inputs[1]])
+        count = e.one("Where", [e.one("IsNaN", [c.inputs[0]]), e.one("Reshape", [n, e.ints([], "scalar_shape")]), count])
+    e.one("Cast", [count], c.outputs[0], to=onnx_type(c.out_info[0].etype))
+
+
+@converts("GridSample")
+def grid_sample(e: Emitter, c: Call) -> None:
+    """ONNX GridSample-20: the same modes, padding modes and align_corners."""
+    mode = {"bilinear": "linear", "bicubic": "cubic", "nearest": "nearest"}[c.op.mode]
+    e.one("GridSample", c.inputs, c.outputs[0], mode=mode, padding_mode=c.op.padding_mode,
+          align_corners=int(c.op.align_corners))
+
+
+@converts("Col2Im")
+def col2im(e: Emitter, c: Call) -> None:
+    e.one("Col2Im", [c.inputs[0], e.as_int64(c.inputs[1], c.in_info[1]), e.as_int64(c.inputs[2], c.in_info[2])],
+          c.outputs[0], strides=list(c.op.strides), dilations=list(c.op.dilations),
+          pads=list(c.op.pads_begin) + list(c.op.pads_end))
+
+
+@converts("AdaptiveAvgPool", "AdaptiveMaxPool")
+def adaptive_pool(e: Emitter, c: Call) -> None:
+    """Written when every spatial dim is a multiple of its output size: the windows are then
+    equal, an AveragePool/MaxPool with kernel = stride = in/out. (Max's indices: not written.)"""
+    shape, out = c.in_info[0].shape, c.out_info[0].shape
+    if not (shape.is_static and out.is_static):
+        raise Unexpressible("dynamic shapes")
+    ins, outs = shape.to_tuple()[2:], out.to_tuple()[2:]
+    if any(o == 0 or i % o for i, o in zip(ins, outs)):
+        raise Unexpressible("uneven windows (a spatial dim that is no multiple of its output size)")
+    if len(c.outputs) > 1 and 1 in c.used:
+        raise Unexpressible("AdaptiveMaxPool's indices")
+    k = [i // o for i, o in zip(ins, outs)]
+    e.one("AveragePool" if c.op.type == "AdaptiveAvgPool" else "MaxPool", c.inputs[:1], c.outputs[0],
+          kernel_shape=k, strides=k)
+
+
+@converts("ROIAlign")
+def roi_align(e: Emitter, c: Call) -> None:
+    """ROIAlign-3 in avg mode is ONNX RoiAlign with output_half_pixel (onnxruntime's max mode is
+    not OpenVINO's; ROIAlign-9 was measured to differ)."""
+    if c.op.mode != "avg":
+        raise Unexpressible("max mode (onnxruntime's RoiAlign max differs from OpenVINO's)")
+    if c.op.version != "opset3":
+        raise Unexpressible("ROIAlign-9's sampling differs from ONNX RoiAlign in onnxruntime (measured); not written yet")
+    ctm = {"asymmetric": "output_half_pixel", "half_pixel": "half_pixel"}.get(getattr(c.op, "aligned_mode", "asymmetric"))
+    if ctm is None:
+        raise Unexpressible(f'aligned_mode="{c.op.aligned_mode}" has no ONNX form')
+    e.one("RoiAlign", [c.inputs[0], c.inputs[1], e.as_int64(c.inputs[2], c.in_info[2])], c.outputs[0],
+          mode="avg", output_height=int(c.op.pooled_h), output_width=int(c.op.pooled_w),
+          sampling_ratio=int(c.op.sampling_ratio), spatial_scale=float(c.op.spatial_scale),
+          coordinate_transformation_mode=ctm)
+
+
 @converts("FakeQuantize")
 def fake_quantize(e: Emitter, c: Call) -> None:
     """The spec's formula, written out (OpenVINO's reference, rounding half to even):
