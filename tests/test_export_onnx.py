@@ -244,3 +244,21 @@ def test_state_variables_become_optimum_named_inputs_and_outputs(tmp_path):
     got = _export_run(tmp_path, b, {"x": xv, "past_key_values.0.key": past})
     np.testing.assert_array_equal(got["present.0.key"], np.concatenate([past, xv], axis=2))
     np.testing.assert_allclose(got["y"], past.sum(2) + 0.5)
+
+
+def test_op_support_table_is_current():
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+    from make_export_docs import OUT, generate
+    assert OUT.read_text(encoding="utf-8") == generate(), "regenerate it: python tools/make_export_docs.py"
+
+
+def test_every_op_without_a_converter_says_why():
+    """The support table's "why not" is recorded for every op type that has no converter."""
+    from irrun.export.onnx import load_converters
+    from irrun.export.table import NOT_EXPORTED, converter_for
+    from irrun.ops import registry
+    load_converters()
+    silent = sorted({c.type for c in registry.all_ops() if c.version != "extension" and
+                     c.type not in ("Parameter", "Result", "Interpolate") and
+                     converter_for(c.type, c.version) is None and c.type not in NOT_EXPORTED})
+    assert silent == []

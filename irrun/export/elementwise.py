@@ -15,8 +15,8 @@ def _broadcast(c: Call) -> None:
         raise Unexpressible(f'auto_broadcast="{c.op.auto_broadcast}" has no ONNX form')
 
 
-#: IR binary op -> ONNX op of the same semantics
-_BINARY = {"Add": "Add", "Subtract": "Sub", "Multiply": "Mul", "Maximum": "Max", "Minimum": "Min",
+#: IR binary op -> the ONNX op of the same semantics
+BINARY = {"Add": "Add", "Subtract": "Sub", "Multiply": "Mul", "Maximum": "Max", "Minimum": "Min",
            "Power": "Pow", "Equal": "Equal", "Less": "Less", "LessEqual": "LessOrEqual",
            "Greater": "Greater", "GreaterEqual": "GreaterOrEqual", "LogicalAnd": "And",
            "LogicalOr": "Or", "LogicalXor": "Xor", "Xor": "Xor", "BitwiseAnd": "BitwiseAnd",
@@ -27,10 +27,11 @@ _BINARY = {"Add": "Add", "Subtract": "Sub", "Multiply": "Mul", "Maximum": "Max",
 _ON_BOOLEANS = {"BitwiseAnd": "And", "BitwiseOr": "Or", "BitwiseXor": "Xor", "BitwiseNot": "Not"}
 
 
-@converts(*_BINARY)
+@converts(*BINARY)
 def binary(e: Emitter, c: Call) -> None:
+    """ONNX's op of the same semantics (table ``BINARY``); bitwise ops on booleans are the logical ones."""
     _broadcast(c)
-    name = _BINARY[c.op.type]
+    name = BINARY[c.op.type]
     if c.in_info[0].etype.name == "boolean":
         name = _ON_BOOLEANS.get(c.op.type, name)
     inputs = list(c.inputs)
@@ -47,12 +48,14 @@ def binary(e: Emitter, c: Call) -> None:
 
 @converts("NotEqual")
 def not_equal(e: Emitter, c: Call) -> None:
+    """Not(Equal)."""
     _broadcast(c)
     e.one("Not", [e.one("Equal", c.inputs)], c.outputs[0])
 
 
 @converts("SquaredDifference")
 def squared_difference(e: Emitter, c: Call) -> None:
+    """(a - b) * (a - b)."""
     _broadcast(c)
     d = e.one("Sub", c.inputs)
     e.one("Mul", [d, d], c.outputs[0])
@@ -99,13 +102,14 @@ def floor_mod(e: Emitter, c: Call) -> None:
 
 @converts("BitwiseLeftShift", "BitwiseRightShift")
 def shift(e: Emitter, c: Call) -> None:
+    """ONNX BitShift (unsigned integers only)."""
     if not c.out_info[0].etype.name.startswith("u"):
         raise Unexpressible("ONNX BitShift takes unsigned integers only")
     e.one("BitShift", c.inputs, c.outputs[0],
           direction="LEFT" if c.op.type == "BitwiseLeftShift" else "RIGHT")
 
 
-_UNARY = {"Abs": "Abs", "Acos": "Acos", "Acosh": "Acosh", "Asin": "Asin", "Asinh": "Asinh",
+UNARY = {"Abs": "Abs", "Acos": "Acos", "Acosh": "Acosh", "Asin": "Asin", "Asinh": "Asinh",
           "Atan": "Atan", "Atanh": "Atanh", "Ceiling": "Ceil", "Cos": "Cos", "Cosh": "Cosh",
           "Erf": "Erf", "Exp": "Exp", "Floor": "Floor", "Log": "Log", "Negative": "Neg",
           "Relu": "Relu", "Sigmoid": "Sigmoid", "Sign": "Sign", "Sin": "Sin", "Sinh": "Sinh",
@@ -125,9 +129,10 @@ _FLOAT_ONLY = frozenset({"Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Cei
 _INTEGER_VIA_F64 = frozenset({"Exp", "Log", "Sin"})
 
 
-@converts(*_UNARY)
+@converts(*UNARY)
 def unary(e: Emitter, c: Call) -> None:
-    name = _UNARY[c.op.type]
+    """ONNX's op of the same semantics (table ``UNARY``); integer inputs of float-only ops: see ``_INTEGER_VIA_F64``."""
+    name = UNARY[c.op.type]
     et = c.in_info[0].etype
     x = c.inputs[0]
     if et.name == "boolean":
@@ -152,6 +157,7 @@ def unary(e: Emitter, c: Call) -> None:
 
 @converts("HSigmoid")
 def hsigmoid(e: Emitter, c: Call) -> None:
+    """ONNX HardSigmoid with alpha 1/6, beta 0.5."""
     e.one("HardSigmoid", c.inputs, c.outputs[0], alpha=1 / 6, beta=0.5)
 
 
@@ -165,12 +171,14 @@ def hard_sigmoid(e: Emitter, c: Call) -> None:
 
 @converts("Selu")
 def selu(e: Emitter, c: Call) -> None:
+    """ONNX Selu; alpha and lambda must be constants (attributes in ONNX)."""
     alpha, lam = float(np.ravel(c.const(1))[0]), float(np.ravel(c.const(2))[0])
     e.one("Selu", c.inputs[:1], c.outputs[0], alpha=alpha, gamma=lam)
 
 
 @converts("Elu")
 def elu(e: Emitter, c: Call) -> None:
+    """ONNX Elu."""
     e.one("Elu", c.inputs, c.outputs[0], alpha=float(c.op.alpha))
 
 
@@ -184,6 +192,7 @@ def swish(e: Emitter, c: Call) -> None:
 
 @converts("Gelu")
 def gelu(e: Emitter, c: Call) -> None:
+    """ONNX Gelu-20 (approximate none / tanh)."""
     mode = getattr(c.op, "approximation_mode", "erf")
     e.one("Gelu", c.inputs, c.outputs[0], approximate="tanh" if mode == "tanh" else "none")
 
@@ -216,18 +225,21 @@ def round_(e: Emitter, c: Call) -> None:
 
 @converts("IsInf")
 def is_inf(e: Emitter, c: Call) -> None:
+    """ONNX IsInf with the same detect_negative/detect_positive."""
     e.one("IsInf", c.inputs, c.outputs[0], detect_negative=int(c.op.detect_negative),
           detect_positive=int(c.op.detect_positive))
 
 
 @converts("IsFinite")
 def is_finite(e: Emitter, c: Call) -> None:
+    """Not(IsNaN or IsInf)."""
     x = c.inputs[0]
     e.one("Not", [e.one("Or", [e.one("IsNaN", [x]), e.one("IsInf", [x])])], c.outputs[0])
 
 
 @converts("Select")
 def select(e: Emitter, c: Call) -> None:
+    """ONNX Where (booleans selected as bytes: onnxruntime has no boolean Where)."""
     _broadcast(c)
     et = c.out_info[0].etype
     if et.name != "boolean":
@@ -254,6 +266,7 @@ def convert(e: Emitter, c: Call) -> None:
 
 @converts("ConvertLike")
 def convert_like(e: Emitter, c: Call) -> None:
+    """ONNX CastLike."""
     e.one("CastLike", c.inputs, c.outputs[0])
 
 

@@ -37,6 +37,7 @@ def reshape(e: Emitter, c: Call) -> None:
 
 @converts("Squeeze")
 def squeeze(e: Emitter, c: Call) -> None:
+    """ONNX Squeeze; axes whose dim is not 1 are dropped, as OpenVINO skips them."""
     if len(c.inputs) == 1:
         e.one("Squeeze", c.inputs, c.outputs[0])
         return
@@ -53,11 +54,13 @@ def squeeze(e: Emitter, c: Call) -> None:
 
 @converts("Unsqueeze")
 def unsqueeze(e: Emitter, c: Call) -> None:
+    """ONNX Unsqueeze (axes as a 1-D int64 input)."""
     e.one("Unsqueeze", [c.inputs[0], e.one("Reshape", [_i64(e, c, 1), e.ints([-1])])], c.outputs[0])
 
 
 @converts("Transpose")
 def transpose(e: Emitter, c: Call) -> None:
+    """ONNX Transpose; the order must be a constant (an attribute in ONNX)."""
     perm = [int(p) for p in np.ravel(c.const(1))]
     rank = c.rank(0)
     if not perm:
@@ -67,11 +70,13 @@ def transpose(e: Emitter, c: Call) -> None:
 
 @converts("Concat")
 def concat(e: Emitter, c: Call) -> None:
+    """ONNX Concat."""
     e.one("Concat", c.inputs, c.outputs[0], axis=int(c.op.axis))
 
 
 @converts("Split")
 def split(e: Emitter, c: Call) -> None:
+    """ONNX Split with num_outputs (opset 18+)."""
     axis = int(np.ravel(c.const(1))[0])
     e.node("Split", c.inputs[:1], c.outputs, axis=axis, num_outputs=int(c.op.num_splits))
 
@@ -103,6 +108,7 @@ def gather(e: Emitter, c: Call) -> None:
 
 @converts("GatherElements")
 def gather_elements(e: Emitter, c: Call) -> None:
+    """ONNX GatherElements."""
     e.one("GatherElements", c.inputs, c.outputs[0], axis=int(c.op.axis))
 
 
@@ -116,6 +122,7 @@ def gather_nd(e: Emitter, c: Call) -> None:
 
 @converts("ScatterElementsUpdate")
 def scatter_elements(e: Emitter, c: Call) -> None:
+    """ONNX ScatterElements (reduction sum/prod/min/max as add/mul/min/max)."""
     reduction = getattr(c.op, "reduction", "none")
     if reduction not in ("none", "sum", "prod", "max", "min") or not getattr(c.op, "use_init_val", True):
         raise Unexpressible(f"reduction={reduction} / use_init_val=false has no ONNX form")
@@ -126,6 +133,7 @@ def scatter_elements(e: Emitter, c: Call) -> None:
 
 @converts("ScatterNDUpdate")
 def scatter_nd(e: Emitter, c: Call) -> None:
+    """ONNX ScatterND (reduction sum/prod/min/max as add/mul/min/max; sub has no ONNX form)."""
     reduction = getattr(c.op, "reduction", "none")
     if reduction == "sub":
         raise Unexpressible("reduction=sub has no ONNX form")
@@ -135,6 +143,7 @@ def scatter_nd(e: Emitter, c: Call) -> None:
 
 @converts("ShapeOf")
 def shape_of(e: Emitter, c: Call) -> None:
+    """ONNX Shape (Cast to i32 when the IR asks for it)."""
     dst = c.out_info[0].etype
     if dst.name == "i64":
         e.one("Shape", c.inputs, c.outputs[0])
@@ -255,6 +264,7 @@ def pad(e: Emitter, c: Call) -> None:
 
 @converts("DepthToSpace")
 def depth_to_space(e: Emitter, c: Call) -> None:
+    """ONNX DepthToSpace (blocks_first = DCR, depth_first = CRD), 4-D."""
     mode = "DCR" if c.op.mode == "blocks_first" else "CRD"
     if c.rank(0) != 4:
         raise Unexpressible("ONNX DepthToSpace takes 4-D tensors")
@@ -263,6 +273,7 @@ def depth_to_space(e: Emitter, c: Call) -> None:
 
 @converts("NonZero")
 def non_zero(e: Emitter, c: Call) -> None:
+    """ONNX NonZero (same [rank, count] layout)."""
     dst = c.out_info[0].etype
     y = e.one("NonZero", c.inputs)
     e.one("Identity" if dst.name == "i64" else "Cast", [y], c.outputs[0],
@@ -271,11 +282,13 @@ def non_zero(e: Emitter, c: Call) -> None:
 
 @converts("Einsum")
 def einsum(e: Emitter, c: Call) -> None:
+    """ONNX Einsum with the same equation."""
     e.one("Einsum", c.inputs, c.outputs[0], equation=c.op.equation)
 
 
 @converts("CumSum")
 def cumsum(e: Emitter, c: Call) -> None:
+    """ONNX CumSum with the same exclusive/reverse."""
     axis = c.inputs[1] if len(c.inputs) > 1 else e.const(np.asarray(0, np.int64))
     e.one("CumSum", [c.inputs[0], axis], c.outputs[0], exclusive=int(c.op.exclusive), reverse=int(c.op.reverse))
 
@@ -337,6 +350,7 @@ def reverse(e: Emitter, c: Call) -> None:
 
 @converts("ReverseSequence")
 def reverse_sequence(e: Emitter, c: Call) -> None:
+    """ONNX ReverseSequence."""
     rank = c.rank(0)
     e.one("ReverseSequence", [c.inputs[0], _i64(e, c, 1)], c.outputs[0],
           batch_axis=int(c.op.batch_axis) % rank, time_axis=int(c.op.seq_axis) % rank)
@@ -418,6 +432,7 @@ def embedding_bag_packed(e: Emitter, c: Call) -> None:
 
 @converts("ConvertPromoteTypes")
 def convert_promote_types(e: Emitter, c: Call) -> None:
+    """A Cast of each input to the promoted type shape inference found."""
     for x, out, info in zip(c.inputs, c.outputs, c.out_info):
         e.one("Cast", [x], out, to=onnx_type(info.etype))
 

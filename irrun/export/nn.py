@@ -42,6 +42,7 @@ def _window(c: Call, kernel_rank: int) -> dict:
 
 @converts("Convolution")
 def convolution(e: Emitter, c: Call) -> None:
+    """ONNX Conv (pads begin ++ end, auto_pad, strides, dilations)."""
     e.one("Conv", c.inputs, c.outputs[0], **_window(c, c.rank(1) - 2))
 
 
@@ -82,6 +83,7 @@ def deconvolution(e: Emitter, c: Call) -> None:
 
 @converts("GroupConvolutionBackpropData")
 def group_deconvolution(e: Emitter, c: Call) -> None:
+    """ONNX ConvTranspose with group; weights [G, I/G, O/G, k...] reshaped to [I, O/G, k...]."""
     shape = c.in_info[1].shape
     if not shape.is_static:
         raise Unexpressible("weights of dynamic shape")
@@ -111,6 +113,7 @@ def max_pool(e: Emitter, c: Call) -> None:
 
 @converts("AvgPool")
 def avg_pool(e: Emitter, c: Call) -> None:
+    """ONNX AveragePool (exclude-pad = not count_include_pad, rounding_type ceil = ceil_mode)."""
     attrs = _window(c, len(c.op.kernel))
     attrs["kernel_shape"] = list(c.op.kernel)
     attrs["ceil_mode"] = int(c.op.rounding_type in ("ceil", "ceil_torch"))
@@ -120,11 +123,13 @@ def avg_pool(e: Emitter, c: Call) -> None:
 
 @converts("Softmax")
 def softmax(e: Emitter, c: Call) -> None:
+    """ONNX Softmax over the same axis."""
     e.one("Softmax", c.inputs, c.outputs[0], axis=int(c.op.axis))
 
 
 @converts("LogSoftmax")
 def log_softmax(e: Emitter, c: Call) -> None:
+    """ONNX LogSoftmax over the same axis."""
     e.one("LogSoftmax", c.inputs, c.outputs[0], axis=int(c.op.axis))
 
 
@@ -185,6 +190,7 @@ def group_norm(e: Emitter, c: Call) -> None:
 
 @converts("LRN")
 def lrn(e: Emitter, c: Call) -> None:
+    """ONNX LRN (across channels: axes [1] only)."""
     axes = [int(a) for a in np.ravel(c.const(1))]
     if axes != [1]:
         raise Unexpressible("LRN over axes other than [1] (ONNX LRN normalizes across channels)")
@@ -317,6 +323,21 @@ def bucketize(e: Emitter, c: Call) -> None:
     e.one("Cast", [count], c.outputs[0], to=onnx_type(c.out_info[0].etype))
 
 
+@converts("SearchSorted")
+def search_sorted(e: Emitter, c: Call) -> None:
+    """The insertion index of each value in its sorted row: how many entries lie below it
+    (right_mode: at or below), counted by one broadcast comparison."""
+    rows, values = c.inputs[0], c.inputs[1]
+    if c.rank(0) != c.rank(1):
+        if c.rank(0) != 1:
+            raise Unexpressible("sorted and values of different ranks")
+    v = e.one("Unsqueeze", [values, e.ints([-1])])                          # [..., M, 1]
+    r = e.one("Unsqueeze", [rows, e.ints([-2])]) if c.rank(0) > 1 else rows    # [..., 1, N]
+    below = e.one("LessOrEqual" if c.op.right_mode else "Less", [r, v])
+    count = e.one("ReduceSum", [e.cast(below, elements.TYPES["i64"]), e.ints([-1])], keepdims=0)
+    e.one("Cast", [count], c.outputs[0], to=onnx_type(c.out_info[0].etype))
+
+
 @converts("GridSample")
 def grid_sample(e: Emitter, c: Call) -> None:
     """ONNX GridSample-20: the same modes, padding modes and align_corners."""
@@ -327,6 +348,7 @@ def grid_sample(e: Emitter, c: Call) -> None:
 
 @converts("Col2Im")
 def col2im(e: Emitter, c: Call) -> None:
+    """ONNX Col2Im-18 (pads begin ++ end)."""
     e.one("Col2Im", [c.inputs[0], e.as_int64(c.inputs[1], c.in_info[1]), e.as_int64(c.inputs[2], c.in_info[2])],
           c.outputs[0], strides=list(c.op.strides), dilations=list(c.op.dilations),
           pads=list(c.op.pads_begin) + list(c.op.pads_end))
@@ -430,3 +452,16 @@ not_exported("OpenVINO's detection post-processing (priors, proposals, Detection
              "ExperimentalDetectronDetectionOutput", "ExperimentalDetectronGenerateProposalsSingleImage",
              "ExperimentalDetectronPriorGridGenerator", "ExperimentalDetectronROIFeatureExtractor",
              "ExperimentalDetectronTopKROIs", "GenerateProposals", "MatrixNms", "MulticlassNms", "NMSRotated")
+
+
+not_exported("ONNX has this op, with another layout or other attributes; the mapping is not written yet",
+             "DFT", "IDFT", "RDFT", "IRDFT", "STFT", "ISTFT", "DeformableConvolution", "Unique", "ROIPooling")
+not_exported("ONNX has no such op; a decomposition into ONNX ops is not written yet",
+             "BatchToSpace", "SpaceToBatch", "ExtractImagePatches", "GatherTree", "EmbeddingBagOffsets",
+             "EmbeddingBagOffsetsSum", "EmbeddingSegmentsSum", "SliceScatter", "SegmentMax", "SparseFillEmptyRows",
+             "CTCGreedyDecoder", "CTCGreedyDecoderSeqLen", "Inverse", "NV12toRGB", "NV12toBGR", "I420toRGB",
+             "I420toBGR", "PSROIPooling", "DeformablePSROIPooling", "ROIAlignRotated")
+not_exported("ONNX has no CTC loss op", "CTCLoss")
+not_exported("1-bit packed weights: ONNX has no 1-bit type (a decomposition is not written yet)", "BinaryConvolution")
+not_exported("OpenVINO's random ops draw from its Philox stream; ONNX's random ops cannot reproduce it",
+             "RandomUniform", "Multinomial")

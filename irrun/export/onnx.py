@@ -200,6 +200,11 @@ def model_inputs_of(model, n: int) -> list[tuple[int, int]]:
     return inputs_of(model.dag, n)
 
 
+def load_converters() -> None:
+    """Import the converter modules: each registers its converters in :mod:`irrun.export.table`."""
+    from . import elementwise, movement, nn, sequence  # noqa: F401
+
+
 def build_onnx(model, opset: int = DEFAULT_OPSET) -> Any:
     """The ONNX ModelProto of ``model`` (an :class:`irrun.Model`), checked by
     ``onnx.checker.check_model``. Raises UnsupportedError naming every layer with no ONNX form."""
@@ -208,7 +213,7 @@ def build_onnx(model, opset: int = DEFAULT_OPSET) -> Any:
     if not MIN_OPSET <= opset <= onnx.defs.onnx_opset_version():
         raise InputError(f"--opset {opset}: irrun writes ONNX opsets {MIN_OPSET} to "
                          f"{onnx.defs.onnx_opset_version()} (the installed onnx's newest)")
-    from . import elementwise, movement, nn, sequence  # noqa: F401  (they register their converters)
+    load_converters()
     walk = _Walk(model, opset)
     graph = walk.run()
     from .. import __version__

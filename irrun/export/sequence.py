@@ -42,6 +42,7 @@ def reserve(e: Emitter, variable_id: str) -> dict[str, Any]:
 
 @converts("ReadValue")
 def read_value(e: Emitter, c: Call) -> None:
+    """A state input (``past_key_values.N.key`` for optimum's KV-cache variables); see the module docstring."""
     entry = reserve(e, c.op.variable_id)
     if "input" in entry:
         raise Unexpressible(f"a second ReadValue of variable {c.op.variable_id}")
@@ -55,6 +56,7 @@ def read_value(e: Emitter, c: Call) -> None:
 
 @converts("Assign")
 def assign(e: Emitter, c: Call) -> None:
+    """A state output (``present.N.key`` for optimum's KV-cache variables); see the module docstring."""
     entry = reserve(e, c.op.variable_id)
     if "output" in entry:
         raise Unexpressible(f"a second Assign of variable {c.op.variable_id}")
@@ -160,29 +162,35 @@ def _recurrent(e: Emitter, c: Call, family: str, sequence: bool) -> None:
 
 @converts("LSTMSequence")
 def lstm_sequence(e: Emitter, c: Call) -> None:
+    """ONNX LSTM: see ``_recurrent`` (gate order f,i,c,o -> i,o,f,c; batch-first transposes)."""
     _recurrent(e, c, "LSTM", True)
 
 
 @converts("GRUSequence")
 def gru_sequence(e: Emitter, c: Call) -> None:
+    """ONNX GRU: see ``_recurrent`` (linear_before_reset's bias split into Wb and Rb)."""
     _recurrent(e, c, "GRU", True)
 
 
 @converts("RNNSequence")
 def rnn_sequence(e: Emitter, c: Call) -> None:
+    """ONNX RNN: see ``_recurrent``."""
     _recurrent(e, c, "RNN", True)
 
 
 @converts("LSTMCell")
 def lstm_cell(e: Emitter, c: Call) -> None:
+    """A one-step ONNX LSTM (see ``_recurrent``)."""
     _recurrent(e, c, "LSTM", False)
 
 
 @converts("GRUCell")
 def gru_cell(e: Emitter, c: Call) -> None:
+    """A one-step ONNX GRU (see ``_recurrent``)."""
     _recurrent(e, c, "GRU", False)
 
 
 @converts("RNNCell")
 def rnn_cell(e: Emitter, c: Call) -> None:
+    """A one-step ONNX RNN (see ``_recurrent``)."""
     _recurrent(e, c, "RNN", False)
