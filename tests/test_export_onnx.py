@@ -143,6 +143,18 @@ def test_cli_export_verify_prints_agreement(tmp_path, capsys):
     assert (tmp_path / "r.onnx").is_file()
 
 
+def test_cli_verify_of_a_stateful_llm_compares_logits_and_the_new_cache(tmp_path, capsys):
+    case = FIXTURES / "llm_zoo" / "tiny_llama-int4"
+    with np.load(case / "steps.npz") as f:
+        np.savez(tmp_path / "prefill.npz", **{k.split(".", 1)[1]: f[k] for k in f.files if k.startswith("0.")})
+    code, out, err = cli(capsys, "export", case / "model.xml", "-o", tmp_path / "l.onnx", "--verify",
+                         "--input", tmp_path / "prefill.npz")
+    assert code == 0, err
+    assert "onnxruntime and irrun agree on 5 of 5 outputs" in out
+    assert [line.split()[0] for line in out.splitlines() if line.startswith("present.")] == \
+        ["present.0.key", "present.0.value", "present.1.key", "present.1.value"]
+
+
 def _unsupported_model(tmp_path: Path) -> Path:
     """Two CTCGreedyDecoder layers (no ONNX form) between exportable ones."""
     b = IRWriter("ctc")

@@ -52,25 +52,25 @@ def main(args) -> int:
             print(f"note: {printable(prop.value)}")
     if not args.verify:
         return EXIT_OK
-    return verify(model, target, args)
+    return verify(model, target, args, {p.key: p.value for p in proto.metadata_props})
 
 
-def verify(model, target, args) -> int:
+def verify(model, target, args, metadata: dict[str, str]) -> int:
     from ..debug.profiling import random_inputs
-    from ..export.verify import OnnxRunError, compare, run_onnx
+    from ..export.verify import OnnxRunError, compare, reference, run_onnx
     from .common import load_inputs
 
     feeds = random_inputs(model, load_inputs(model, args.input, partial=True), args.seed)
     feeds = {spec.name: feeds[key] for spec in model.inputs for key in spec.names if key in feeds}
-    reference = {k: v for k, v in model.run(feeds).items()}
+    expected, onnx_feeds = reference(model, feeds, metadata)
     try:
-        got = run_onnx(target, feeds)
+        got = run_onnx(target, onnx_feeds)
     except OnnxRunError as e:
         print(f"irrun: onnxruntime could not run the export on these inputs (irrun could): {printable(e)}"
               "\n(random inputs may hold indices out of range, which OpenVINO and irrun answer with zeros "
               "and ONNX refuses: give realistic ones with --input)", file=sys.stderr)
         return EXIT_FINDINGS
-    rows = compare(reference, got, atol=args.atol, rtol=args.rtol)
+    rows = compare(expected, got, atol=args.atol, rtol=args.rtol)
     table = [("output", "dtype", "shape", "max abs diff", "max rel diff", "")]
     table += [(printable(r.name), r.dtype, "x".join(map(str, r.shape)) or "scalar", f"{r.max_abs:.3g}",
                f"{r.max_rel:.3g}", "ok" if r.ok else f"DIFFERS {r.problem}".rstrip()) for r in rows]

@@ -95,6 +95,8 @@ class Emitter:
         self.prefix = ""
         #: variable id -> its state input/output declarations (irrun.export.sequence)
         self.states: dict[str, dict[str, Any]] = {}
+        #: the ONNX model's metadata_props beyond the source and the notes
+        self.metadata: dict[str, str] = {}
 
     def fresh(self, hint: str) -> str:
         """A tensor or node name not used yet, from ``hint``."""

@@ -233,7 +233,10 @@ def build_onnx(model, opset: int = DEFAULT_OPSET) -> Any:
 
 
 def walk_notes(walk: _Walk) -> dict[str, str]:
-    return {f"irrun.note.{i}": note for i, note in enumerate(dict.fromkeys(walk.e.notes))}
+    """The notes (``irrun.note.N``) and the state ports (``irrun.state_input.<name>`` /
+    ``irrun.state_output.<name>`` -> variable id) as metadata."""
+    notes = {f"irrun.note.{i}": note for i, note in enumerate(dict.fromkeys(walk.e.notes))}
+    return notes | walk.e.metadata
 
 
 def export_onnx(model, path: str | os.PathLike, opset: int = DEFAULT_OPSET) -> Path:

@@ -48,6 +48,7 @@ def read_value(e: Emitter, c: Call) -> None:
         raise Unexpressible(f"a second ReadValue of variable {c.op.variable_id}")
     name = entry["input_name"]
     entry["input"] = value_info(name, c.out_info[0].etype, c.out_info[0].shape, symbolic=name)
+    e.metadata[f"irrun.state_input.{name}"] = c.op.variable_id
     e.one("Identity", [name], c.outputs[0])
     if len(c.inputs):
         e.notes.append("ReadValue initializers are not exported: feed each state input its initial value "
@@ -61,6 +62,7 @@ def assign(e: Emitter, c: Call) -> None:
     if "output" in entry:
         raise Unexpressible(f"a second Assign of variable {c.op.variable_id}")
     name = entry["output_name"]
+    e.metadata[f"irrun.state_output.{name}"] = c.op.variable_id
     e.one("Identity", [c.inputs[0]], name)
     for out in c.outputs:
         e.one("Identity", [c.inputs[0]], out)

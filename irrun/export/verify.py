@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import UnsupportedError
+from ..types.tensor_info import Role
 
 #: f32 agreement bound: |onnx - irrun| <= ATOL + RTOL * |irrun|
 ATOL = 1e-4
@@ -51,8 +52,8 @@ def run_onnx(path: str | os.PathLike | bytes, feeds: dict[str, np.ndarray]) -> d
     wanted = {i.name for i in session.get_inputs()}
     missing = wanted - set(feeds)
     if missing:
-        raise UnsupportedError("--verify cannot feed the export's state inputs "
-                               f"({', '.join(sorted(missing))}): verifying stateful models is not written yet")
+        raise UnsupportedError(f"--verify cannot feed the export's inputs {', '.join(sorted(missing))} "
+                               "(state inputs without irrun's state_input metadata?)")
     names = [o.name for o in session.get_outputs()]
     try:
         return dict(zip(names, session.run(names, {k: v for k, v in feeds.items() if k in wanted})))
@@ -70,6 +71,28 @@ def _run_errors(ort: Any) -> tuple[type[BaseException], ...]:
 class OnnxRunError(Exception):
     """onnxruntime refused to run the export on these inputs (e.g. an index out of range, which
     OpenVINO and irrun answer with zeros): a disagreement, not an irrun bug."""
+
+
+def reference(model, feeds: dict[str, np.ndarray], metadata: dict[str, str]
+              ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """irrun's outputs on ``feeds`` from the model's initial state, and the ONNX feeds: the
+    inputs plus each state input (``irrun.state_input.*`` metadata) holding what irrun's ReadValue
+    read. The state outputs are compared with what irrun's Assign layers wrote."""
+    state_in = {k.split(".", 2)[2]: v for k, v in metadata.items() if k.startswith("irrun.state_input.")}
+    state_out = {k.split(".", 2)[2]: v for k, v in metadata.items() if k.startswith("irrun.state_output.")}
+    model.reset_state()
+    if not state_in:
+        return dict(model.run(feeds)), dict(feeds)
+    from ..debug.tracing import trace
+    t = trace(model, feeds, ops=["ReadValue"])
+    variable_of = {model.dag.nodes[n]["layer"].id: model.ops[n].variable_id for n in model.order
+                   if model.ops[n].role == Role.VARIABLE_READ}
+    read = {variable_of[run.id]: run.arrays[0] for run in t.layers
+            if run.arrays is not None and run.id in variable_of}
+    onnx_feeds = dict(feeds) | {name: read[var] for name, var in state_in.items() if var in read}
+    outputs = dict(t.outputs) | {name: model.state[var] for name, var in state_out.items()}
+    model.reset_state()
+    return outputs, onnx_feeds
 
 
 def compare(reference: dict[str, np.ndarray], got: dict[str, np.ndarray], *, atol: float = ATOL,
