@@ -125,6 +125,35 @@ def test_stateful_llm_decodes_like_openvino_in_onnxruntime(case, tmp_path):
         state = {k.replace("present.", "past_key_values."): v for k, v in got.items() if k.startswith("present.")}
 
 
+def test_seq2seq_decoder_decodes_like_openvino_from_empty_state(tmp_path):
+    """optimum-intel's stateful seq2seq decoder (int8 BART): its cross-attention caches are
+    initialized from the encoder's output by ReadValue sub-graphs, which the export keeps behind
+    an If: an empty state input means "not set". Fed empty states on the first step and its own
+    outputs after, onnxruntime's logits match OpenVINO's greedy steps."""
+    case = FIXTURES / "seq2seq_zoo" / "mini_bart-int8"
+    out = irrun.export_onnx(case / "openvino_decoder_model.xml", tmp_path / "d.onnx")
+    onnx.checker.check_model(onnx.load(out), full_check=True)
+    s = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
+    meta = onnx.load(out).metadata_props
+    state_in = {p.value: p.key.split(".", 2)[2] for p in meta if p.key.startswith("irrun.state_input.")}
+    state_out = {p.value: p.key.split(".", 2)[2] for p in meta if p.key.startswith("irrun.state_output.")}
+    assert set(state_in) == set(state_out) and len(state_in) == 5
+    shapes = {i.name: [d if isinstance(d, int) else 0 for d in i.shape] for i in s.get_inputs()}
+    state = {name: np.zeros(shapes[name], np.float32) for name in state_in.values()}
+    outputs = [o.name for o in s.get_outputs()]
+    tol = json.loads((case / "case.json").read_text(encoding="utf-8"))
+    with np.load(case / "greedy.npz") as f:
+        trace = {k: f[k] for k in f.files}
+    for i in range(4):
+        feeds = {k.split(".", 1)[1]: v for k, v in trace.items() if k.startswith(f"{i}.")}
+        got = dict(zip(outputs, s.run(None, {**feeds, **state})))
+        want = trace[f"expected.{i}"]
+        np.testing.assert_allclose(got["logits"], want, rtol=tol.get("rtol", RTOL), atol=tol.get("atol", ATOL),
+                                   err_msg=f"step {i}")
+        assert int(got["logits"][0, -1].argmax()) == int(want[0, -1].argmax()), i
+        state = {state_in[var]: got[state_out[var]] for var in state_in}
+
+
 # --- the command line ---------------------------------------------------------------------------
 
 def cli(capsys, *args):

@@ -91,13 +91,49 @@ def group_deconvolution(e: Emitter, c: Call) -> None:
     _backprop(e, c, e.one("Reshape", [c.inputs[1], e.ints([g * ig, og, *rest])]), g)
 
 
+def _pool(c: Call, include_pad: bool = False) -> dict:
+    """A pooling layer's ONNX attributes. The IR's ceil rounding is not ONNX's ceil_mode (OpenVINO
+    lets the last window start in the padding): with explicit pads and a static output the end
+    pads are instead grown to give exactly the IR's output size in floor mode (padding never
+    wins a max, and is not counted in an average that excludes it)."""
+    attrs = _window(c, len(c.op.kernel))
+    attrs["kernel_shape"] = kernel = list(c.op.kernel)
+    ceil = c.op.rounding_type in ("ceil", "ceil_torch")
+    attrs["ceil_mode"] = int(ceil)
+    ins, outs = c.in_info[0].shape, c.out_info[0].shape
+    if not ceil or attrs["auto_pad"] != "NOTSET" or not (ins.is_static and outs.is_static):
+        return attrs
+    dil = attrs.get("dilations") or [1] * len(kernel)
+    n = len(kernel)
+    begin, end = list(c.op.pads_begin), list(c.op.pads_end)
+    spatial = list(zip(ins.to_tuple()[2:], outs.to_tuple()[2:], c.op.strides, kernel, dil, begin, end))
+    if all(_onnx_ceil(i, s, k, d, b, pe) == o for i, o, s, k, d, b, pe in spatial):
+        return attrs                                         # ONNX's ceil_mode gives the same windows
+    grown = [(o - 1) * s + (k - 1) * d + 1 - i - b for i, o, s, k, d, b, _ in spatial]
+    if any(g < 0 or g >= k for g, k in zip(grown, kernel)) or any(b >= k for b, k in zip(begin, kernel)):
+        raise Unexpressible("ceil rounding with windows onnxruntime cannot pad to (a pad as large as the kernel)")
+    if include_pad and grown != end[:n]:
+        raise Unexpressible("ceil rounding of an average that counts the padding (OpenVINO does not count "
+                            "the part of the last window past the pads)")
+    attrs["pads"], attrs["ceil_mode"] = begin + grown, 0
+    return attrs
+
+
+def _onnx_ceil(size: int, stride: int, kernel: int, dilation: int, begin: int, end: int) -> int:
+    """The output size of ONNX pooling with ceil_mode (as onnxruntime computes it: a last window
+    that would start in the end padding is dropped, as in PyTorch)."""
+    span = (kernel - 1) * dilation + 1
+    out = -(-(size + begin + end - span) // stride) + 1
+    if (out - 1) * stride >= size + begin:
+        out -= 1
+    return out
+
+
 @converts("MaxPool")
 def max_pool(e: Emitter, c: Call) -> None:
     """ONNX MaxPool; its Indices output counts over the whole tensor, the IR's from ``axis``:
     written when the indices are unused or axis is 0."""
-    attrs = _window(c, len(c.op.kernel))
-    attrs["kernel_shape"] = list(c.op.kernel)
-    attrs["ceil_mode"] = int(c.op.rounding_type in ("ceil", "ceil_torch"))
+    attrs = _pool(c)
     outs = list(c.outputs)
     if 1 in c.used:
         if int(c.op.axis) != 0:
@@ -113,11 +149,10 @@ def max_pool(e: Emitter, c: Call) -> None:
 
 @converts("AvgPool")
 def avg_pool(e: Emitter, c: Call) -> None:
-    """ONNX AveragePool (exclude-pad = not count_include_pad, rounding_type ceil = ceil_mode)."""
-    attrs = _window(c, len(c.op.kernel))
-    attrs["kernel_shape"] = list(c.op.kernel)
-    attrs["ceil_mode"] = int(c.op.rounding_type in ("ceil", "ceil_torch"))
-    attrs["count_include_pad"] = int(not getattr(c.op, "exclude-pad"))
+    """ONNX AveragePool (exclude-pad = not count_include_pad; ceil rounding: see ``_pool``)."""
+    include = not getattr(c.op, "exclude-pad")
+    attrs = _pool(c, include)
+    attrs["count_include_pad"] = int(include)
     e.one("AveragePool", c.inputs, c.outputs[0], **attrs)
 
 
@@ -285,7 +320,9 @@ def interpolate(e: Emitter, c: Call) -> None:
 
 @converts("TopK")
 def topk(e: Emitter, c: Call) -> None:
-    """ONNX TopK sorts by value; sort="index" re-sorts the winners by index, "none" is by value."""
+    """ONNX TopK sorts by value; sort="index" re-sorts the winners by index, "none" is by value.
+    Equal values may come out in another order than OpenVINO's: onnxruntime puts the lower index
+    first, OpenVINO's order of ties is its own (measured: tests/fixtures' TopK tie cases differ)."""
     k = e.one("Reshape", [e.as_int64(c.inputs[1], c.in_info[1]), e.ints([1])])
     axis = int(c.op.axis)
     values, idx = e.node("TopK", [c.inputs[0], k], 2, axis=axis, largest=int(c.op.mode == "max"), sorted=1)

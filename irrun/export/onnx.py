@@ -4,8 +4,8 @@ The graph walk: every live layer in topological order goes through its converter
 (:mod:`irrun.export.table`); Parameters become graph inputs named as irrun names the model's
 inputs, with their dynamic dims as symbolic ``dim_param`` names (``<input>_d<axis>``); Consts
 become initializers in their own element type (u4/i4 as ONNX INT4/UINT4, f16 as FLOAT16: the
-compressed weights stay compressed, with the IR's Convert/Subtract/Multiply decompression written
-as Cast/Sub/Mul nodes); each Result becomes an Identity into a graph output named as
+compressed weights stay compressed, their decompression a DequantizeLinear where
+:mod:`irrun.export.compressed` matches it, else Cast/Sub/Mul nodes); each Result becomes an Identity into a graph output named as
 ``Model.outputs`` names it, so ``irrun`` and onnxruntime outputs line up by name. Stateful models
 get one input and one output per variable (:mod:`irrun.export.sequence`).
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,6 +27,9 @@ from ..types.tensor_info import Role, TensorInfo
 from . import compressed
 from .emitter import MIN_OPSET, Call, Emitter, Unexpressible, onnx_type, require_onnx, value_info
 from .table import converter_for
+
+if TYPE_CHECKING:
+    from ..model import Model
 
 #: The opset the converters are written for (blocked DequantizeLinear, INT4/UINT4 need 21).
 DEFAULT_OPSET = 21
@@ -39,15 +42,13 @@ PROTOBUF_LIMIT = 2 << 30
 class _Walk:
     """One export: names every live port, converts every layer, collects what cannot be."""
 
-    def __init__(self, model, opset: int):
+    def __init__(self, model: Model, opset: int):
         self.model = model
         self.e = Emitter(opset)
         self.types = model.types()
         self.names: dict[tuple[int, int], str] = {}
         #: "Type-version (why)" -> the layers refused for it
         self.refused: dict[str, list[str]] = {}
-        self.state_inputs: list[Any] = []
-        self.state_outputs: list[Any] = []
 
     def tensor_name(self, n: int, port: int) -> str:
         key = (n, port)
@@ -61,7 +62,12 @@ class _Walk:
         return self.names[key]
 
     def info(self, n: int, port: int) -> TensorInfo:
-        return self.types[(n, port)]
+        """What shape inference knows of a port (the declared port where it knows nothing)."""
+        info = self.types.get((n, port))
+        if info is None:
+            layer = self.model.dag.nodes[n]["layer"]
+            return TensorInfo(op_etype(layer, port), _declared(layer, port))
+        return info
 
     def run(self) -> Any:
         from onnx import helper
@@ -99,8 +105,7 @@ class _Walk:
                 compressed.emit(e, plan, self.tensor_name(plan.weight, 0), outs[0])
                 continue
             call = Call(layer, op, ins, outs, [self.info(u, p) for u, p in srcs],
-                        [self.types.get((n, p)) or TensorInfo(op_etype(layer, p), _declared(layer, p))
-                         for p in range(len(layer.outputs))],
+                        [self.info(n, p) for p in range(len(layer.outputs))],
                         frozenset(p for _, _, p in self.consumed.get(n, ())))
             self.convert(call)
         if self.refused:
@@ -112,7 +117,7 @@ class _Walk:
         from .sequence import state_ports
         s_in, s_out = state_ports(self)
         e.nodes = live_nodes(e.nodes, [o.name for o in outputs + s_out])
-        used = {i for node in e.nodes for i in node.input}
+        used = {i for node in e.nodes for i in node_inputs(node)}
         e.initializers = [t for t in e.initializers if t.name in used]
         graph = helper.make_graph(e.nodes, printable(model.ir.name or "model"), inputs + s_in,
                                   outputs + s_out, initializer=e.initializers)
@@ -180,8 +185,18 @@ def live_nodes(nodes: list, outputs: list[str]) -> list:
     for node in reversed(nodes):
         if any(o in needed for o in node.output):
             keep.append(node)
-            needed.update(node.input)
+            needed.update(node_inputs(node))
     return keep[::-1]
+
+
+def node_inputs(node: Any) -> list[str]:
+    """A node's inputs and the enclosing-graph tensors its sub-graphs (If branches) read."""
+    names = list(node.input)
+    for attr in node.attribute:
+        if attr.HasField("g"):
+            inner = {o for n in attr.g.node for o in n.output}
+            names += [i for n in attr.g.node for i in node_inputs(n) if i not in inner]
+    return names
 
 
 def op_etype(layer, port: int) -> ElementType:
@@ -205,7 +220,7 @@ def load_converters() -> None:
     from . import elementwise, movement, nn, sequence  # noqa: F401
 
 
-def build_onnx(model, opset: int = DEFAULT_OPSET) -> Any:
+def build_onnx(model: Model, opset: int = DEFAULT_OPSET) -> Any:
     """The ONNX ModelProto of ``model`` (an :class:`irrun.Model`), checked by
     ``onnx.checker.check_model``. Raises UnsupportedError naming every layer with no ONNX form."""
     onnx = require_onnx()
@@ -239,11 +254,11 @@ def walk_notes(walk: _Walk) -> dict[str, str]:
     return notes | walk.e.metadata
 
 
-def export_onnx(model, path: str | os.PathLike, opset: int = DEFAULT_OPSET) -> Path:
+def export_onnx(model: Model | str | os.PathLike, path: str | os.PathLike, opset: int = DEFAULT_OPSET) -> Path:
     """Write ``model`` (an :class:`irrun.Model` or a path to its .xml) as ONNX at ``path``,
     atomically; nothing is written when a layer has no ONNX form (UnsupportedError, exit 3)."""
     from ..io import writers
-    if not hasattr(model, "dag"):
+    if isinstance(model, (str, os.PathLike)):
         from ..model import read_model
         model = read_model(model)
     protect = writers.model_files(model)

@@ -4,28 +4,37 @@ ONNX has no variables, so each IR variable becomes one graph input (the value Re
 and one graph output (the value Assign writes), named as optimum's non-stateful decoder exports
 name them when the variable is a KV-cache entry — ``past_key_values.N.key`` in and
 ``present.N.key`` out (optimum-intel's stateful IRs name their variables
-``past_key_values.N.keypresent.N.key``) — else ``<variable_id>`` in and ``<variable_id>.next``
-out. The caller drives the loop: feed each step the outputs of the last (the first step: the
-initial value, e.g. an empty cache of length 0; a ReadValue's initializing sub-graph is not
-exported, it runs only when the state is reset).
+``past_key_values.N.keypresent.N.key``; seq2seq decoders ``past_key_values.N.decoder.key...``,
+which become ``past_key_values.N.decoder.key`` / ``present.N.decoder.key``) — else
+``<variable_id>`` in and ``<variable_id>.next`` out. The caller drives the loop: feed each step
+the outputs of the last (the first step: an empty cache of length 0; a variable with an
+initializing sub-graph takes its initial value when its state input is empty, see
+:func:`read_value`).
 """
 from __future__ import annotations
 
 import re
 from typing import Any
 
+import numpy as np
+
 from ..types import elements
 from .emitter import Call, Emitter, Unexpressible, onnx_type, value_info
 from .table import converts, not_exported
 
-_KV = re.compile(r"past_key_values\.(\d+)\.(key|value)")
+#: optimum-intel's variable ids: the non-stateful input's name, then the output's
+#: (``past_key_values.0.keypresent.0.key``; seq2seq: ``past_key_values.0.decoder.keypresent.0.decoder.key``)
+_KV = re.compile(r"(past_key_values\.(\d+)\.(?:\w+\.)*?(key|value))(present\.\d+\.(?:\w+\.)*?(?:key|value))")
 
 
 def state_names(variable_id: str) -> tuple[str, str]:
     """(input name, output name) of a variable's explicit state ports."""
-    m = _KV.match(variable_id)
+    m = _KV.fullmatch(variable_id)
     if m:
-        return f"past_key_values.{m[1]}.{m[2]}", f"present.{m[1]}.{m[2]}"
+        return m[1], m[4]
+    m = re.fullmatch(r"past_key_values\.(\d+)\.(key|value)", variable_id)
+    if m:
+        return variable_id, f"present.{m[1]}.{m[2]}"
     return variable_id, f"{variable_id}.next"
 
 
@@ -42,17 +51,33 @@ def reserve(e: Emitter, variable_id: str) -> dict[str, Any]:
 
 @converts("ReadValue")
 def read_value(e: Emitter, c: Call) -> None:
-    """A state input (``past_key_values.N.key`` for optimum's KV-cache variables); see the module docstring."""
+    """A state input (``past_key_values.N.key`` for optimum's KV-cache variables); see the module
+    docstring. With an initializing sub-graph (seq2seq cross-attention caches, computed from the
+    encoder's output on the first step), an empty state input (0 elements) stands for "not set":
+    an If then takes the initial value, as OpenVINO does after a reset."""
     entry = reserve(e, c.op.variable_id)
     if "input" in entry:
         raise Unexpressible(f"a second ReadValue of variable {c.op.variable_id}")
     name = entry["input_name"]
-    entry["input"] = value_info(name, c.out_info[0].etype, c.out_info[0].shape, symbolic=name)
+    info = c.out_info[0]
+    entry["input"] = value_info(name, info.etype, info.shape, symbolic=name)
     e.metadata[f"irrun.state_input.{name}"] = c.op.variable_id
-    e.one("Identity", [name], c.outputs[0])
-    if len(c.inputs):
-        e.notes.append("ReadValue initializers are not exported: feed each state input its initial value "
-                       "on the first step")
+    if not c.inputs:
+        e.one("Identity", [name], c.outputs[0])
+        return
+    unset = e.one("Equal", [e.one("Size", [name]), e.const(np.asarray(0, np.int64))])
+    e.one("If", [unset], c.outputs[0], then_branch=_branch(e, c.inputs[0], info, "initial"),
+          else_branch=_branch(e, name, info, "held"))
+
+
+def _branch(e: Emitter, source: str, info, hint: str) -> Any:
+    """An If branch that passes ``source`` (a tensor of the enclosing graph) through."""
+    from onnx import helper
+    out = e.fresh(f"{source}_{hint}")
+    rank = info.shape.rank
+    return helper.make_graph([helper.make_node("Identity", [source], [out], name=e.fresh(f"n_{hint}"))],
+                             e.fresh(hint), [], [helper.make_tensor_value_info(
+                                 out, onnx_type(info.etype), None if rank is None else [None] * rank)])
 
 
 @converts("Assign")
@@ -71,8 +96,8 @@ def assign(e: Emitter, c: Call) -> None:
 
 def _order(variable_id: str) -> tuple:
     """KV-cache variables by layer, key before value (as optimum lists them); others after, by name."""
-    m = _KV.match(variable_id)
-    return (0, int(m[1]), m[2] != "key", "") if m else (1, 0, False, variable_id)
+    m = re.match(r"past_key_values\.(\d+)\.((?:\w+\.)*?)(key|value)", variable_id)
+    return (0, int(m[1]), m[2], m[3] != "key") if m else (1, 0, variable_id, False)
 
 
 def state_ports(walk: Any) -> tuple[list[Any], list[Any]]:
@@ -162,37 +187,13 @@ def _recurrent(e: Emitter, c: Call, family: str, sequence: bool) -> None:
             e.one("Squeeze", [outs[i + 1], e.ints([0])], out)
 
 
-@converts("LSTMSequence")
-def lstm_sequence(e: Emitter, c: Call) -> None:
-    """ONNX LSTM: see ``_recurrent`` (gate order f,i,c,o -> i,o,f,c; batch-first transposes)."""
-    _recurrent(e, c, "LSTM", True)
+#: IR type -> (family, sequence or cell)
+_RECURRENT_OPS = {"LSTMSequence": ("LSTM", True), "GRUSequence": ("GRU", True), "RNNSequence": ("RNN", True),
+                  "LSTMCell": ("LSTM", False), "GRUCell": ("GRU", False), "RNNCell": ("RNN", False)}
 
 
-@converts("GRUSequence")
-def gru_sequence(e: Emitter, c: Call) -> None:
-    """ONNX GRU: see ``_recurrent`` (linear_before_reset's bias split into Wb and Rb)."""
-    _recurrent(e, c, "GRU", True)
-
-
-@converts("RNNSequence")
-def rnn_sequence(e: Emitter, c: Call) -> None:
-    """ONNX RNN: see ``_recurrent``."""
-    _recurrent(e, c, "RNN", True)
-
-
-@converts("LSTMCell")
-def lstm_cell(e: Emitter, c: Call) -> None:
-    """A one-step ONNX LSTM (see ``_recurrent``)."""
-    _recurrent(e, c, "LSTM", False)
-
-
-@converts("GRUCell")
-def gru_cell(e: Emitter, c: Call) -> None:
-    """A one-step ONNX GRU (see ``_recurrent``)."""
-    _recurrent(e, c, "GRU", False)
-
-
-@converts("RNNCell")
-def rnn_cell(e: Emitter, c: Call) -> None:
-    """A one-step ONNX RNN (see ``_recurrent``)."""
-    _recurrent(e, c, "RNN", False)
+@converts(*_RECURRENT_OPS)
+def recurrent(e: Emitter, c: Call) -> None:
+    """ONNX LSTM/GRU/RNN (a cell: one step of one direction): gate order f,i,c,o -> i,o,f,c,
+    batch-first transposes, biases split (see ``_recurrent``)."""
+    _recurrent(e, c, *_RECURRENT_OPS[c.op.type])
