@@ -239,16 +239,10 @@ def is_finite(e: Emitter, c: Call) -> None:
 
 @converts("Select")
 def select(e: Emitter, c: Call) -> None:
-    """ONNX Where (booleans selected as bytes: onnxruntime has no boolean Where)."""
+    """ONNX Where (in a wider carrier type where onnxruntime has none: :meth:`Emitter.where`)."""
     _broadcast(c)
-    et = c.out_info[0].etype
-    if et.name != "boolean":
-        e.one("Where", c.inputs, c.outputs[0])
-        return
-    # onnxruntime has no boolean Where: select bytes, then turn them back into booleans
-    u8 = elements.TYPES["u8"]
-    picked = e.one("Where", [c.inputs[0], e.cast(c.inputs[1], u8), e.cast(c.inputs[2], u8)])
-    e.one("Cast", [picked], c.outputs[0], to=onnx_type(et))
+    cond, a, b = c.inputs
+    e.where(cond, a, b, c.out_info[0].etype, c.outputs[0])
 
 
 @converts("Convert")

@@ -154,9 +154,24 @@ class Emitter:
     def cast(self, name: str, to: ElementType) -> str:
         return self.one("Cast", [name], to=onnx_type(to))
 
+    def where(self, cond: str, a: str, b: str, etype: ElementType, output: str | None = None) -> str:
+        """Where(cond, a, b) of element type ``etype``; onnxruntime's Where has few types, so
+        others are selected in a wider carrier (bool as u8, small ints and u32/u64 as i64, f16 and
+        bf16 as f32) and cast back — exact round trips."""
+        from ..types import elements
+        if etype.name in _WHERE_TYPES:
+            return self.one("Where", [cond, a, b], output)
+        carrier = elements.TYPES["u8" if etype.name == "boolean" else "f32" if etype.is_float else "i64"]
+        picked = self.one("Where", [cond, self.cast(a, carrier), self.cast(b, carrier)])
+        return self.one("Cast", [picked], output, to=onnx_type(etype))
+
     def as_int64(self, name: str, info: TensorInfo) -> str:
         """``name`` as int64 (ONNX shape, axes and index inputs are int64; the IR's may be i32)."""
         return name if info.etype.name == "i64" else self.one("Cast", [name], to=onnx_type_named("INT64"))
+
+
+#: element types onnxruntime's Where selects directly
+_WHERE_TYPES = frozenset({"f32", "f64", "i32", "i64", "u8", "string"})
 
 
 def onnx_string() -> int:

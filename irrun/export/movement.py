@@ -295,15 +295,21 @@ def cumsum(e: Emitter, c: Call) -> None:
 
 @converts("OneHot")
 def one_hot(e: Emitter, c: Call) -> None:
-    """ONNX OneHot takes values [off, on] and wraps negative indices; the IR ignores them (a row
-    of off_value) unless OneHot-16 normalizes: ignored ones are moved to ``depth``, out of range."""
+    """on_value where the index equals the position along the new axis, else off_value: an Equal
+    against a Range and a Where (ONNX OneHot wraps negative indices, which the IR ignores — a row
+    of off_value — unless OneHot-16 normalizes them; onnxruntime's OneHot has few types)."""
+    rank = c.rank(0) + 1
+    axis = int(c.op.axis) % rank
     idx = _i64(e, c, 0)
     depth = e.one("Reshape", [_i64(e, c, 1), e.ints([], "scalar_shape")])
-    if getattr(c.op, "negative_indices_mode", "ignore_negative") == "ignore_negative":
-        idx = e.one("Where", [e.one("Less", [idx, e.ints([0])]), depth, idx])
-    on = e.one("Reshape", [c.inputs[2], e.ints([1])])
-    off = e.one("Reshape", [c.inputs[3], e.ints([1])])
-    e.one("OneHot", [idx, depth, e.one("Concat", [off, on], axis=0)], c.outputs[0], axis=int(c.op.axis))
+    if getattr(c.op, "negative_indices_mode", "ignore_negative") == "normalize":
+        idx = e.one("Where", [e.one("Less", [idx, e.ints([0])]), e.one("Add", [idx, depth]), idx])
+    positions = e.one("Range", [e.const(np.asarray(0, np.int64)), depth, e.const(np.asarray(1, np.int64))])
+    positions = e.one("Reshape", [positions, e.ints([1] * axis + [-1] + [1] * (rank - 1 - axis))])
+    hit = e.one("Equal", [e.one("Unsqueeze", [idx, e.ints([axis])]), positions])
+    on = e.one("Reshape", [c.inputs[2], e.ints([], "scalar_shape")])
+    off = e.one("Reshape", [c.inputs[3], e.ints([], "scalar_shape")])
+    e.where(hit, on, off, c.out_info[0].etype, c.outputs[0])
 
 
 @converts("SpaceToDepth")
