@@ -176,7 +176,7 @@ def _mvn(e: Emitter, c: Call, x: str, axes: str, out: str) -> None:
         return
     var = e.one("ReduceMean", [e.one("Mul", [d, d]), axes], keepdims=1)
     eps = e.scalar(float(c.op.eps), c.in_info[0].etype)
-    if getattr(c.op, "eps_mode", "outside_sqrt") == "inside_sqrt":
+    if getattr(c.op, "eps_mode", "inside_sqrt") == "inside_sqrt":
         std = e.one("Sqrt", [e.one("Add", [var, eps])])
     else:
         std = e.one("Add", [e.one("Sqrt", [var]), eps])
@@ -191,9 +191,9 @@ def mvn6(e: Emitter, c: Call) -> None:
 
 @converts("MVN", versions=("opset2",))
 def mvn2(e: Emitter, c: Call) -> None:
-    """MVN-2 always adds eps outside the square root; axes from reduction_axes or across_channels."""
-    rank = c.rank(0)
-    axes = list(c.op.reduction_axes) or list(range(1 if c.op.across_channels else 2, rank))
+    """MVN-1 (IR opset2): eps inside the square root, over axes 1.. (across_channels) or 2..;
+    reduction_axes is ignored, as by OpenVINO's CPU plugin (see irrun.ops.normalization)."""
+    axes = list(c.op.axes(c.rank(0)))
     _mvn(e, c, c.inputs[0], e.ints(axes, "axes"), c.outputs[0])
 
 
@@ -491,6 +491,8 @@ not_exported("OpenVINO's detection post-processing (priors, proposals, Detection
              "ExperimentalDetectronTopKROIs", "GenerateProposals", "MatrixNms", "MulticlassNms", "NMSRotated")
 
 
+not_exported("Interpolate-1's modes and align_corners are not mapped to ONNX Resize yet (versions 4 and 11 are)",
+             "Interpolate")
 not_exported("ONNX has this op, with another layout or other attributes; the mapping is not written yet",
              "DFT", "IDFT", "RDFT", "IRDFT", "STFT", "ISTFT", "DeformableConvolution", "Unique", "ROIPooling")
 not_exported("ONNX has no such op; a decomposition into ONNX ops is not written yet",
