@@ -25,6 +25,8 @@ ort.set_default_logger_severity(4)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ZOO = sorted(p for p in (FIXTURES / "zoo").iterdir() if (p / "model.xml").exists())
+#: quantized encoders (NNCF PTQ int8 BERT, int8 HuBERT, MXFP4 BERT): FakeQuantize, compressed weights
+ENCODERS = sorted(p for p in (FIXTURES / "encoder_zoo").iterdir() if (p / "model.xml").exists())
 #: compressed-weight cases (tests/test_compressed.py): u8/i8/u4/i4/nf4/f16 decompression patterns
 COMPRESSED = sorted(p for p in (FIXTURES / "compressed").iterdir() if (p / "model.xml").exists())
 #: f32 agreement with OpenVINO's outputs in onnxruntime (issue 24: 1e-4)
@@ -63,7 +65,7 @@ def export_and_compare(case: Path, tmp_path: Path) -> None:
                 np.testing.assert_array_equal(have, want, err_msg=what)
 
 
-@pytest.mark.parametrize("case", ZOO, ids=lambda p: p.name)
+@pytest.mark.parametrize("case", ZOO + ENCODERS, ids=lambda p: p.name)
 def test_zoo_model_exports_and_matches_openvino_in_onnxruntime(case, tmp_path):
     export_and_compare(case, tmp_path)
 
