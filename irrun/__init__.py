@@ -31,13 +31,14 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
-__all__ = ["read_model", "check", "set_threads", "Model", "PortSpec", "Dim", "PartialShape",
+__all__ = ["read_model", "check", "set_threads", "export_onnx", "Model", "PortSpec", "Dim", "PartialShape",
            "IrrunError", "ModelFileError", "GraphError", "ShapeError", "ExecutionError", "InputError",
            "UnsupportedError", "InternalError", "MemoryBudgetError", "__version__"]
 
 #: names imported from their module on first use (PEP 562)
 _LAZY = {"read_model": "model", "Model": "model", "PortSpec": "model", "Dim": "types.shapes",
          "PartialShape": "types.shapes", "MemoryBudgetError": "limits.memory",
+         "export_onnx": "export.onnx",
          # modules that moved into the pipeline packages, still reachable as before
          "iterations": None, "budget": None, "threads": None}
 _MOVED = {"iterations": "limits.iterations", "budget": "limits.memory", "threads": "limits.threads"}

@@ -3,7 +3,7 @@
 irrun's packages are the stages of the pipeline, and imports go one way, down it::
 
     errors <- types <- limits <- io <- ir <- ops <- analysis <- runtime <- model, ports, irrun
-           <- debug, distributed <- cli, __main__
+           <- debug, distributed, export <- cli, __main__
 
 (``irrun`` itself, the public facade, sits with the model: the debugging tools and the command
 line use the library through it.)
@@ -32,7 +32,7 @@ PKG = ROOT / "irrun"
 
 LAYERS: list[set[str]] = [
     {"errors"}, {"types"}, {"limits"}, {"io"}, {"ir"}, {"ops"}, {"analysis"}, {"runtime"},
-    {"model", "ports", "__init__"}, {"debug", "distributed"}, {"cli", "__main__"},
+    {"model", "ports", "__init__"}, {"debug", "distributed", "export"}, {"cli", "__main__"},
 ]
 RANK = {name: i for i, names in enumerate(LAYERS) for name in names}
 

@@ -1,7 +1,7 @@
 """The ``irrun`` command line: picks the sub-command module and turns errors into exit codes.
 
     irrun [run] MODEL.xml [--input x.npy | --input NAME=x.npy ... | --input inputs.npz] [-o out.npz]
-    irrun check | reshape | info | graph | compare | extract MODEL.xml ...;  irrun ops
+    irrun check | reshape | info | graph | compare | extract | reduce | export MODEL.xml ...;  irrun ops
     irrun MODEL.xml -i DIR/ -o OUTDIR/ --workers N | --cluster ADDRESS   (needs irrun[dask])
     irrun --help (every command, one line each);  irrun COMMAND --help;  irrun --version
 
@@ -10,7 +10,7 @@ options (``--debug``, ``--threads N``, ``--max-memory SIZE``) go before or after
 
 Exit codes: 0 success / clean; 1 check found problems or unchecked layers, a layer blocks the
 reshape (nothing written), or some inputs of a --workers run failed; 2 bad model, bad input or usage;
-3 the model uses something irrun does not support; 4 internal error (a bug in irrun).
+3 the model uses something irrun does not support (or, for export, that ONNX cannot express); 4 internal error (a bug in irrun).
 """
 from __future__ import annotations
 
@@ -32,6 +32,8 @@ COMMANDS = {
     "graph": ("graph", "draw the graph (or one layer's neighbourhood): svg/png via Graphviz, dot, mermaid"),
     "compare": ("compare", "where irrun and OpenVINO, a dump or another IR disagree; which layer adds the error"),
     "extract": ("extract", "write one layer as its own IR, with the inputs that reach it"),
+    "reduce": ("reduce", "shrink a model to the smallest sub-graph still disagreeing, as a repro"),
+    "export": ("export", "write the model as ONNX (needs irrun[onnx]); --verify runs it in onnxruntime"),
     "ops": ("ops", "list the ops and versions irrun implements"),
 }
 

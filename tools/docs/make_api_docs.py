@@ -44,7 +44,7 @@ def generate() -> str:
     from irrun import debug
 
     parts = [HEAD, "## Functions\n"]
-    for name in ("read_model", "check", "set_threads"):
+    for name in ("read_model", "check", "set_threads", "export_onnx"):
         parts.append(_section(_sig(f"irrun.{name}", getattr(irrun, name)), _doc(getattr(irrun, name))))
     parts.append("## `irrun.Model`\n\n" + _doc(irrun.Model) + "\n")
     for name, member in inspect.getmembers(irrun.Model):

@@ -1,0 +1,83 @@
+"""``irrun export MODEL.xml -o MODEL.onnx [--opset N] [--verify]``: write the model as ONNX.
+
+All or nothing: when some layer has no ONNX form nothing is written and the message names every
+such layer (exit 3). ``--verify`` then runs the export in onnxruntime and the IR in irrun on the
+same inputs (``--input`` files, the rest seeded random) and prints each output's agreement;
+exit 1 when some output disagrees.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+from ..errors import EXIT_FINDINGS, EXIT_OK, printable
+
+
+def add_arguments(p) -> None:
+    from ..export.onnx import DEFAULT_OPSET
+    from ..export.verify import ATOL, RTOL
+    p.add_argument("model", help="the IR .xml file (its .bin is read from beside it)")
+    p.add_argument("--output", "-o", required=True, metavar="OUT.onnx", help="the ONNX file to write")
+    p.add_argument("--opset", type=int, default=DEFAULT_OPSET,
+                   help=f"the ONNX opset to write (default {DEFAULT_OPSET}, the lowest irrun writes)")
+    p.add_argument("--verify", action="store_true",
+                   help="run the export in onnxruntime and the model in irrun on the same inputs and "
+                        "compare every output (needs pip install onnxruntime)")
+    p.add_argument("--input", "-i", action="append", default=[], metavar="[NAME=]FILE",
+                   help="--verify's inputs (.npy / .npz, as for irrun run); the rest are seeded random")
+    p.add_argument("--seed", type=int, default=0, help="seed of --verify's random inputs (default 0)")
+    p.add_argument("--atol", type=float, default=ATOL, help=f"--verify's absolute tolerance (default {ATOL})")
+    p.add_argument("--rtol", type=float, default=RTOL, help=f"--verify's relative tolerance (default {RTOL})")
+
+
+def main(args) -> int:
+    from .. import read_model
+    from ..export.onnx import build_onnx, require_onnx
+    from ..io import writers
+
+    model = read_model(args.model)
+    protect = writers.model_files(model)
+    target = writers.destination(args.output, protect=protect)      # before any work
+    require_onnx()
+    if args.verify:
+        from ..export.verify import require_onnxruntime
+        require_onnxruntime()
+    proto = build_onnx(model, args.opset)
+    writers.write_files([(target, writers.data(proto.SerializeToString()))], protect=protect)
+    size = os.path.getsize(target)
+    print(f"wrote {printable(target)}: ONNX opset {args.opset}, {len(proto.graph.node)} nodes, "
+          f"{len(proto.graph.initializer)} initializers, {size / 1e6:.1f} MB")
+    for prop in proto.metadata_props:
+        if prop.key.startswith("irrun.note."):
+            print(f"note: {printable(prop.value)}")
+    if not args.verify:
+        return EXIT_OK
+    return verify(model, target, args, {p.key: p.value for p in proto.metadata_props})
+
+
+def verify(model, target, args, metadata: dict[str, str]) -> int:
+    from ..debug.profiling import random_inputs
+    from ..export.verify import OnnxRunError, compare, reference, run_onnx
+    from ..io.inputs import load_inputs
+
+    feeds = random_inputs(model, load_inputs(model, args.input, partial=True), args.seed)
+    feeds = {spec.name: feeds[key] for spec in model.inputs for key in spec.names if key in feeds}
+    expected, onnx_feeds = reference(model, feeds, metadata)
+    try:
+        got = run_onnx(target, onnx_feeds)
+    except OnnxRunError as e:
+        print(f"irrun: onnxruntime could not run the export on these inputs (irrun could): {printable(e)}"
+              "\n(random inputs may hold indices out of range, which OpenVINO and irrun answer with zeros "
+              "and ONNX refuses: give realistic ones with --input)", file=sys.stderr)
+        return EXIT_FINDINGS
+    rows = compare(expected, got, atol=args.atol, rtol=args.rtol)
+    table = [("output", "dtype", "shape", "max abs diff", "max rel diff", "")]
+    table += [(printable(r.name), r.dtype, "x".join(map(str, r.shape)) or "scalar", f"{r.max_abs:.3g}",
+               f"{r.max_rel:.3g}", "ok" if r.ok else f"DIFFERS {r.problem}".rstrip()) for r in rows]
+    w = [max(len(row[i]) for row in table) for i in range(5)]
+    for row in table:
+        print("  ".join(c.ljust(w[i]) if i < 5 else c for i, c in enumerate(row)).rstrip())
+    bad = [r for r in rows if not r.ok]
+    print(f"onnxruntime and irrun agree on {len(rows) - len(bad)} of {len(rows)} outputs "
+          f"(|diff| <= {args.atol:g} + {args.rtol:g}*|irrun|; integers exactly)")
+    return EXIT_FINDINGS if bad else EXIT_OK

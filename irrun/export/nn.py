@@ -1,0 +1,506 @@
+"""ONNX forms of the neural-network ops: MatMul, convolutions, pooling, normalisations,
+Softmax, attention, reductions, Interpolate, TopK, NonMaxSuppression."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..types import elements
+from .emitter import Call, Emitter, Unexpressible, onnx_type
+from .table import converts, not_exported
+
+_AUTO_PAD = {"explicit": "NOTSET", "notset": "NOTSET", "same_upper": "SAME_UPPER",
+             "same_lower": "SAME_LOWER", "valid": "VALID"}
+
+
+def _last_two(e: Emitter, x: str, rank: int) -> str:
+    perm = list(range(rank))
+    perm[-2:] = perm[-2:][::-1]
+    return e.one("Transpose", [x], perm=perm)
+
+
+@converts("MatMul")
+def matmul(e: Emitter, c: Call) -> None:
+    """transpose_a/b swap the last two axes first (a 1-D input is never transposed, as in the IR)."""
+    a, b = c.inputs
+    if c.op.transpose_a and c.rank(0) > 1:
+        a = _last_two(e, a, c.rank(0))
+    if c.op.transpose_b and c.rank(1) > 1:
+        b = _last_two(e, b, c.rank(1))
+    e.one("MatMul", [a, b], c.outputs[0])
+
+
+def _window(c: Call, kernel_rank: int) -> dict:
+    auto = _AUTO_PAD[c.op.auto_pad]
+    attrs = {"strides": list(c.op.strides), "auto_pad": auto}
+    if auto == "NOTSET":
+        attrs["pads"] = list(c.op.pads_begin) + list(c.op.pads_end)
+    dil = list(getattr(c.op, "dilations", []) or [])
+    if dil:
+        attrs["dilations"] = dil
+    return attrs
+
+
+@converts("Convolution")
+def convolution(e: Emitter, c: Call) -> None:
+    """ONNX Conv (pads begin ++ end, auto_pad, strides, dilations)."""
+    e.one("Conv", c.inputs, c.outputs[0], **_window(c, c.rank(1) - 2))
+
+
+@converts("GroupConvolution")
+def group_convolution(e: Emitter, c: Call) -> None:
+    """The IR's weights [G, O/G, I/G, k...] are ONNX's [O, I/G, k...] with group=G."""
+    shape = c.in_info[1].shape
+    if not shape.is_static:
+        raise Unexpressible("weights of dynamic shape")
+    g, og, *rest = shape.to_tuple()
+    w = e.one("Reshape", [c.inputs[1], e.ints([g * og, *rest])])
+    e.one("Conv", [c.inputs[0], w], c.outputs[0], group=g, **_window(c, len(rest) - 1))
+
+
+def _backprop(e: Emitter, c: Call, w: str, group: int) -> None:
+    if len(c.inputs) > 2:
+        out = c.out_info[0].shape
+        if not out.is_static:
+            raise Unexpressible("output_shape input with a dynamic output (not written yet)")
+        attrs = {"strides": list(c.op.strides), "output_shape": list(out.to_tuple()[2:]),
+                 "auto_pad": "SAME_UPPER" if c.op.auto_pad in ("same_upper", "explicit") else "SAME_LOWER"}
+        if c.op.auto_pad == "explicit":
+            raise Unexpressible("output_shape with explicit pads (not written yet)")
+    else:
+        attrs = _window(c, 0)
+        if list(getattr(c.op, "output_padding", []) or []):
+            attrs["output_padding"] = list(c.op.output_padding)
+    if list(getattr(c.op, "dilations", []) or []):
+        attrs["dilations"] = list(c.op.dilations)
+    e.one("ConvTranspose", [c.inputs[0], w], c.outputs[0], group=group, **attrs)
+
+
+@converts("ConvolutionBackpropData")
+def deconvolution(e: Emitter, c: Call) -> None:
+    """Weights [C_in, C_out, k...]: ONNX ConvTranspose's layout."""
+    _backprop(e, c, c.inputs[1], 1)
+
+
+@converts("GroupConvolutionBackpropData")
+def group_deconvolution(e: Emitter, c: Call) -> None:
+    """ONNX ConvTranspose with group; weights [G, I/G, O/G, k...] reshaped to [I, O/G, k...]."""
+    shape = c.in_info[1].shape
+    if not shape.is_static:
+        raise Unexpressible("weights of dynamic shape")
+    g, ig, og, *rest = shape.to_tuple()
+    _backprop(e, c, e.one("Reshape", [c.inputs[1], e.ints([g * ig, og, *rest])]), g)
+
+
+def _pool(c: Call, include_pad: bool = False) -> dict:
+    """A pooling layer's ONNX attributes. The IR's ceil rounding is not ONNX's ceil_mode (OpenVINO
+    lets the last window start in the padding): with explicit pads and a static output the end
+    pads are instead grown to give exactly the IR's output size in floor mode (padding never
+    wins a max, and is not counted in an average that excludes it)."""
+    attrs = _window(c, len(c.op.kernel))
+    attrs["kernel_shape"] = kernel = list(c.op.kernel)
+    ceil = c.op.rounding_type in ("ceil", "ceil_torch")
+    attrs["ceil_mode"] = int(ceil)
+    ins, outs = c.in_info[0].shape, c.out_info[0].shape
+    if not ceil or attrs["auto_pad"] != "NOTSET" or not (ins.is_static and outs.is_static):
+        return attrs
+    dil = attrs.get("dilations") or [1] * len(kernel)
+    n = len(kernel)
+    begin, end = list(c.op.pads_begin), list(c.op.pads_end)
+    spatial = list(zip(ins.to_tuple()[2:], outs.to_tuple()[2:], c.op.strides, kernel, dil, begin, end))
+    if all(_onnx_ceil(i, s, k, d, b, pe) == o for i, o, s, k, d, b, pe in spatial):
+        return attrs                                         # ONNX's ceil_mode gives the same windows
+    grown = [(o - 1) * s + (k - 1) * d + 1 - i - b for i, o, s, k, d, b, _ in spatial]
+    if any(g < 0 or g >= k for g, k in zip(grown, kernel)) or any(b >= k for b, k in zip(begin, kernel)):
+        raise Unexpressible("ceil rounding with windows onnxruntime cannot pad to (a pad as large as the kernel)")
+    if include_pad and grown != end[:n]:
+        raise Unexpressible("ceil rounding of an average that counts the padding (OpenVINO does not count "
+                            "the part of the last window past the pads)")
+    attrs["pads"], attrs["ceil_mode"] = begin + grown, 0
+    return attrs
+
+
+def _onnx_ceil(size: int, stride: int, kernel: int, dilation: int, begin: int, end: int) -> int:
+    """The output size of ONNX pooling with ceil_mode (as onnxruntime computes it: a last window
+    that would start in the end padding is dropped, as in PyTorch)."""
+    span = (kernel - 1) * dilation + 1
+    out = -(-(size + begin + end - span) // stride) + 1
+    if (out - 1) * stride >= size + begin:
+        out -= 1
+    return out
+
+
+@converts("MaxPool")
+def max_pool(e: Emitter, c: Call) -> None:
+    """ONNX MaxPool; its Indices output counts over the whole tensor, the IR's from ``axis``:
+    written when the indices are unused or axis is 0."""
+    attrs = _pool(c)
+    outs = list(c.outputs)
+    if 1 in c.used:
+        if int(c.op.axis) != 0:
+            raise Unexpressible("indices counted from axis != 0 (ONNX counts over the whole tensor)")
+        idx = e.fresh("indices")
+        e.node("MaxPool", c.inputs, [outs[0], idx], **attrs)
+        et = c.out_info[1].etype
+        e.one("Identity" if et.name == "i64" else "Cast", [idx], outs[1],
+              **({} if et.name == "i64" else {"to": onnx_type(et)}))
+        return
+    e.node("MaxPool", c.inputs, outs[:1], **attrs)
+
+
+@converts("AvgPool")
+def avg_pool(e: Emitter, c: Call) -> None:
+    """ONNX AveragePool (exclude-pad = not count_include_pad; ceil rounding: see ``_pool``)."""
+    include = not getattr(c.op, "exclude-pad")
+    attrs = _pool(c, include)
+    attrs["count_include_pad"] = int(include)
+    e.one("AveragePool", c.inputs, c.outputs[0], **attrs)
+
+
+@converts("Softmax")
+def softmax(e: Emitter, c: Call) -> None:
+    """ONNX Softmax over the same axis."""
+    e.one("Softmax", c.inputs, c.outputs[0], axis=int(c.op.axis))
+
+
+@converts("LogSoftmax")
+def log_softmax(e: Emitter, c: Call) -> None:
+    """ONNX LogSoftmax over the same axis."""
+    e.one("LogSoftmax", c.inputs, c.outputs[0], axis=int(c.op.axis))
+
+
+def _mvn(e: Emitter, c: Call, x: str, axes: str, out: str) -> None:
+    mean = e.one("ReduceMean", [x, axes], keepdims=1)
+    d = e.one("Sub", [x, mean])
+    if not c.op.normalize_variance:
+        e.one("Identity", [d], out)
+        return
+    var = e.one("ReduceMean", [e.one("Mul", [d, d]), axes], keepdims=1)
+    eps = e.scalar(float(c.op.eps), c.in_info[0].etype)
+    if getattr(c.op, "eps_mode", "inside_sqrt") == "inside_sqrt":
+        std = e.one("Sqrt", [e.one("Add", [var, eps])])
+    else:
+        std = e.one("Add", [e.one("Sqrt", [var]), eps])
+    e.one("Div", [d, std], out)
+
+
+@converts("MVN", versions=("opset6",))
+def mvn6(e: Emitter, c: Call) -> None:
+    """(x - mean) / sqrt(var + eps) (or sqrt(var) + eps) over the axes input."""
+    _mvn(e, c, c.inputs[0], e.as_int64(c.inputs[1], c.in_info[1]), c.outputs[0])
+
+
+@converts("MVN", versions=("opset2",))
+def mvn2(e: Emitter, c: Call) -> None:
+    """MVN-1 (IR opset2): eps inside the square root, over axes 1.. (across_channels) or 2..;
+    reduction_axes is ignored, as by OpenVINO's CPU plugin (see irrun.ops.normalization)."""
+    axes = list(c.op.axes(c.rank(0)))
+    _mvn(e, c, c.inputs[0], e.ints(axes, "axes"), c.outputs[0])
+
+
+@converts("BatchNormInference")
+def batch_norm(e: Emitter, c: Call) -> None:
+    """Inputs: opset1 (gamma, beta, data, mean, var), opset5 (data, gamma, beta, mean, var)."""
+    ins = c.inputs
+    if c.op.version == "opset1":
+        ins = [ins[2], ins[0], ins[1], ins[3], ins[4]]
+    e.one("BatchNormalization", ins, c.outputs[0], epsilon=float(c.op.epsilon))
+
+
+@converts("NormalizeL2")
+def normalize_l2(e: Emitter, c: Call) -> None:
+    """x / sqrt(max(sum(x^2), eps)) (eps_mode max) or sqrt(sum + eps) (add)."""
+    x = c.inputs[0]
+    s = e.one("ReduceSumSquare", [x, e.as_int64(c.inputs[1], c.in_info[1])], keepdims=1)
+    eps = e.scalar(float(c.op.eps), c.in_info[0].etype)
+    s = e.one("Max" if c.op.eps_mode == "max" else "Add", [s, eps])
+    e.one("Div", [x, e.one("Sqrt", [s])], c.outputs[0])
+
+
+@converts("GroupNormalization")
+def group_norm(e: Emitter, c: Call) -> None:
+    """ONNX GroupNormalization-21 takes per-channel scale and bias, as the IR does."""
+    e.one("GroupNormalization", c.inputs, c.outputs[0], epsilon=float(c.op.epsilon),
+          num_groups=int(c.op.num_groups))
+
+
+@converts("LRN")
+def lrn(e: Emitter, c: Call) -> None:
+    """ONNX LRN (across channels: axes [1] only)."""
+    axes = [int(a) for a in np.ravel(c.const(1))]
+    if axes != [1]:
+        raise Unexpressible("LRN over axes other than [1] (ONNX LRN normalizes across channels)")
+    e.one("LRN", c.inputs[:1], c.outputs[0], alpha=float(c.op.alpha), beta=float(c.op.beta),
+          bias=float(c.op.bias), size=int(c.op.size))
+
+
+_REDUCE = {"ReduceMean": "ReduceMean", "ReduceSum": "ReduceSum", "ReduceMax": "ReduceMax",
+           "ReduceMin": "ReduceMin", "ReduceProd": "ReduceProd", "ReduceL1": "ReduceL1",
+           "ReduceL2": "ReduceL2", "ReduceLogicalAnd": "ReduceMin", "ReduceLogicalOr": "ReduceMax"}
+
+
+@converts(*_REDUCE)
+def reduce(e: Emitter, c: Call) -> None:
+    """Axes as an int64 input (opset 18+); logical and/or as min/max over booleans (cast to u8)."""
+    axes = e.one("Reshape", [e.as_int64(c.inputs[1], c.in_info[1]), e.ints([-1])])
+    x = c.inputs[0]
+    logical = c.op.type.startswith("ReduceLogical")
+    if logical:
+        x = e.cast(x, elements.TYPES["u8"])
+    y = e.one(_REDUCE[c.op.type], [x, axes], None if logical else c.outputs[0],
+              keepdims=int(c.op.keep_dims), noop_with_empty_axes=0)
+    if logical:
+        e.one("Cast", [y], c.outputs[0], to=onnx_type(elements.TYPES["boolean"]))
+
+
+@converts("ScaledDotProductAttention")
+def sdpa(e: Emitter, c: Call) -> None:
+    """softmax(Q K^T * scale + mask) V, written out: a boolean mask adds -inf where false, a
+    causal one is a lower-triangular boolean mask of the scores' last two dims."""
+    if len(c.inputs) > 5:
+        raise Unexpressible("attention sinks (a 6th input) are not written yet")
+    q, k, v = c.inputs[:3]
+    et = c.in_info[0].etype
+    rank = c.rank(1)
+    kt = _last_two(e, k, rank)
+    if len(c.inputs) > 4:
+        scale = c.inputs[4]
+    else:       # 1/sqrt(E), E = Q's last dim
+        last = e.one("Slice", [e.one("Shape", [q]), e.ints([-1]), e.ints([np.iinfo(np.int64).max])])
+        scale = e.one("Reciprocal", [e.one("Sqrt", [e.cast(last, et)])])
+    scores = e.one("Mul", [e.one("MatMul", [q, kt]), scale])
+    if c.op.causal:
+        shape = e.one("Shape", [scores])
+        rows_cols = e.one("Slice", [shape, e.ints([-2]), e.ints([np.iinfo(np.int64).max])])
+        ones = e.one("ConstantOfShape", [rows_cols], value=_tensor(np.ones(1, np.bool_)))
+        keep = e.one("Trilu", [ones], upper=0)
+        scores = e.one("Where", [keep, scores, e.scalar(-np.inf, et)])
+    elif len(c.inputs) > 3:
+        mask, minfo = c.inputs[3], c.in_info[3]
+        if minfo.etype.name == "boolean":
+            scores = e.one("Where", [mask, scores, e.scalar(-np.inf, et)])
+        else:
+            scores = e.one("Add", [scores, mask])
+    e.one("MatMul", [e.one("Softmax", [scores], axis=-1), v], c.outputs[0])
+
+
+def _tensor(arr: np.ndarray):
+    from onnx import numpy_helper
+    return numpy_helper.from_array(arr)
+
+
+@converts("Interpolate", versions=("opset4", "opset11"))
+def interpolate(e: Emitter, c: Call) -> None:
+    """ONNX Resize-19 has the same modes, coordinate transformations, nearest rounding, cubic
+    coefficient, antialias and axes; pads have no ONNX form."""
+    if any(c.op.pads_begin) or any(c.op.pads_end):
+        raise Unexpressible("pads_begin/pads_end (not written yet)")
+    mode = {"nearest": "nearest", "linear": "linear", "linear_onnx": "linear", "cubic": "cubic"}.get(c.op.mode)
+    if mode is None:
+        raise Unexpressible(f'mode="{c.op.mode}" has no ONNX Resize form')
+    if c.op.mode == "linear" and not c.op.antialias and c.rank(0) > 4:
+        raise Unexpressible('mode="linear" over more than 2 spatial axes')
+    by_sizes = c.op.shape_calculation_mode == "sizes"
+    if c.op.version == "opset4":
+        target = c.inputs[1] if by_sizes else c.inputs[2]
+        tinfo = c.in_info[1] if by_sizes else c.in_info[2]
+        axes_i = 3
+    else:
+        target, tinfo, axes_i = c.inputs[1], c.in_info[1], 2
+    rank = c.rank(0)
+    axes = [int(a) % rank for a in np.ravel(c.const(axes_i))] if len(c.inputs) > axes_i else None
+    if by_sizes:
+        args = [c.inputs[0], "", "", e.as_int64(target, tinfo)]
+    else:
+        args = [c.inputs[0], "", target if tinfo.etype.name == "f32" else e.cast(target, elements.TYPES["f32"])]
+    e.one("Resize", args, c.outputs[0], mode=mode, axes=axes,
+          coordinate_transformation_mode=c.op.coordinate_transformation_mode,
+          nearest_mode=c.op.nearest_mode, cubic_coeff_a=float(c.op.cube_coeff),
+          antialias=int(c.op.antialias))
+
+
+@converts("TopK")
+def topk(e: Emitter, c: Call) -> None:
+    """ONNX TopK sorts by value; sort="index" re-sorts the winners by index, "none" is by value.
+    Equal values may come out in another order than OpenVINO's: onnxruntime puts the lower index
+    first, OpenVINO's order of ties is its own (measured: tests/fixtures' TopK tie cases differ)."""
+    k = e.one("Reshape", [e.as_int64(c.inputs[1], c.in_info[1]), e.ints([1])])
+    axis = int(c.op.axis)
+    values, idx = e.node("TopK", [c.inputs[0], k], 2, axis=axis, largest=int(c.op.mode == "max"), sorted=1)
+    if c.op.sort == "index":
+        order = e.node("TopK", [idx, k], 2, axis=axis, largest=0, sorted=1)[1]
+        values = e.one("GatherElements", [values, order], axis=axis)
+        idx = e.one("GatherElements", [idx, order], axis=axis)
+    e.one("Identity", [values], c.outputs[0])
+    et = c.out_info[1].etype
+    e.one("Identity" if et.name == "i64" else "Cast", [idx], c.outputs[1],
+          **({} if et.name == "i64" else {"to": onnx_type(et)}))
+
+
+@converts("GRN")
+def grn(e: Emitter, c: Call) -> None:
+    """x / sqrt(sum over channels of x^2 + bias)."""
+    x = c.inputs[0]
+    s = e.one("ReduceSumSquare", [x, e.ints([1])], keepdims=1)
+    e.one("Div", [x, e.one("Sqrt", [e.one("Add", [s, e.scalar(float(c.op.bias), c.in_info[0].etype)])])],
+          c.outputs[0])
+
+
+@converts("Bucketize")
+def bucketize(e: Emitter, c: Call) -> None:
+    """The bucket of x is how many boundaries lie below it (with_right_bound: strictly below)."""
+    x = e.one("Unsqueeze", [c.inputs[0], e.ints([-1])])
+    b = c.inputs[1]
+    if c.in_info[0].etype != c.in_info[1].etype:
+        x, b = e.cast(x, elements.TYPES["f64"]), e.cast(b, elements.TYPES["f64"])
+    below = e.one("Greater" if c.op.with_right_bound else "GreaterOrEqual", [x, b])
+    count = e.one("ReduceSum", [e.cast(below, elements.TYPES["i64"]), e.ints([-1])], keepdims=0)
+    if c.in_info[0].etype.is_float and not c.op.with_right_bound:   # NaN: the last bucket (measured)
+        n = e.one("Shape", [c.inputs[1]])
+        count = e.one("Where", [e.one("IsNaN", [c.inputs[0]]), e.one("Reshape", [n, e.ints([], "scalar_shape")]), count])
+    e.one("Cast", [count], c.outputs[0], to=onnx_type(c.out_info[0].etype))
+
+
+@converts("SearchSorted")
+def search_sorted(e: Emitter, c: Call) -> None:
+    """The insertion index of each value in its sorted row: how many entries lie below it
+    (right_mode: at or below), counted by one broadcast comparison."""
+    rows, values = c.inputs[0], c.inputs[1]
+    if c.rank(0) != c.rank(1):
+        if c.rank(0) != 1:
+            raise Unexpressible("sorted and values of different ranks")
+    v = e.one("Unsqueeze", [values, e.ints([-1])])                          # [..., M, 1]
+    r = e.one("Unsqueeze", [rows, e.ints([-2])]) if c.rank(0) > 1 else rows    # [..., 1, N]
+    below = e.one("LessOrEqual" if c.op.right_mode else "Less", [r, v])
+    count = e.one("ReduceSum", [e.cast(below, elements.TYPES["i64"]), e.ints([-1])], keepdims=0)
+    e.one("Cast", [count], c.outputs[0], to=onnx_type(c.out_info[0].etype))
+
+
+@converts("GridSample")
+def grid_sample(e: Emitter, c: Call) -> None:
+    """ONNX GridSample-20: the same modes, padding modes and align_corners."""
+    mode = {"bilinear": "linear", "bicubic": "cubic", "nearest": "nearest"}[c.op.mode]
+    e.one("GridSample", c.inputs, c.outputs[0], mode=mode, padding_mode=c.op.padding_mode,
+          align_corners=int(c.op.align_corners))
+
+
+@converts("Col2Im")
+def col2im(e: Emitter, c: Call) -> None:
+    """ONNX Col2Im-18 (pads begin ++ end)."""
+    e.one("Col2Im", [c.inputs[0], e.as_int64(c.inputs[1], c.in_info[1]), e.as_int64(c.inputs[2], c.in_info[2])],
+          c.outputs[0], strides=list(c.op.strides), dilations=list(c.op.dilations),
+          pads=list(c.op.pads_begin) + list(c.op.pads_end))
+
+
+@converts("AdaptiveAvgPool", "AdaptiveMaxPool")
+def adaptive_pool(e: Emitter, c: Call) -> None:
+    """Written when every spatial dim is a multiple of its output size: the windows are then
+    equal, an AveragePool/MaxPool with kernel = stride = in/out. (Max's indices: not written.)"""
+    shape, out = c.in_info[0].shape, c.out_info[0].shape
+    if not (shape.is_static and out.is_static):
+        raise Unexpressible("dynamic shapes")
+    ins, outs = shape.to_tuple()[2:], out.to_tuple()[2:]
+    if any(o == 0 or i % o for i, o in zip(ins, outs)):
+        raise Unexpressible("uneven windows (a spatial dim that is no multiple of its output size)")
+    if len(c.outputs) > 1 and 1 in c.used:
+        raise Unexpressible("AdaptiveMaxPool's indices")
+    k = [i // o for i, o in zip(ins, outs)]
+    e.one("AveragePool" if c.op.type == "AdaptiveAvgPool" else "MaxPool", c.inputs[:1], c.outputs[0],
+          kernel_shape=k, strides=k)
+
+
+@converts("ROIAlign")
+def roi_align(e: Emitter, c: Call) -> None:
+    """ROIAlign-3 in avg mode is ONNX RoiAlign with output_half_pixel (onnxruntime's max mode is
+    not OpenVINO's; ROIAlign-9 was measured to differ)."""
+    if c.op.mode != "avg":
+        raise Unexpressible("max mode (onnxruntime's RoiAlign max differs from OpenVINO's)")
+    if c.op.version != "opset3":
+        raise Unexpressible("ROIAlign-9's sampling differs from ONNX RoiAlign in onnxruntime (measured); not written yet")
+    ctm = {"asymmetric": "output_half_pixel", "half_pixel": "half_pixel"}.get(getattr(c.op, "aligned_mode", "asymmetric"))
+    if ctm is None:
+        raise Unexpressible(f'aligned_mode="{c.op.aligned_mode}" has no ONNX form')
+    e.one("RoiAlign", [c.inputs[0], c.inputs[1], e.as_int64(c.inputs[2], c.in_info[2])], c.outputs[0],
+          mode="avg", output_height=int(c.op.pooled_h), output_width=int(c.op.pooled_w),
+          sampling_ratio=int(c.op.sampling_ratio), spatial_scale=float(c.op.spatial_scale),
+          coordinate_transformation_mode=ctm)
+
+
+@converts("FakeQuantize")
+def fake_quantize(e: Emitter, c: Call) -> None:
+    """The spec's formula, written out (OpenVINO's reference, rounding half to even):
+    x <= min(il, ih) ? ol : x > max(il, ih) ? oh : round((x - il) / (ih - il) * (levels-1)) / (levels-1) * (oh - ol) + ol."""
+    if getattr(c.op, "auto_broadcast", "numpy") not in ("numpy", "none"):
+        raise Unexpressible(f'auto_broadcast="{c.op.auto_broadcast}" has no ONNX form')
+    x, il, ih, ol, oh = c.inputs
+    steps = e.scalar(int(c.op.levels) - 1, c.in_info[0].etype)
+    q = e.one("Round", [e.one("Mul", [e.one("Div", [e.one("Sub", [x, il]), e.one("Sub", [ih, il])]), steps])])
+    y = e.one("Add", [e.one("Mul", [e.one("Div", [q, steps]), e.one("Sub", [oh, ol])]), ol])
+    y = e.one("Where", [e.one("Greater", [x, e.one("Max", [il, ih])]), oh, y])
+    e.one("Where", [e.one("LessOrEqual", [x, e.one("Min", [il, ih])]), ol, y], c.outputs[0])
+
+
+@converts("NonMaxSuppression")
+def nms(e: Emitter, c: Call) -> None:
+    """ONNX NonMaxSuppression selects the same boxes (one difference: OpenVINO suppresses at
+    IoU >= threshold, ONNX at >, so only an IoU exactly at the threshold tells them apart). The
+    IR's selected_scores are gathered back from the scores; sort_result_descending re-sorts all
+    rows by score (TopK keeps equal scores in ONNX's batch, class order). v1/v3/v4's static row
+    count is kept: rows cut or filled with -1."""
+    if len(c.inputs) > 5:
+        sigma = np.ravel(c.const(5))
+        if sigma.size and float(sigma[0]) != 0:
+            raise Unexpressible("Soft-NMS (soft_nms_sigma > 0) has no ONNX form")
+    f32, i64 = elements.TYPES["f32"], elements.TYPES["i64"]
+    args = [c.inputs[0], c.inputs[1]]
+    if len(c.inputs) > 2:
+        args.append(e.one("Reshape", [e.as_int64(c.inputs[2], c.in_info[2]), e.ints([1])]))
+    for i in (3, 4):
+        if len(c.inputs) > i:
+            t = c.inputs[i] if c.in_info[i].etype.name == "f32" else e.cast(c.inputs[i], f32)
+            args.append(e.one("Reshape", [t, e.ints([1])]))
+    idx = e.one("NonMaxSuppression", args, center_point_box=int(c.op.box_encoding == "center"))
+    scores = e.one("GatherND", [c.inputs[1], idx])
+    if c.op.sort_result_descending:
+        count = e.one("Slice", [e.one("Shape", [idx]), e.ints([0]), e.ints([1])])
+        order = e.node("TopK", [scores, count], 2, axis=0, largest=1, sorted=1)[1]
+        idx, scores = e.one("Gather", [idx, order], axis=0), e.one("Gather", [scores, order], axis=0)
+    if c.op.version in ("opset1", "opset3", "opset4"):
+        rows = c.out_info[0].shape
+        if not rows.is_static:
+            raise Unexpressible("the IR's row count is not static")
+        n = rows.to_tuple()[0]
+        fill = e.one("ConstantOfShape", [e.ints([n, 3])], value=_tensor(np.full(1, -1, np.int64)))
+        idx = e.one("Slice", [e.one("Concat", [idx, fill], axis=0), e.ints([0]), e.ints([n])])
+    out_type = c.out_info[0].etype
+    e.one("Identity" if out_type == i64 else "Cast", [idx], c.outputs[0],
+          **({} if out_type == i64 else {"to": onnx_type(out_type)}))
+    if len(c.outputs) > 1:
+        batch_class = e.cast(e.one("Slice", [idx, e.ints([0]), e.ints([2]), e.ints([1])]), f32)
+        score_col = e.one("Unsqueeze", [e.cast(scores, f32) if c.in_info[1].etype != f32 else scores, e.ints([1])])
+        e.one("Concat", [batch_class, score_col], c.outputs[1], axis=1)
+    if len(c.outputs) > 2:
+        valid = e.one("Slice", [e.one("Shape", [idx]), e.ints([0]), e.ints([1])])
+        e.one("Cast", [valid], c.outputs[2], to=onnx_type(c.out_info[2].etype))
+
+
+not_exported("OpenVINO's detection post-processing (priors, proposals, DetectionOutput, RegionYolo...) "
+             "has no ONNX op; a decomposition is not written yet",
+             "DetectionOutput", "PriorBox", "PriorBoxClustered", "Proposal", "RegionYolo", "ReorgYolo",
+             "ExperimentalDetectronDetectionOutput", "ExperimentalDetectronGenerateProposalsSingleImage",
+             "ExperimentalDetectronPriorGridGenerator", "ExperimentalDetectronROIFeatureExtractor",
+             "ExperimentalDetectronTopKROIs", "GenerateProposals", "MatrixNms", "MulticlassNms", "NMSRotated")
+
+
+not_exported("Interpolate-1's modes and align_corners are not mapped to ONNX Resize yet (versions 4 and 11 are)",
+             "Interpolate")
+not_exported("ONNX has this op, with another layout or other attributes; the mapping is not written yet",
+             "DFT", "IDFT", "RDFT", "IRDFT", "STFT", "ISTFT", "DeformableConvolution", "Unique", "ROIPooling")
+not_exported("ONNX has no such op; a decomposition into ONNX ops is not written yet",
+             "BatchToSpace", "SpaceToBatch", "ExtractImagePatches", "GatherTree", "EmbeddingBagOffsets",
+             "EmbeddingBagOffsetsSum", "EmbeddingSegmentsSum", "SliceScatter", "SegmentMax", "SparseFillEmptyRows",
+             "CTCGreedyDecoder", "CTCGreedyDecoderSeqLen", "Inverse", "NV12toRGB", "NV12toBGR", "I420toRGB",
+             "I420toBGR", "PSROIPooling", "DeformablePSROIPooling", "ROIAlignRotated")
+not_exported("ONNX has no CTC loss op", "CTCLoss")
+not_exported("1-bit packed weights: ONNX has no 1-bit type (a decomposition is not written yet)", "BinaryConvolution")
+not_exported("OpenVINO's random ops draw from its Philox stream; ONNX's random ops cannot reproduce it",
+             "RandomUniform", "Multinomial")

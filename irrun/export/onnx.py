@@ -1,0 +1,268 @@
+"""Write an IR as an ONNX model (opset 21 by default), all or nothing.
+
+The graph walk: every live layer in topological order goes through its converter
+(:mod:`irrun.export.table`); Parameters become graph inputs named as irrun names the model's
+inputs, with their dynamic dims as symbolic ``dim_param`` names (``<input>_d<axis>``); Consts
+become initializers in their own element type (u4/i4 as ONNX INT4/UINT4, f16 as FLOAT16: the
+compressed weights stay compressed, their decompression a DequantizeLinear where
+:mod:`irrun.export.compressed` matches it, else Cast/Sub/Mul nodes); each Result becomes an Identity into a graph output named as
+``Model.outputs`` names it, so ``irrun`` and onnxruntime outputs line up by name. Stateful models
+get one input and one output per variable (:mod:`irrun.export.sequence`).
+
+Nothing is written when a layer has no ONNX form: the :class:`irrun.errors.UnsupportedError`
+(exit 3) names every such layer (id, name, type-version) and why. The file is written through
+:mod:`irrun.io.writers` (atomic, never over the model's own files).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import InputError, UnsupportedError, printable
+from ..types.elements import ElementType
+from ..types.tensor_info import Role, TensorInfo
+from . import compressed
+from .emitter import MIN_OPSET, Call, Emitter, Unexpressible, onnx_type, require_onnx, value_info
+from .table import converter_for
+
+if TYPE_CHECKING:
+    from ..model import Model
+
+#: The opset the converters are written for (blocked DequantizeLinear, INT4/UINT4 need 21).
+DEFAULT_OPSET = 21
+#: ONNX IR version written: the first that knows opset 21 (onnxruntime 1.17+ reads it).
+IR_VERSION = 10
+#: protobuf's limit on one serialized message; larger models need external data (not written yet)
+PROTOBUF_LIMIT = 2 << 30
+
+
+class _Walk:
+    """One export: names every live port, converts every layer, collects what cannot be."""
+
+    def __init__(self, model: Model, opset: int):
+        self.model = model
+        self.e = Emitter(opset)
+        self.types = model.types()
+        self.names: dict[tuple[int, int], str] = {}
+        #: "Type-version (why)" -> the layers refused for it
+        self.refused: dict[str, list[str]] = {}
+
+    def tensor_name(self, n: int, port: int) -> str:
+        key = (n, port)
+        if key not in self.names:
+            layer = self.model.dag.nodes[n]["layer"]
+            decl = layer.outputs[port] if port < len(layer.outputs) else None
+            tensor_names = list(decl.names) if decl is not None and decl.names else []
+            hint = next((t for t in tensor_names if t not in self.e.used), None) or \
+                (layer.name if len(layer.outputs) == 1 else f"{layer.name}:{port}")
+            self.names[key] = self.e.fresh(hint)
+        return self.names[key]
+
+    def info(self, n: int, port: int) -> TensorInfo:
+        """What shape inference knows of a port (the declared port where it knows nothing)."""
+        info = self.types.get((n, port))
+        if info is None:
+            layer = self.model.dag.nodes[n]["layer"]
+            return TensorInfo(op_etype(layer, port), _declared(layer, port))
+        return info
+
+    def run(self) -> Any:
+        from onnx import helper
+        model, e = self.model, self.e
+        inputs, outputs = [], []
+        for spec in model.inputs:
+            e.used.add(spec.name)
+            self.names[(spec.node, 0)] = spec.name
+            inputs.append(value_info(spec.name, spec.etype, spec.shape, symbolic=spec.name))
+        for spec in model.outputs:
+            e.used.add(spec.name)
+        from .sequence import reserve
+        for n in model.order:
+            if model.ops[n].role in (Role.VARIABLE_READ, Role.VARIABLE_WRITE):
+                reserve(e, model.ops[n].variable_id)
+        self.consumed: dict[int, list] = {}
+        for n in model.order:
+            for u, p in model_inputs_of(model, n):
+                self.consumed.setdefault(u, []).append((n, 0, p))
+        for n in model.order:
+            layer = model.dag.nodes[n]["layer"]
+            op = model.ops[n]
+            if op.role == Role.PARAMETER:
+                continue
+            srcs = model_inputs_of(model, n)
+            ins = [self.tensor_name(u, p) for u, p in srcs]
+            if op.role == Role.RESULT:
+                spec = next(s for s in model.outputs if s.node == n)
+                e.one("Identity", ins, spec.name)
+                outputs.append(value_info(spec.name, spec.etype, spec.shape))
+                continue
+            outs = [self.tensor_name(n, p) for p in range(len(layer.outputs))]
+            plan = compressed.match(model, n, self.types) if op.type == "Multiply" else None
+            if plan is not None:
+                compressed.emit(e, plan, self.tensor_name(plan.weight, 0), outs[0])
+                continue
+            call = Call(layer, op, ins, outs, [self.info(u, p) for u, p in srcs],
+                        [self.info(n, p) for p in range(len(layer.outputs))],
+                        frozenset(p for _, _, p in self.consumed.get(n, ())))
+            self.convert(call)
+        if self.refused:
+            count = sum(map(len, self.refused.values()))
+            raise UnsupportedError(
+                f"cannot export to ONNX, nothing written: {count} layer(s) have no ONNX form: " +
+                "; ".join(f"{kind}: {', '.join(layers)}" for kind, layers in self.refused.items()),
+                file=model.path)
+        from .sequence import state_ports
+        s_in, s_out = state_ports(self)
+        e.nodes = live_nodes(e.nodes, [o.name for o in outputs + s_out])
+        used = {i for node in e.nodes for i in node_inputs(node)}
+        e.initializers = [t for t in e.initializers if t.name in used]
+        graph = helper.make_graph(e.nodes, printable(model.ir.name or "model"), inputs + s_in,
+                                  outputs + s_out, initializer=e.initializers)
+        return graph
+
+    def convert(self, call: Call) -> None:
+        layer = call.layer
+        conv = converter_for(call.op.type, call.op.version)
+        why = None
+        if conv is None:
+            from .table import NOT_EXPORTED
+            why = NOT_EXPORTED.get(call.op.type, "no ONNX converter for this op yet")
+        else:
+            try:
+                if widened(call):
+                    call = widen(self.e, call, conv)
+                conv(self.e, call)
+                if hasattr(call, "narrow"):
+                    call.narrow()
+            except Unexpressible as x:
+                why = str(x)
+        if why:
+            kind = f"{printable(layer.type)}-{printable(layer.version)} ({why})"
+            where = "/".join(layer.path + (str(layer.id),))
+            self.refused.setdefault(kind, []).append(f"layer {where} {printable(layer.name)}")
+
+
+#: ops that only move or pick elements: ONNX Runtime runs them on bf16 as on any type
+_MOVES = frozenset({"movement", "shape"})
+_NO_WIDENING = frozenset({"Convert", "ConvertLike", "Constant", "ReadValue", "Assign"})
+
+
+def widened(call: Call) -> bool:
+    """Does this layer compute on bf16? ONNX Runtime has almost no bf16 kernels, so such a layer
+    is computed in f32 between Casts: what OpenVINO's CPU plugin does with bf16 (one rounding
+    to bf16 of the f32 result)."""
+    return call.op.category not in _MOVES and call.op.type not in _NO_WIDENING and \
+        any(i.etype.name == "bf16" for i in call.in_info)
+
+
+def widen(e: Emitter, call: Call, conv) -> Call:
+    """``call`` on f32 copies of its bf16 inputs, writing f32 outputs that ``call.narrow()``
+    casts back to the layer's bf16 outputs."""
+    from ..types import elements
+    f32 = elements.TYPES["f32"]
+    ins = [e.cast(x, f32) if info.etype.name == "bf16" else x for x, info in zip(call.inputs, call.in_info)]
+    in_info = [TensorInfo(f32, i.shape, i.value.astype(np.float32) if i.value is not None else None)
+               if i.etype.name == "bf16" else i for i in call.in_info]
+    outs = [e.fresh(f"{o}_f32") if info.etype.name == "bf16" else o for o, info in zip(call.outputs, call.out_info)]
+    out_info = [TensorInfo(f32, i.shape) if i.etype.name == "bf16" else i for i in call.out_info]
+    wide = Call(call.layer, call.op, ins, outs, in_info, out_info, call.used)
+
+    def narrow() -> None:
+        for wide_name, name in zip(outs, call.outputs):
+            if wide_name != name:
+                e.one("Cast", [wide_name], name, to=onnx_type(elements.TYPES["bf16"]))
+    wide.narrow = narrow     # type: ignore[attr-defined]
+    return wide
+
+
+def live_nodes(nodes: list, outputs: list[str]) -> list:
+    """The nodes some graph output needs, in their order (what a matched pattern replaced, the
+    op-by-op decompression, falls away)."""
+    needed, keep = set(outputs), []
+    for node in reversed(nodes):
+        if any(o in needed for o in node.output):
+            keep.append(node)
+            needed.update(node_inputs(node))
+    return keep[::-1]
+
+
+def node_inputs(node: Any) -> list[str]:
+    """A node's inputs and the enclosing-graph tensors its sub-graphs (If branches) read."""
+    names = list(node.input)
+    for attr in node.attribute:
+        if attr.HasField("g"):
+            inner = {o for n in attr.g.node for o in n.output}
+            names += [i for n in attr.g.node for i in node_inputs(n) if i not in inner]
+    return names
+
+
+def op_etype(layer, port: int) -> ElementType:
+    from ..types import elements
+    decl = layer.outputs[port]
+    return decl.etype or elements.DYNAMIC
+
+
+def _declared(layer, port: int):
+    from ..types.shapes import PartialShape
+    return PartialShape(layer.outputs[port].dims)
+
+
+def model_inputs_of(model, n: int) -> list[tuple[int, int]]:
+    from ..analysis.graph import inputs_of
+    return inputs_of(model.dag, n)
+
+
+def load_converters() -> None:
+    """Import the converter modules: each registers its converters in :mod:`irrun.export.table`."""
+    from . import elementwise, movement, nn, sequence  # noqa: F401
+
+
+def build_onnx(model: Model, opset: int = DEFAULT_OPSET) -> Any:
+    """The ONNX ModelProto of ``model`` (an :class:`irrun.Model`), checked by
+    ``onnx.checker.check_model``. Raises UnsupportedError naming every layer with no ONNX form."""
+    onnx = require_onnx()
+    from onnx import helper
+    if not MIN_OPSET <= opset <= onnx.defs.onnx_opset_version():
+        raise InputError(f"--opset {opset}: irrun writes ONNX opsets {MIN_OPSET} to "
+                         f"{onnx.defs.onnx_opset_version()} (the installed onnx's newest)")
+    load_converters()
+    walk = _Walk(model, opset)
+    graph = walk.run()
+    from .. import __version__
+    proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
+                              producer_name="irrun", producer_version=__version__,
+                              ir_version=IR_VERSION,
+                              doc_string=f"exported by irrun {__version__} from the OpenVINO IR "
+                                         f"{os.path.basename(model.path)}")
+    meta = {"source": os.path.basename(model.path), "source_format": f"OpenVINO IR v{model.ir.ir_version}"}
+    meta.update(walk_notes(walk))
+    helper.set_model_props(proto, meta)
+    if proto.ByteSize() >= PROTOBUF_LIMIT:
+        raise UnsupportedError("the ONNX model would pass protobuf's 2 GB limit; irrun does not write "
+                               "ONNX external data yet", file=model.path)
+    onnx.checker.check_model(proto)
+    return proto
+
+
+def walk_notes(walk: _Walk) -> dict[str, str]:
+    """The notes (``irrun.note.N``) and the state ports (``irrun.state_input.<name>`` /
+    ``irrun.state_output.<name>`` -> variable id) as metadata."""
+    notes = {f"irrun.note.{i}": note for i, note in enumerate(dict.fromkeys(walk.e.notes))}
+    return notes | walk.e.metadata
+
+
+def export_onnx(model: Model | str | os.PathLike, path: str | os.PathLike, opset: int = DEFAULT_OPSET) -> Path:
+    """Write ``model`` (an :class:`irrun.Model` or a path to its .xml) as ONNX at ``path``,
+    atomically; nothing is written when a layer has no ONNX form (UnsupportedError, exit 3)."""
+    from ..io import writers
+    if isinstance(model, (str, os.PathLike)):
+        from ..model import read_model
+        model = read_model(model)
+    protect = writers.model_files(model)
+    target = writers.destination(path, protect=protect)
+    proto = build_onnx(model, opset)
+    writers.write_files([(target, writers.data(proto.SerializeToString()))], protect=protect)
+    return target
