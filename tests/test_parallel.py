@@ -149,3 +149,34 @@ def test_thread_count_follows_set_threads_then_the_environment(monkeypatch):
     assert threads.count() == 3
     monkeypatch.setattr(threads, "_chosen", 5)
     assert threads.count() == 5
+
+
+def test_a_weight_fake_quantize_runs_once_into_the_constant_cache(tmp_path, monkeypatch):
+    """FakeQuantize on a Const (an INT8 model's weights): computed when the plan is made, then
+    read from the program's constants by every run; the convolution's output is the spec
+    formula's quantized weights convolved (here a 1x1 convolution: a matmul over channels)."""
+    import irrun
+    import irrun.analysis.inference
+    from irrun.ir.builder import IRWriter
+    from irrun.ops import fake_quantize as fq_module
+    monkeypatch.setattr(irrun.analysis.inference, "FOLD_LIMIT", 0)      # real-size weights' path
+    rng = np.random.default_rng(3)
+    weights = rng.standard_normal((4, 3, 1, 1)).astype(np.float32)
+    w = IRWriter()
+    x = w.parameter("x", "f32", [1, 3, 5, 5])
+    lims = [w.const(np.float32(v)) for v in (-1.0, 1.0, -1.0, 1.0)]
+    q = w.layer("FakeQuantize", [w.const(weights), *lims], {"levels": 255, "auto_broadcast": "numpy"})
+    y = w.layer("Convolution", [x, q], {"strides": "1,1", "pads_begin": "0,0", "pads_end": "0,0",
+                                        "dilations": "1,1", "auto_pad": "explicit"})
+    w.result(y, "y")
+    model = irrun.read_model(w.save(tmp_path / "fq_weights.xml"))
+    calls = []
+    real = fq_module.fake_quantize
+    monkeypatch.setattr(fq_module, "fake_quantize", lambda *a, **k: calls.append(1) or real(*a, **k))
+    data = rng.standard_normal((1, 3, 5, 5)).astype(np.float32)
+    outs = [model.run({"x": data})["y"] for _ in range(3)]
+    assert len(calls) == 1
+    quantized = spec_fake_quantize(weights, np.float32(-1), np.float32(1), np.float32(-1), np.float32(1), 255)
+    want = np.einsum("oc,nchw->nohw", quantized[:, :, 0, 0].astype(np.float64), data.astype(np.float64))
+    for out in outs:
+        np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-5)
