@@ -22,6 +22,7 @@ IDS = ["f32", "f64", "f16", "bf16"]
 @pytest.fixture(params=[1, 2, 3], ids=["1thread", "2threads", "3threads"])
 def thread_count(request, monkeypatch):
     monkeypatch.setattr(threads, "_chosen", request.param)
+    monkeypatch.setattr(parallel, "WORTH", 0)       # split even these test-sized arrays
     return request.param
 
 
@@ -123,11 +124,14 @@ def test_the_work_runs_on_as_many_threads_as_set(monkeypatch):
         seen.add(threading.get_ident())
         if piece in (0, 4):
             started.wait()      # both runs of pieces are under way at once
-    parallel.run_all(task, list(range(8)))
+    parallel.run_all(task, list(range(8)), parallel.WORTH)
     assert len(seen) == 2
+    seen.clear()
+    parallel.run_all(lambda p: seen.add(threading.get_ident()), list(range(8)), parallel.WORTH - 1)
+    assert seen == {threading.get_ident()}      # too little work to hand any of it over
     monkeypatch.setattr(threads, "_chosen", 1)
     seen.clear()
-    parallel.run_all(lambda p: seen.add(threading.get_ident()), list(range(8)))
+    parallel.run_all(lambda p: seen.add(threading.get_ident()), list(range(8)), parallel.WORTH)
     assert seen == {threading.get_ident()}
 
 
@@ -138,7 +142,7 @@ def test_a_task_error_is_raised_in_the_caller(monkeypatch):
         if piece == 5:
             raise ValueError("piece 5")
     with pytest.raises(ValueError, match="piece 5"):
-        parallel.run_all(task, list(range(8)))
+        parallel.run_all(task, list(range(8)), parallel.WORTH)
 
 
 def test_thread_count_follows_set_threads_then_the_environment(monkeypatch):

@@ -19,6 +19,11 @@ from . import threads
 
 T = TypeVar("T")
 
+#: Elements of work below which a kernel does not split it: handing a piece to another thread costs
+#: tens of microseconds on a quiet machine and up to a scheduler slice (milliseconds) on a busy
+#: one, more than a smaller kernel takes.
+WORTH = 1 << 20
+
 _lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
 _pool_size = 0
@@ -45,12 +50,13 @@ def _executor(n: int) -> ThreadPoolExecutor:
         return _pool
 
 
-def run_all(task: Callable[[T], object], pieces: Sequence[T]) -> None:
-    """``task(piece)`` for every piece: in the calling thread when one thread is used (or there is
-    one piece), else spread over the pool in as many contiguous runs as threads. The floating-point
+def run_all(task: Callable[[T], object], pieces: Sequence[T], size: int) -> None:
+    """``task(piece)`` for every piece: in the calling thread when one thread is used, there is
+    one piece or the work is ``size`` < :data:`WORTH` elements, else spread over the pool in as
+    many contiguous runs as threads. The floating-point
     error state is NumPy's silent IEEE mode in every thread (OpenVINO's results: inf, NaN); the
     first exception a task raises is raised here after all tasks have ended."""
-    n = min(workers(), len(pieces))
+    n = min(workers(), len(pieces)) if size >= WORTH else 1
     if n <= 1:
         for p in pieces:
             task(p)

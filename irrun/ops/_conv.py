@@ -105,7 +105,7 @@ def _depthwise(x: np.ndarray, wk: np.ndarray, strides: Sequence[int], dilations:
         for i, (ph, off) in enumerate(taps):
             c[:, :, i] = planes[ph][:, g0:g1, off:off + size]
         np.matmul(w2[g0:g1], c, out=full[:, g0:g1])
-    run_all(block, range(0, g, gb))     # the same blocks at any thread count: the same bits
+    run_all(block, range(0, g, gb), full.size)     # the same blocks at any thread count: the same bits
     full = full.reshape(n, g * og, out[0], *q[1:])
     crop: tuple[EllipsisType | slice, ...] = (Ellipsis, *[slice(0, o) for o in out[1:]])
     return np.ascontiguousarray(full[crop])

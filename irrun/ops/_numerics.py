@@ -112,7 +112,7 @@ def float_math(fn: Callable[..., np.ndarray], x: np.ndarray, *others: np.ndarray
 
         def one(where: tuple[slice, ...]) -> None:
             out[where] = apply(x[where], *(part(a, where) for a in aligned))
-        run_all(one, block_slices(x.shape, BLOCK))
+        run_all(one, block_slices(x.shape, BLOCK), x.size)
         return out
 
 
