@@ -57,8 +57,8 @@ def add_global_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("global options (before or after the command)")
     g.add_argument("--debug", action="store_true", help="show Python tracebacks")
     g.add_argument("--threads", type=int, metavar="N",
-                   help="threads for MatMul and convolutions (BLAS) and for big element-wise, "
-                        "FakeQuantize and depthwise work (default: OMP_NUM_THREADS / "
+                   help="threads for MatMul and convolutions (BLAS) and for big element-wise and "
+                        "FakeQuantize work (default: OMP_NUM_THREADS / "
                         "OPENBLAS_NUM_THREADS / MKL_NUM_THREADS, else every core)")
     g.add_argument("--max-memory", type=_size, metavar="SIZE",
                    help="refuse (before allocating) any tensor or input bigger than SIZE, e.g. "

@@ -1,4 +1,4 @@
-"""irrun's own thread pool: big element-wise, depthwise and pooling kernels split their work into
+"""irrun's own thread pool: big element-wise kernels (FakeQuantize, PRelu, activations) split their work into
 independent pieces along the outer axes and run them on :func:`irrun.limits.threads.count`
 threads. NumPy releases the GIL inside its ufunc loops, so the pieces really run side by side.
 

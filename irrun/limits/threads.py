@@ -1,7 +1,7 @@
 """How many threads irrun computes with.
 
 irrun's kernels are NumPy calls. The BLAS library behind ``np.matmul`` (MatMul, the
-convolutions' GEMMs) runs its own threads; the big element-wise, depthwise and pooling kernels
+convolutions' GEMMs) runs its own threads; the big element-wise kernels (FakeQuantize, PRelu, activations)
 split their work over irrun's own pool (:mod:`irrun.limits.parallel`) of :func:`count` threads.
 By default both use what the BLAS library itself chose when NumPy loaded it:
 ``OMP_NUM_THREADS`` / ``OPENBLAS_NUM_THREADS`` / ``MKL_NUM_THREADS`` if set, else every core.
