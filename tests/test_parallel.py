@@ -184,3 +184,24 @@ def test_a_weight_fake_quantize_runs_once_into_the_constant_cache(tmp_path, monk
     want = np.einsum("oc,nchw->nohw", quantized[:, :, 0, 0].astype(np.float64), data.astype(np.float64))
     for out in outs:
         np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-5)
+
+
+def test_the_kept_limit_values_follow_the_limits():
+    """FakeQuantize1 keeps what it derives from read-only limits (the same constants every run);
+    other limit arrays, or writeable ones, are derived anew: every result is the spec formula's."""
+    from irrun.ops.fake_quantize import FakeQuantize1
+    op = FakeQuantize1.__new__(FakeQuantize1)
+    op.levels, op.auto_broadcast = 255, "numpy"
+    x = data((1, 8, 30, 30), np.float32)
+
+    def frozen(*values):
+        out = [np.asarray(v, np.float32) for v in values]
+        for a in out:
+            a.flags.writeable = False
+        return out
+    first, second = frozen(-1, 1, -1, 1), frozen(-2, 0.5, 0, 3)
+    writeable = [np.asarray(v, np.float32) for v in (-0.5, 0.5, -4, 4)]
+    for lims in (first, first, second, first, writeable, writeable):
+        assert_same_bits(op.run(x, *lims)[0], spec_fake_quantize(x, *lims, 255))
+    writeable[1][...] = 3.0             # changed in place: not a kept value
+    assert_same_bits(op.run(x, *writeable)[0], spec_fake_quantize(x, *writeable, 255))
