@@ -23,7 +23,8 @@ def add_precision_arguments(p) -> None:
 
 def add_compare_arguments(p) -> None:
     add_precision_arguments(p)
-    a = p.add_argument_group("comparing two IRs (--reference OTHER.xml, or --precision alone)")
+    a = p.add_argument_group("ranking the layers (--reference OTHER.xml or openvino:DEVICE[,KEY=VALUE...], "
+                             "or --precision alone)")
     a.add_argument("--json", action="store_true", help="print the report as JSON")
     a.add_argument("--top", type=int, default=10, metavar="K", help="layers to rank (default 10)")
     a.add_argument("--ignored-scope", metavar="FILE.json",
@@ -34,13 +35,23 @@ def add_compare_arguments(p) -> None:
                    help="draw the candidate's graph with each layer filled by the error it adds "
                         "(log colour scale, the top K labelled; Graphviz's dot draws svg/png/pdf, "
                         ".dot is the text); over 300 layers: the top K's neighbourhoods only")
+    a.add_argument("--node-data", metavar="FILE.json",
+                   help="write the error each layer adds as Google Model Explorer node data "
+                        "(results keyed by output tensor name: value, bgColor)")
+    a.add_argument("--keep-f32", metavar="OUT.xml",
+                   help="write MODEL as OUT.xml + OUT.bin with the top K layers marked to stay in "
+                        "f32 (OpenVINO's disable_fp16_compression rt_info); with --reference "
+                        "openvino:DEVICE, also run OUT.xml there and show the outputs' error")
+    a.add_argument("--html", metavar="FILE.html",
+                   help="write one self-contained page (nothing fetched): the ranking table, the "
+                        "graph coloured by added error and the plot")
 
 
 def step_files(specs: list[str]) -> list[list[str]] | None:
     """``--input`` options as steps: each .npz (or the .npz/.npy files of one directory, in name
     order) is one step; None when the options are one ordinary set of inputs."""
     if len(specs) == 1 and Path(specs[0]).is_dir():
-        from .common import input_dir_files
+        from ..io.inputs import input_dir_files
         return [[str(f)] for f in input_dir_files(specs[0])[:MAX_STEPS]]
     if len(specs) > 1 and all(s.endswith(".npz") and "=" not in Path(s).name for s in specs):
         return [[s] for s in specs[:MAX_STEPS]]
@@ -48,7 +59,7 @@ def step_files(specs: list[str]) -> list[list[str]] | None:
 
 
 def load_steps(model, specs: list[str]) -> list[dict]:
-    from .common import load_inputs
+    from ..io.inputs import load_inputs
     files = step_files(specs)
     return [load_inputs(model, s) for s in files] if files is not None else [load_inputs(model, specs)]
 
@@ -57,9 +68,8 @@ def run_compare(args) -> int:
     """``irrun compare MODEL --reference OTHER.xml`` or ``irrun compare MODEL --precision P``."""
     from .. import read_model
     from ..debug.accuracy.attribute import compare_models
-    from ..debug.accuracy.report import as_json, ignored_scope, text, write_file
+    from ..io.inputs import input_files
     from ..io.writers import model_files
-    from .common import input_files
 
     ref_path = args.reference or args.model
     cand = read_model(args.model)
@@ -73,6 +83,46 @@ def run_compare(args) -> int:
     cand.check_memory()
     steps = list(zip(load_steps(cand, args.input), load_steps(ref, args.input), strict=True))
     res = compare_models(cand, ref, steps, args.precision, same_model=same)
+    return report(args, cand, res, protect, graph_fmt)
+
+
+def run_device_compare(args) -> int:
+    """``irrun compare MODEL --reference openvino:DEVICE[,KEY=VALUE...]``: the layers that
+    configuration gets wrong, against irrun's f32 run (:mod:`irrun.debug.accuracy.device`)."""
+    from .. import read_model
+    from ..debug.accuracy.device import compare_device, output_errors
+    from ..debug.accuracy.metrics import fmt_rel
+    from ..debug.openvino_reference import parse_device
+    from ..io.inputs import input_files, load_inputs
+    from ..io.writers import model_files
+
+    device = parse_device(args.reference)
+    model = read_model(args.model)
+    protect = (*model_files(model), *input_files(args.input))
+    graph_fmt = _check_outputs(args, protect)
+    model.check_memory()
+    if step_files(args.input) is not None:
+        raise InputError("--reference openvino:... compares one inference: give one set of inputs",
+                         file=args.model)
+    feeds = load_inputs(model, args.input)
+    res = compare_device(model, feeds, device)
+    code = report(args, model, res, protect, graph_fmt)
+    if args.keep_f32 and not args.json:
+        trusted = model.run(feeds)
+        before = output_errors(model, feeds, device, trusted)
+        after = output_errors(read_model(args.keep_f32), feeds, device, trusted)
+        print(f"\ncompiled as they are (no outputs added) on {device.label}, outputs against irrun's f32:")
+        for name, s in after.items():
+            was = f"{fmt_rel(before[name].rel_l2)} in MODEL, " if name in before else ""
+            print(f'  output "{printable(name)}": rel L2 {was}{fmt_rel(s.rel_l2)} in {printable(args.keep_f32)}')
+    return code
+
+
+def report(args, cand, res, protect: tuple, graph_fmt: str | None) -> int:
+    """Print ``res`` (text or ``--json``) and write the files asked for (``--ignored-scope``,
+    ``--plot``, ``--graph``, ``--html``); exit 1 when the candidate makes NaN/Inf the reference
+    does not."""
+    from ..debug.accuracy.report import as_json, ignored_scope, text, write_file
     print(as_json(res) if args.json else text(res, args.top))
     if args.ignored_scope:
         import json
@@ -88,20 +138,45 @@ def run_compare(args) -> int:
             print(f"wrote the error plot to {printable(args.plot)}")
     if graph_fmt:
         _draw_graph(cand, res, args, graph_fmt, protect)
+    if args.html:
+        _write_html(cand, res, args, protect)
+    if args.keep_f32:
+        from ..debug.accuracy.keep_f32 import worst_layers, write_marked
+        marked = worst_layers(res, args.top)
+        write_marked(cand, [le.node for le in marked], args.keep_f32, protect)
+        if not args.json:
+            print(f"wrote {printable(args.keep_f32)} (+ .bin): {len(marked)} layer{'s' * (len(marked) != 1)} "
+                  "marked to stay in f32 (rt_info precise = disable_fp16_compression)")
+    if args.node_data:
+        import json
+
+        from ..debug.accuracy.report import node_data
+        doc = node_data(cand, res)
+        write_file(args.node_data, (json.dumps(doc, indent=1, allow_nan=False) + "\n").encode(), protect)
+        if not args.json:
+            print(f"wrote Model Explorer node data for {len(doc['results'])} tensors to {printable(args.node_data)}")
     return EXIT_FINDINGS if res.first_nonfinite is not None else EXIT_OK
 
 
 def _check_outputs(args, protect: tuple) -> str | None:
-    """Refuse a bad ``--ignored-scope``, ``--plot`` or ``--graph`` file before the run (a suffix
+    """Refuse a bad ``--ignored-scope``, ``--plot``, ``--graph``, ``--html``, ``--node-data`` or
+    ``--keep-f32`` file before the run (a suffix
     that is not the format written, a link, the models' .xml/.bin or an input, two of them one
     file...); ``--graph``'s format (None: none)."""
     from ..io.writers import destination, distinct
-    distinct([("--ignored-scope", args.ignored_scope), ("--plot", args.plot), ("--graph", args.graph)])
-    if args.ignored_scope:
-        if Path(args.ignored_scope).suffix.lower() != ".json":
-            raise InputError("the --ignored-scope file is JSON: its name must end in .json",
-                             file=args.ignored_scope)
-        destination(args.ignored_scope, protect=protect)
+    distinct([("--ignored-scope", args.ignored_scope), ("--plot", args.plot), ("--graph", args.graph),
+              ("--html", args.html), ("--node-data", args.node_data), ("--keep-f32", args.keep_f32)])
+    checks = [(args.keep_f32, (".xml",), "the --keep-f32 file is an IR: its name must end in .xml"),
+              (args.node_data, (".json",), "the --node-data file is JSON: its name must end in .json"),
+              (args.html, (".html", ".htm"), "the --html file must end in .html or .htm"),
+              (args.ignored_scope, (".json",), "the --ignored-scope file is JSON: its name must end in .json")]
+    for path, suffixes, message in checks:
+        if path:
+            if Path(path).suffix.lower() not in suffixes:
+                raise InputError(message, file=path)
+            destination(path, protect=protect)
+    if args.keep_f32:
+        destination(Path(args.keep_f32).with_suffix(".bin"), protect=protect)
     if args.plot:
         if Path(args.plot).suffix.lower() not in (".png", ".svg"):
             raise InputError("the plot file must end in .png or .svg", file=args.plot)
@@ -134,6 +209,20 @@ def _draw_graph(cand, res, args, fmt: str, protect: tuple) -> None:
         part = f"{drawn} of {total} layers: the top {args.top}'s neighbourhoods" if drawn < total \
             else f"{drawn} layers"
         print(f"wrote the graph coloured by added error to {printable(args.graph)} ({fmt}, {part})")
+
+
+def _write_html(cand, res, args, protect: tuple) -> None:
+    from ..debug.accuracy.plot import render as plot
+    from ..debug.accuracy.report import write_file
+    from ..debug.html_report import render
+    from ..errors import UnsupportedError
+    try:
+        plot_svg = plot(res, "svg")
+    except UnsupportedError:                      # no matplotlib: the page says so
+        plot_svg = None
+    write_file(args.html, render(cand, res, args.top, plot_svg), protect)
+    if not args.json:
+        print(f"wrote the report page to {printable(args.html)}")
 
 
 def run_model(model, feeds: dict, precision: str | None, find_nonfinite: bool):

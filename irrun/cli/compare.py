@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
-from .accuracy import add_compare_arguments, run_compare
-from .common import load_inputs
+from ..io.inputs import load_inputs
+from .accuracy import add_compare_arguments, run_compare, run_device_compare
 
 OPENVINO = {"openvino": "cpu", "openvino-reference": "reference"}
 
@@ -21,6 +21,9 @@ def add_arguments(p) -> None:
                         "NNCF-compressed MODEL): rank the layers adding the most error; "
                         "openvino: OpenVINO's CPU plugin at f32 with every port made an output "
                         "(default; needs openvino installed, runs in a child process); "
+                        "openvino:DEVICE[,KEY=VALUE...] (e.g. openvino:CPU,INFERENCE_PRECISION_HINT=bf16, "
+                        "openvino:GPU): rank the layers that OpenVINO configuration gets wrong "
+                        "against irrun's f32 run; "
                         "openvino-reference: OpenVINO's reference evaluator; or a dump from "
                         "irrun --dump (its directory or tensors.npz), or any .npz keyed "
                         '"<layer id>:<port id>"')
@@ -33,19 +36,27 @@ def main(args) -> int:
     from .. import read_model
     from ..debug.dumps import load_tensors
     from ..debug.layer_diff import compare
-    from ..debug.openvino_reference import MODES, all_ports
+    from ..debug.openvino_reference import MODES, all_ports, is_device_spec
     from ..debug.tracing import trace
 
     ref = args.reference or ""
+    if is_device_spec(ref):
+        if args.precision:
+            raise InputError("--precision simulates a precision in irrun; with --reference "
+                             "openvino:DEVICE give the device's own, e.g. "
+                             "openvino:CPU,INFERENCE_PRECISION_HINT=bf16", file=args.model)
+        return run_device_compare(args)
     if args.precision and (ref.lower() in OPENVINO or ref.lower().endswith(".npz") or os.path.isdir(ref)):
         raise InputError(f"--precision compares MODEL at {args.precision} with itself at f32, or "
                          "with another IR (--reference OTHER.xml); not with OpenVINO or a dump",
                          file=ref)
     if args.precision or ref.lower().endswith(".xml"):
         return run_compare(args)
-    if args.find_nonfinite or args.json or args.ignored_scope or args.plot or args.graph:
-        raise InputError("--find-nonfinite, --json, --ignored-scope, --plot and --graph go with "
-                         "--reference OTHER.xml or --precision")
+    if args.find_nonfinite or args.json or args.ignored_scope or args.plot or args.graph or args.html \
+            or args.node_data or args.keep_f32:
+        raise InputError("--find-nonfinite, --json, --ignored-scope, --plot, --graph, --html, "
+                         "--node-data and --keep-f32 go with --reference OTHER.xml, openvino:DEVICE "
+                         "or --precision")
     args.reference = args.reference or "openvino"
     model = read_model(args.model)
     feeds = load_inputs(model, args.input)

@@ -1,7 +1,7 @@
 """The ``irrun`` command line: picks the sub-command module and turns errors into exit codes.
 
     irrun [run] MODEL.xml [--input x.npy | --input NAME=x.npy ... | --input inputs.npz] [-o out.npz]
-    irrun check | reshape | info | graph | compare | extract MODEL.xml ...;  irrun ops
+    irrun check | reshape | info | graph | compare | extract | reduce MODEL.xml ...;  irrun ops
     irrun MODEL.xml -i DIR/ -o OUTDIR/ --workers N | --cluster ADDRESS   (needs irrun[dask])
     irrun --help (every command, one line each);  irrun COMMAND --help;  irrun --version
 
@@ -23,7 +23,7 @@ from types import ModuleType
 
 from ..errors import EXIT_ERROR, EXIT_INTERNAL, EXIT_OK, IrrunError, printable
 
-#: sub-command -> (module in irrun.cli.common, one-line help). ``run`` is also the default.
+#: sub-command -> (module in irrun.cli, one-line help). ``run`` is also the default.
 COMMANDS = {
     "run": ("run", "run a model and print or save its outputs (also: irrun MODEL.xml ...)"),
     "check": ("check", "check declared shapes and types against inferred ones"),
@@ -32,6 +32,7 @@ COMMANDS = {
     "graph": ("graph", "draw the graph (or one layer's neighbourhood): svg/png via Graphviz, dot, mermaid"),
     "compare": ("compare", "where irrun and OpenVINO, a dump or another IR disagree; which layer adds the error"),
     "extract": ("extract", "write one layer as its own IR, with the inputs that reach it"),
+    "reduce": ("reduce", "shrink a model to the smallest sub-graph still disagreeing, as a repro"),
     "ops": ("ops", "list the ops and versions irrun implements"),
 }
 

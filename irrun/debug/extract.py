@@ -20,12 +20,12 @@ from ..analysis.graph import inputs_of
 from ..errors import InputError, ModelFileError
 from ..io import writers
 from ..io.files import open_regular
+from ..io.outputs import storable
 from ..ir.builder import IRWriter
 from ..ops.registry import role_of
 from ..types import elements
 from ..types.shapes import PartialShape
 from ..types.tensor_info import Role
-from .dumps import storable
 from .tracing import find_layer, port_name, type_version
 
 
@@ -39,7 +39,9 @@ class Extracted:
     outputs: dict[str, np.ndarray] | None = None
 
 
-def _unique(name: str, taken: set[str]) -> str:
+def unique_name(name: str, taken: set[str]) -> str:
+    """``name``, or ``name_2``, ``name_3``... whichever ``taken`` does not hold yet (then taken):
+    OpenVINO wants unique friendly names."""
     out, k = name, 1
     while out in taken:
         k += 1
@@ -48,7 +50,8 @@ def _unique(name: str, taken: set[str]) -> str:
     return out
 
 
-def _raw_const(model, layer) -> tuple[bytes, str, list[int]]:
+def raw_const(model, layer) -> tuple[bytes, str, list[int]]:
+    """A Const layer's bytes as the .bin holds them, its element type and shape: copied as they are."""
     d = layer.data
     with open_regular(model.ir.bin_path, ModelFileError) as f:
         f.seek(int(d["offset"]))
@@ -95,12 +98,12 @@ def extract_layer(model, layer: int | str, directory: str | os.PathLike, inputs=
         U = g.nodes[u]["layer"]
         known = static.get((u, sp))
         if role_of(U.type) is Role.CONSTANT:
-            raw, et, const_shape = _raw_const(model, U)
+            raw, et, const_shape = raw_const(model, U)
             srcs.append(b.const(None, etype=et, raw=raw, shape=const_shape))
         elif known is not None and known.value is not None:
             srcs.append(b.const(known.value, etype=known.etype.name))
         else:
-            name = _unique(port_name(model, u, sp), taken)
+            name = unique_name(port_name(model, u, sp), taken)
             if seen:
                 arr = seen["args"][k]
                 et = known.etype.name if known else elements.from_dtype(arr.dtype).name
@@ -122,7 +125,7 @@ def extract_layer(model, layer: int | str, directory: str | os.PathLike, inputs=
     b.layers[-1]["out"] = [(i.etype.precision if i is not None else "UNSPECIFIED", d, None)
                            for i, d in zip(infos, dims)]        # one precision per output
     outs = outs if isinstance(outs, list) else [outs]
-    out_names = [_unique(port_name(model, n, i), taken) for i in range(len(outs))]
+    out_names = [unique_name(port_name(model, n, i), taken) for i in range(len(outs))]
     for o, name in zip(outs, out_names):
         b.layers[b.result(o, name)]["name"] = f"{name}/result"   # friendly names stay unique
     if res.consts and not b.blob:

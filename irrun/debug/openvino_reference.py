@@ -10,9 +10,12 @@ in the user's working directory or beside the model is never imported. To tell t
 names, the child reads a copy of the XML in which every top-level layer is renamed
 ``__irrun_<id>`` (friendly names change no computation), then:
 
-* ``cpu``: makes every output port of every layer a model output (``Model.add_outputs``) and runs
-  one inference on the CPU plugin with ``INFERENCE_PRECISION_HINT=f32``. (Extra outputs can keep
-  the plugin from fusing layers, so a fused-layer bug may hide; see openvino#25744.)
+* a :class:`Device` (``cpu`` is ``CPU`` with ``INFERENCE_PRECISION_HINT=f32``; ``irrun compare
+  --reference openvino:GPU,INFERENCE_PRECISION_HINT=f16`` names any other): makes every output
+  port of every layer a model output (``Model.add_outputs``) and runs one inference on that device
+  with those properties. (Extra outputs can keep the plugin from fusing layers, so a fused-layer
+  bug may hide; see openvino#25744.) A device the child's ``Core`` does not list is refused with
+  the list (:class:`DeviceMissing`).
 * ``reference``: puts a Result on every port, replaces the Parameters by Constants holding the
   inputs and each ReadValue by its initial value, and runs ``ConstantFolding``: OpenVINO's
   reference kernels.
@@ -32,17 +35,57 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from lxml import etree
 
-from ..errors import IrrunError
+from ..errors import EXIT_UNSUPPORTED, InputError, IrrunError, printable
 from ..ops.registry import role_of
+from ..ports import feeds as model_feeds
 from ..types.tensor_info import Role
 
 PREFIX = "__irrun_"
 MODES = {"cpu": "OpenVINO CPU (f32)", "reference": "OpenVINO reference evaluator"}
+DEVICE_SCHEME = "openvino:"
+_DEVICE_MISSING = 5          # the child's exit status for a device its Core does not list
+_VIRTUAL = ("AUTO", "HETERO", "MULTI", "BATCH")   # devices made of others: OpenVINO checks those
+
+
+@dataclass(frozen=True)
+class Device:
+    """An OpenVINO device and the properties it compiles with, e.g. ``CPU`` with
+    ``INFERENCE_PRECISION_HINT=bf16`` — the configuration whose every layer is compared."""
+
+    name: str = "CPU"
+    properties: tuple[tuple[str, str], ...] = (("INFERENCE_PRECISION_HINT", "f32"),)
+
+    @property
+    def label(self) -> str:
+        props = ", ".join(f"{k}={v}" for k, v in self.properties)
+        return f"OpenVINO {self.name}" + (f" ({props})" if props else "")
+
+    @property
+    def spec(self) -> str:
+        return DEVICE_SCHEME + ",".join([self.name, *(f"{k}={v}" for k, v in self.properties)])
+
+
+def parse_device(spec: str) -> Device:
+    """``openvino:DEVICE[,KEY=VALUE...]`` as a :class:`Device` (no properties: the device's
+    defaults — on CPU that is its own inference precision, e.g. bf16 where the CPU has it)."""
+    body = spec[len(DEVICE_SCHEME):] if spec.lower().startswith(DEVICE_SCHEME) else spec
+    name, *pairs = [p.strip() for p in body.split(",")]
+    bad = [p for p in pairs if p.count("=") != 1 or not p.split("=")[0].strip() or not p.split("=")[1].strip()]
+    if not name or not all(c.isalnum() or c in ".:_-" for c in name) or bad:
+        raise InputError(f"--reference {printable(spec)}: expected openvino:DEVICE[,KEY=VALUE...], "
+                         "e.g. openvino:CPU,INFERENCE_PRECISION_HINT=bf16 or openvino:GPU")
+    props = tuple((k.strip(), v.strip()) for k, v in (p.split("=") for p in pairs))
+    return Device(name.upper() if name.isalpha() else name, props)
+
+
+def is_device_spec(spec: str | None) -> bool:
+    return spec is not None and spec.lower().startswith(DEVICE_SCHEME)
 
 
 #: The only environment variables a child process inherits (PYTHONPATH, PYTHONSTARTUP, LD_PRELOAD,
@@ -82,21 +125,31 @@ class OpenVINOError(IrrunError):
     kind = "OpenVINO failed"
 
 
+class DeviceMissing(OpenVINOError):
+    """The OpenVINO device asked for is not on this machine (exit code 3: not supported here)."""
+
+    kind = "OpenVINO device not available"
+    exit_code = EXIT_UNSUPPORTED
+
+
 def available() -> bool:
     return importlib.util.find_spec("openvino") is not None
 
 
-def all_ports(model, inputs: Mapping[str, np.ndarray] | np.ndarray, mode: str = "cpu",
-              timeout: float = 600) -> dict[str, np.ndarray]:
+def all_ports(model, inputs: Mapping[str, np.ndarray] | np.ndarray, mode: str | Device = "cpu",
+              timeout: float = 600, every_port: bool = True) -> dict[str, np.ndarray]:
     """Every output port of every live layer of ``model`` (except Parameters and Consts) as
-    OpenVINO computes it on ``inputs``, keyed ``"<layer id>:<port id>"``."""
+    OpenVINO computes it on ``inputs``, keyed ``"<layer id>:<port id>"``; ``mode``: ``"cpu"``,
+    ``"reference"`` or a :class:`Device`. ``every_port=False`` (a device only): the model as it
+    is, no outputs added, so the plugin fuses as it would for a user — only the ports that feed
+    Results come back."""
     from ..ir.xml import parse_xml
     from .dumps import load_tensors, save_tensors
 
     if not available():
         raise OpenVINOError("openvino is not installed (pip install openvino), so there is no "
                             "OpenVINO reference; compare against a dump with --reference REF.npz")
-    feeds = model._feeds(inputs)
+    feeds = model_feeds(model, inputs)
     root = parse_xml(model.path)
     for le in root.find("layers").iterfind("layer"):
         le.set("name", f"{PREFIX}{le.get('id')}")
@@ -112,16 +165,28 @@ def all_ports(model, inputs: Mapping[str, np.ndarray] | np.ndarray, mode: str = 
         pkg = str(Path(__file__).resolve().parents[1])   # irrun/
         bin_path = os.path.abspath(bin_path) if bin_path else ""
         try:
-            proc = subprocess.run(python_child(["-c", _BOOT, pkg, tmp, bin_path, mode]), cwd=tmp,
+            proc = subprocess.run(python_child(["-c", _BOOT, pkg, tmp, bin_path, _mode_arg(mode, every_port)]),
+                                  cwd=tmp,
                                   env=child_env(), capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             raise OpenVINOError(f"no answer from OpenVINO within {timeout:g} s", file=model.path) from None
+        if proc.returncode == _DEVICE_MISSING:
+            raise DeviceMissing(printable(proc.stderr.strip()) or "the device is not available", file=model.path)
         if proc.returncode != 0:
             lines = [ln.strip() for ln in proc.stderr.splitlines() if ln.strip()]
             why = (f"OpenVINO crashed (signal {signal.Signals(-proc.returncode).name})"
                    if proc.returncode < 0 else "OpenVINO rejected the model or the inputs")
             raise OpenVINOError(f"{why}: {lines[-1] if lines else 'no message'}", file=model.path)
         return load_tensors(t / "out")[0]
+
+
+def _mode_arg(mode: str | Device, every_port: bool = True) -> str:
+    if isinstance(mode, Device):
+        return json.dumps({"device": mode.name, "properties": dict(mode.properties),
+                           "every_port": every_port})
+    if mode not in MODES:
+        raise ValueError(f"unknown OpenVINO mode {mode!r}")
+    return mode
 
 
 # =============================================================================================
@@ -185,9 +250,14 @@ def _child(tmp: str, bin_path: str, mode: str) -> int:
               for o in n.outputs()]
     params = list(model.get_parameters())
     out = []
-    if mode == "cpu":
-        model.add_outputs([o for _, o in wanted])
-        compiled = core.compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    if mode != "reference":
+        device = json.loads(mode) if mode.startswith("{") else \
+            {"device": "CPU", "properties": {"INFERENCE_PRECISION_HINT": "f32"}}
+        if not _device_present(device["device"], list(core.available_devices)):
+            return _DEVICE_MISSING
+        if device.get("every_port", True):
+            model.add_outputs([o for _, o in wanted])
+        compiled = core.compile_model(model, device["device"], device["properties"])
         req = compiled.create_infer_request()
         for i, p in enumerate(params):
             req.set_input_tensor(i, _tensor(inputs[p.get_friendly_name()], p.get_element_type()))
@@ -195,7 +265,10 @@ def _child(tmp: str, bin_path: str, mode: str) -> int:
         index = {(o.get_node().get_friendly_name(), o.get_index()): i
                  for i, o in enumerate(r.input_value(0) for r in model.get_results())}
         for key, o in wanted:
-            tensor = req.get_output_tensor(index[(o.get_node().get_friendly_name(), o.get_index())])
+            at = index.get((o.get_node().get_friendly_name(), o.get_index()))
+            if at is None:                                  # every_port off: not a model output
+                continue
+            tensor = req.get_output_tensor(at)
             out.append((dict(key=key), _array(tensor.element_type, lambda: tensor.data, lambda: tensor.str_data)))
     else:
         from openvino import passes
@@ -220,6 +293,17 @@ def _child(tmp: str, bin_path: str, mode: str) -> int:
                                                lambda s=src: s.get_tensor_view().str_data)))
     save_tensors(t / "out", out)
     return 0
+
+
+def _device_present(name: str, devices: list[str]) -> bool:
+    """Whether ``name`` is one of ``devices`` (``GPU`` also matches ``GPU.0``); virtual devices
+    (AUTO, HETERO:..., MULTI:...) are left to OpenVINO. Missing: says so on stderr."""
+    base = name.split(":")[0].split(".")[0].upper()
+    if base in _VIRTUAL or name in devices or base in {d.split(".")[0] for d in devices}:
+        return True
+    print(f"OpenVINO has no device {name!r} on this machine; its devices: "
+          f"{', '.join(devices) or 'none'} (openvino.Core().available_devices)", file=sys.stderr)
+    return False
 
 
 def child_main(argv: list[str]) -> int:

@@ -14,7 +14,7 @@ from ..io.files import open_regular
 from ..limits import memory as budget
 
 _FIRST_ELEMENT = re.compile(rb"<[A-Za-z_]")
-_DOCTYPE = re.compile(rb"<!DOCTYPE", re.IGNORECASE)
+DOCTYPE = re.compile(rb"<!DOCTYPE", re.IGNORECASE)
 
 
 def safe_parser(**options) -> etree.XMLParser:
@@ -50,7 +50,7 @@ def parse_xml_bytes(data: bytes, path: str, keep_blank: bool = True):
     """:func:`parse_xml` of the bytes read from ``path``; ``keep_blank=False`` drops the
     whitespace between elements (a quarter less memory and time; the reader never reads it)."""
     m = _FIRST_ELEMENT.search(data)
-    if _DOCTYPE.search(data, 0, m.start() if m else len(data)):
+    if DOCTYPE.search(data, 0, m.start() if m else len(data)):
         raise ModelFileError("the file has a DOCTYPE declaration; OpenVINO IR never has one, "
                              "and irrun refuses it (it could pull in external entities)", file=path)
     try:

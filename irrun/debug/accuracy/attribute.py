@@ -108,6 +108,21 @@ def compare_models(cand_model, ref_model, steps: list[tuple[dict, dict]], precis
     return res
 
 
+def attribute_recordings(res: Result, cand: Recording, ref: Recording) -> Result:
+    """Fill ``res`` from two recordings of the *same* model (e.g. irrun's run and the ports an
+    OpenVINO device computed, :mod:`irrun.debug.accuracy.device`): every port paired with itself,
+    each layer's added error being the candidate layer run on the reference's inputs."""
+    res.matching = match(cand, ref, same_model=True)
+    res.activation_layers = sum(cand.steps[n].kind == "op" for n in cand.live)
+    res.live = set(cand.live)
+    with np.errstate(all="ignore"):
+        _accumulate(res, cand, ref, res.matching, None, 0)
+    for name, arr in cand.outputs.items():
+        if name in ref.outputs and comparable(arr, ref.outputs[name]):
+            res.outputs.setdefault(name, ErrorStats()).add(arr, ref.outputs[name])
+    return res
+
+
 def _run_pair(ref_model, rfeeds, cand_model, cfeeds, policy, watch, k, same_model):
     ref = record(ref_model, rfeeds)
     if same_model:

@@ -87,6 +87,13 @@ def drawn_layers(model, res: Result) -> set:
 
 def error_dot(model, res: Result, top: int = 10) -> tuple[str, int, int]:
     """(DOT text, layers drawn, layers in the activation graph) for the candidate ``model``."""
+    paint, nodes, total = error_paint(model, res, top)
+    return to_dot(model, nodes, paint=paint), len(nodes), total
+
+
+def error_paint(model, res: Result, top: int = 10) -> tuple[Paint, set, int]:
+    """The colours, labels and borders of the picture, the layers to draw, and how many layers
+    the activation graph has (also what the HTML report's own layout draws)."""
     ranked = [le for le in res.ranking() if le.floating]
     values = [le.added_worst.rel_l2 for le in ranked]
     lo, hi = _bounds(values)
@@ -104,7 +111,7 @@ def error_dot(model, res: Result, top: int = 10) -> tuple[str, int, int]:
     total = len(nodes)
     if total > MAX_LAYERS and worst:
         nodes = _near(model, nodes, [le.node for le in worst])
-    return to_dot(model, nodes, paint=paint), len(nodes), total
+    return paint, nodes, total
 
 
 def _near(model, nodes: set, centres: list) -> set:

@@ -95,3 +95,21 @@ def ignored_scope(res: Result, top: int) -> dict:
     names = [le.ref_name for le in res.ranking() if le.added_worst.rel_l2 > 0 and not math.isnan(
         le.added_worst.rel_l2)][:top]
     return {"names": list(dict.fromkeys(names))}
+
+
+def node_data(model, res: Result) -> dict:
+    """Google Model Explorer's node data for one graph (``GraphNodeData``: ``results`` keyed by
+    each layer's output tensor names — Model Explorer matches a node by any of them — or, when a
+    layer has none, its name; ``value`` the relative L2 error the layer adds, ``bgColor`` the
+    colour ``--graph`` gives it, which Model Explorer takes over its own scales). Non-finite
+    values become ``1e30`` (Model Explorer takes numbers only)."""
+    from .errorgraph import error_paint
+    paint, _, _ = error_paint(model, res)
+    results: dict = {}
+    for le in res.ranking():
+        v = le.added_worst.rel_l2
+        layer = model.dag.nodes[le.node]["layer"]
+        for k in [nm for o in layer.outputs for nm in o.names] or [le.name]:
+            results[k] = {"value": v if math.isfinite(v) else 1e30,
+                          "bgColor": paint.fill.get(le.node, paint.other)}
+    return {"results": results}
