@@ -61,7 +61,9 @@ def __dir__() -> list[str]:
 
 
 def set_threads(n: int) -> None:
-    """Use ``n`` BLAS threads (MatMul, convolutions) from now on: see :mod:`irrun.limits.threads`."""
+    """Use ``n`` threads from now on: BLAS's (MatMul, convolutions) and irrun's own pool (big
+    element-wise and FakeQuantize work, bit-identical at any count): see
+    :mod:`irrun.limits.threads`."""
     from .limits.threads import set_threads as _set
     _set(n)
 

@@ -59,7 +59,8 @@ def add_global_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("global options (before or after the command)")
     g.add_argument("--debug", action="store_true", help="show Python tracebacks")
     g.add_argument("--threads", type=int, metavar="N",
-                   help="BLAS threads for MatMul and convolutions (default: OMP_NUM_THREADS / "
+                   help="threads for MatMul and convolutions (BLAS) and for big element-wise and "
+                        "FakeQuantize work (default: OMP_NUM_THREADS / "
                         "OPENBLAS_NUM_THREADS / MKL_NUM_THREADS, else every core)")
     g.add_argument("--max-memory", type=_size, metavar="SIZE",
                    help="refuse (before allocating) any tensor or input bigger than SIZE, e.g. "
@@ -77,7 +78,7 @@ def overview() -> str:
               "irrun COMMAND --help shows a command's options.", "",
               "global options (before or after the command):",
               "  --debug            show Python tracebacks",
-              "  --threads N        BLAS threads for MatMul and convolutions",
+              "  --threads N        threads: BLAS and irrun's own element-wise work",
               "  --max-memory SIZE  refuse any tensor bigger than SIZE (e.g. 2G)",
               "  --version          print irrun's version", "",
               "exit codes: 0 ok; 1 check found problems / reshape blocked; 2 bad model, input or usage;",

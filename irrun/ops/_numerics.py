@@ -7,6 +7,7 @@ compute in f32 and round once; kernels accumulate in f32 (or the input's wider f
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
@@ -16,6 +17,7 @@ import ml_dtypes
 import numpy as np
 
 from ..errors import OpError
+from ..limits.parallel import run_all
 from ..types.elements import ElementType
 from ..types.tensor_info import TensorInfo
 
@@ -87,27 +89,57 @@ BLOCK = 1 << 15
 def float_math(fn: Callable[..., np.ndarray], x: np.ndarray, *others: np.ndarray,
                blocks: bool = True, out: np.ndarray | None = None) -> np.ndarray:
     """``fn(x, *others)`` computed in :func:`work_dtype`, the result in ``x``'s dtype (one
-    rounding for f16/bf16). With ``blocks`` (``fn`` is element-wise) and scalar ``others``, it
-    runs block by block over a flat ``x``, writing into ``out`` when that is given (a C-contiguous
-    array of ``x``'s shape and dtype, possibly ``x`` itself: each block is read before it is
-    written). Floating-point warnings are OpenVINO's silent IEEE results (inf, NaN), as in
-    OpenVINO."""
+    rounding for f16/bf16). With ``blocks`` (``fn`` is element-wise) and ``others`` that
+    broadcast to ``x``'s shape (scalars, per-channel limits, a PRelu slope), it runs block by
+    block, each ``other`` cut to the block's part, spread over irrun's threads
+    (:mod:`irrun.limits.parallel`; bit-identical at any thread count), writing into ``out`` when
+    that is given (an array of ``x``'s shape and dtype, possibly ``x`` itself: each block is read
+    before it is written). Floating-point warnings are OpenVINO's silent IEEE results (inf, NaN),
+    as in OpenVINO."""
     dt, wd = x.dtype, work_dtype(x.dtype)
     extra = [np.asarray(a).astype(wd, copy=False) for a in others]
 
-    def apply(v: np.ndarray) -> np.ndarray:
-        return np.asarray(fn(v.astype(wd, copy=False), *extra)).astype(dt, copy=False)
+    def apply(v: np.ndarray, *rest: np.ndarray) -> np.ndarray:
+        return np.asarray(fn(v.astype(wd, copy=False), *rest)).astype(dt, copy=False)
 
     with quiet():
-        if not blocks or x.size <= BLOCK or any(a.ndim for a in extra):
-            return apply(x)
-        flat = np.ascontiguousarray(x).reshape(-1)
-        if out is None or not fits(out, x) or not out.flags.c_contiguous:
+        if not blocks or x.size <= BLOCK or not all(broadcasts_to(a.shape, x.shape) for a in extra):
+            return apply(x, *extra)
+        if not fits(out, x):
             out = np.empty(x.shape, dt)
-        res = out.reshape(-1)
-        for s in range(0, flat.size, BLOCK):
-            res[s:s + BLOCK] = apply(flat[s:s + BLOCK])
+        assert out is not None
+        aligned = [a.reshape((1,) * (x.ndim - a.ndim) + a.shape) for a in extra]
+
+        def one(where: tuple[slice, ...]) -> None:
+            out[where] = apply(x[where], *(part(a, where) for a in aligned))
+        run_all(one, block_slices(x.shape, BLOCK), x.size)
         return out
+
+
+def broadcasts_to(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
+    """Does an array of ``shape`` broadcast to ``target`` without growing it (NumPy rules)?"""
+    return len(shape) <= len(target) and all(
+        s in (1, t) for s, t in zip(shape[::-1], target[::-1]))
+
+
+def block_slices(shape: tuple[int, ...], target: int) -> list[tuple[slice, ...]]:
+    """Index tuples cutting an array of ``shape`` into blocks of about ``target`` elements (at
+    least one row of the innermost axis), in memory order, along the outer axes: the leading
+    axes are walked one index at a time while what lies below them is bigger than ``target``."""
+    if not shape:
+        return [()]
+    inner = math.prod(shape[1:])
+    if inner > target and len(shape) > 1:
+        return [(slice(i, i + 1),) + rest for i in range(shape[0])
+                for rest in block_slices(shape[1:], target)]
+    step = max(1, target // max(inner, 1))
+    return [(slice(i, i + step),) for i in range(0, shape[0], step)]
+
+
+def part(a: np.ndarray, where: tuple[slice, ...]) -> np.ndarray:
+    """The part of ``a`` (of the data's rank, broadcasting to it) that meets the block ``where``
+    of the data: sliced along the axes it has in full, whole along its axes of length 1."""
+    return a[tuple(w if n != 1 else slice(None) for w, n in zip(where, a.shape))]
 
 
 def fits(out: np.ndarray | None, like: np.ndarray) -> bool:

@@ -173,6 +173,10 @@ class PRelu1(Op):
     Integers (no reference kernel; the CPU plugin) multiply exactly."""
     category = "elementwise"
 
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
+    inplace = (0,)
+    fresh_outputs = True
+
     type, version = "PRelu", "opset1"
     spec = spec_url("activation/prelu-1")
     num_inputs = (2, 2)
@@ -185,13 +189,37 @@ class PRelu1(Op):
         prelu_slope_shape(x.shape, slope.shape)
         return [TensorInfo(x.etype, x.shape)]
 
-    def run(self, x, slope):
+    def run(self, x, slope, out=None):
         s = slope.reshape(prelu_slope_shape(PartialShape(x.shape), PartialShape(slope.shape)))
         s = s.astype(x.dtype, copy=False)
         if x.dtype.kind in "iu":
             with np.errstate(over="ignore"):
                 return [np.where(x < 0, x * s, x)]
-        return [float_math(lambda v, k: np.where(v < 0, v * k, v), x, np.broadcast_to(s, x.shape))]
+        return [float_math(_prelu_kernel(s), x, s, out=out)]
+
+
+def _prelu_kernel(slope: np.ndarray):
+    """PRelu's element-wise kernel for this slope. ``x < 0 ? x * k : x`` is a masked select,
+    3-5x slower than an arithmetic pass; a slope in ``(0, 1]`` gives the same bits as
+    ``max(x, x * k)`` and a finite one >= 1 as ``min(x, x * k)`` (both return one of their
+    operands: ``x * k`` for negative ``x``, ``x`` otherwise, the signs of zeros, infinities and
+    NaN kept; a zero slope would turn ``inf`` into NaN), so the usual slopes take two in-place
+    passes."""
+    with np.errstate(invalid="ignore"):
+        k = slope.astype(np.float64)
+        plain = np.isfinite(k) & (k > 0)
+        pick: np.ufunc
+        if k.size and np.all(plain & (k <= 1)):
+            pick = np.maximum
+        elif k.size and np.all(plain & (k >= 1)):
+            pick = np.minimum
+        else:
+            return lambda v, k: np.where(v < 0, v * k, v)
+
+    def picked(v: np.ndarray, k: np.ndarray) -> np.ndarray:
+        q = np.asarray(np.multiply(v, k))     # (0-d data: an array, not a scalar)
+        return pick(v, q, out=q)
+    return picked
 
 
 def _scalar_input(info: TensorInfo, name: str, port: str, one_element: bool = False) -> None:

@@ -1,7 +1,8 @@
 """irrun next to OpenVINO, onnxruntime and ONNX's ReferenceEvaluator: one run, side by side, as ratios.
 
     CI=true python -m tools.bench.bench [--models resnet18,mobilenetv2,bert_small,datamove]
-                                  [--threads 1,2] [--runtimes irrun,openvino,onnxruntime,reference]
+                                  [--threads 1,2] [--runtimes irrun,openvino,onnxruntime,reference,openvino-default]
+                                  [--public NAME,...|all|none] [--corpus DIR]
                                   [--seconds 10] [--workdir DIR] [--irrun-python PATH] [--markdown]
     CI=true python -m tools.bench.bench --llm [real,tiny,read] ...   (decoder LLMs: see tools/bench/bench_llm.py)
 
@@ -14,6 +15,11 @@ runs the same graph:
 * mobilenetv2: a MobileNetV2-style net (inverted residuals, depthwise 3x3, ReLU6) at 1x3x224x224.
 * bert_small: a BERT-style encoder, hidden 256, 4 layers, 4 heads, FFN 1024, sequence 128
   (token ids + attention mask inputs, erf GELU, LayerNorm).
+* public IR files (``--public``, from ``--corpus``: default ``$IRRUN_PUBLIC_CORPUS`` or
+  /work/corpus/public, a directory per model with model.xml/.bin and expected.npz holding its
+  ``in:*`` inputs, manifest.json saying which carry FakeQuantize): Open Model Zoo detectors,
+  re-identification, pose, segmentation, YOLO, and their INT8 (FakeQuantize) versions, run as
+  the files are. Skipped with a message when the corpus is absent.
 * datamove: 64 MiB of f32 ([1, 64, 512, 512]) through VariadicSplit -> Slice (step -1) ->
   StridedSlice (stride -1) -> ShuffleChannels -> Concat, built with OpenVINO's opset API; its ONNX
   twin spells ShuffleChannels as Reshape -> Transpose -> Reshape.
@@ -28,6 +34,14 @@ onnxruntime intra_op_num_threads, irrun and ReferenceEvaluator through the BLAS 
 variables (OMP/OPENBLAS/MKL_NUM_THREADS), set before NumPy is imported. Python bytecode is cached
 (``--workdir``/pycache) for every runtime, as in an installed package. Every output is compared
 with OpenVINO's (max abs diff) so a fast wrong answer shows. Nothing asserts on the numbers.
+
+``openvino-default`` is OpenVINO with its default CPU configuration (no hints: every core, and
+bf16 or f16 inference where the CPU has it) -- what a user gets without asking for f32 -- timed
+once per model, its ratio shown beside the f32 ones.
+
+Timing runs without ``OPENBLAS_CORETYPE`` and ``OPENBLAS_L2_SIZE`` (build machines set them for
+old OpenBLAS builds; a user's machine does not, and they slow NumPy's GEMM 1.3-1.5x): unset in the
+workers' environment only, the kernel OpenBLAS then picked reported by threadpoolctl.
 """
 from __future__ import annotations
 
@@ -44,6 +58,21 @@ from pathlib import Path
 os.environ.setdefault("CI", "true")            # OpenVINO's telemetry stalls without it
 MODELS = ("resnet18", "mobilenetv2", "bert_small", "datamove")
 RUNTIMES = ("irrun", "openvino", "onnxruntime", "reference")
+OV_DEFAULT = "openvino-default"
+BASELINE = "irrun-base"                    # irrun from --baseline-python: before/after in one run
+IRRUNS = ("irrun", BASELINE)
+#: OpenBLAS settings of build machines that a user's machine does not have: unset for timing.
+BLAS_PINS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+#: The public IR files measured by default: the INT8 (FakeQuantize) detectors and re-id models of
+#: issue 23 and float Open Model Zoo models of each kind (``--public all``: every runnable one).
+PUBLIC = ("person-detection-retail-0013-fp16-int8", "face-detection-adas-0001-fp16-int8", "yolov8n-int8",
+          "face-reidentification-retail-0095-fp16-int8", "person-reidentification-retail-0287-fp16-int8",
+          "pedestrian-detection-adas-0002-fp16-int8", "vehicle-detection-adas-0002-fp16-int8",
+          "head-pose-estimation-adas-0001-fp16-int8", "human-pose-estimation-0001-fp16-int8",
+          "person-detection-retail-0013-fp32", "face-detection-retail-0004-fp32", "face-detection-0200-fp16",
+          "person-reidentification-retail-0288-fp32", "person-attributes-recognition-crossroad-0230-fp32",
+          "road-segmentation-adas-0001-fp16", "squeezenet1-1-fp16", "yolov5n-fp16",
+          "single-image-super-resolution-1032-fp32")
 DATAMOVE_SHAPE = (1, 64, 512, 512)
 
 
@@ -215,17 +244,58 @@ def build(name: str, workdir: Path) -> Path:
     return d
 
 
+def corpus_models(corpus: Path, wanted: str) -> tuple[list[str], dict[str, bool], str | None]:
+    """The public models to measure (``wanted``: names, ``all`` or ``none``), whether each has
+    FakeQuantize layers, and why none are measured (no corpus), if so."""
+    if wanted == "none":
+        return [], {}, None
+    manifest = corpus / "manifest.json"
+    if not manifest.is_file():
+        return [], {}, f"public models skipped: no corpus at {corpus} (--corpus DIR or $IRRUN_PUBLIC_CORPUS)"
+    entries = {e["name"]: e for e in json.loads(manifest.read_text())}
+    runnable = [n for n, e in entries.items() if e.get("ir_version") in (10, 11)
+                and (corpus / n / "expected.npz").is_file() and (corpus / n / "model.xml").is_file()]
+    names = runnable if wanted == "all" else [n for n in wanted.split(",") if n]
+    missing = [n for n in names if n not in runnable]
+    if missing:
+        print(f"public models skipped (not in {corpus} or not runnable): {', '.join(missing)}", file=sys.stderr)
+    names = [n for n in names if n in runnable]
+    return names, {n: bool(entries[n].get("has_fakequantize")) for n in names}, None
+
+
+def public_dir(name: str, corpus: Path, workdir: Path) -> Path:
+    """workdir/public-<name>/: links to the corpus model (read only) and inputs.npz from its
+    expected.npz ``in:*`` arrays; the workers' outputs are written here, never in the corpus."""
+    d = workdir / f"public-{name}"            # (beside the others: the same bytecode cache)
+    if (d / "inputs.npz").exists():
+        return d
+    d.mkdir(parents=True, exist_ok=True)
+    import numpy as np
+    for f in ("model.xml", "model.bin"):
+        if not (d / f).exists():
+            (d / f).symlink_to((corpus / name / f).resolve())
+    with np.load(corpus / name / "expected.npz") as f:
+        np.savez(d / "inputs.npz", **{k[3:]: f[k] for k in f.files if k.startswith("in:")})
+    return d
+
+
+def timing_env() -> dict[str, str]:
+    """The workers' environment: this one without the build machines' OpenBLAS pins."""
+    return {k: v for k, v in os.environ.items() if k not in BLAS_PINS}
+
+
 # ---------------------------------------------------------------------------------------------
 # One measurement (worker process: nothing imported before the thread settings)
 
 def worker(runtime: str, d: Path, threads: int, seconds: float) -> dict:
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ[var] = str(threads)
+    if threads > 0:                             # (0: the runtime's default, openvino-default)
+        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+            os.environ[var] = str(threads)
     t0 = time.perf_counter()
     import numpy as np
-    if runtime == "irrun":
+    if runtime in IRRUNS:
         import irrun
-    elif runtime == "openvino":
+    elif runtime in ("openvino", OV_DEFAULT):
         import openvino as ov
     elif runtime == "onnxruntime":
         import onnxruntime as ort
@@ -238,21 +308,25 @@ def worker(runtime: str, d: Path, threads: int, seconds: float) -> dict:
         feeds = {k: f[k] for k in f.files}
     read = None
     t0 = time.perf_counter()
-    if runtime == "irrun":
+    if runtime in IRRUNS:
         model = irrun.read_model(d / "model.xml")
         read = time.perf_counter() - t0
+        wants = {p.name: p.etype.dtype for p in model.inputs}     # (f16 Parameters of v10 FP16 IRs)
+        feeds = {k: v.astype(wants[k], copy=False) if wants.get(k) is not None else v for k, v in feeds.items()}
         model.infer_shapes()
         infer = lambda: list(model.run(feeds).values())[0]  # noqa: E731
-    elif runtime == "openvino":
+    elif runtime in ("openvino", OV_DEFAULT):
         core = ov.Core()
         m = core.read_model(str(d / "model.xml"))
         read = time.perf_counter() - t0
-        compiled = core.compile_model(m, "CPU", {"INFERENCE_PRECISION_HINT": "f32",
-                                                 "INFERENCE_NUM_THREADS": threads,
-                                                 "PERFORMANCE_HINT": "LATENCY", "NUM_STREAMS": 1})
+        config = {} if runtime == OV_DEFAULT else {
+            "INFERENCE_PRECISION_HINT": "f32", "INFERENCE_NUM_THREADS": threads,
+            "PERFORMANCE_HINT": "LATENCY", "NUM_STREAMS": 1}
+        compiled = core.compile_model(m, "CPU", config)
         request = compiled.create_infer_request()
-        names = [p.get_any_name() for p in compiled.inputs]
-        infer = lambda: np.array(request.infer([feeds[n] for n in names])[compiled.outputs[0]])  # noqa: E731
+        ports = [(p.get_any_name(), p.get_element_type().to_dtype()) for p in compiled.inputs]
+        args = [feeds[n].astype(t, copy=False) for n, t in ports]
+        infer = lambda: np.array(request.infer(args)[compiled.outputs[0]])  # noqa: E731
     elif runtime == "onnxruntime":
         so = ort.SessionOptions()
         so.intra_op_num_threads, so.inter_op_num_threads = threads, 1
@@ -274,7 +348,18 @@ def worker(runtime: str, d: Path, threads: int, seconds: float) -> dict:
     hwm = next(int(ln.split()[1]) for ln in Path("/proc/self/status").read_text().splitlines()
                if ln.startswith("VmHWM:"))          # (ru_maxrss would carry the parent's over exec)
     return {"import": imports, "load": load, "read": read, "first": first,
-            "median": statistics.median(times), "runs": len(times), "rss": hwm / 1024}
+            "median": statistics.median(times), "runs": len(times), "rss": hwm / 1024, "blas": blas_kernel()}
+
+
+def blas_kernel() -> str:
+    """The BLAS NumPy runs, as threadpoolctl sees it: library, CPU kernel, threads."""
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return "threadpoolctl not installed"
+    pools = [p for p in threadpool_info() if p.get("user_api") == "blas"]
+    return "; ".join(f"{p.get('internal_api')} {p.get('architecture') or '?'} x{p.get('num_threads')}"
+                     for p in pools) or "no BLAS loaded"
 
 
 def worker_cmd(python: str | Path, workdir: Path, script: str, *args: object) -> list[str]:
@@ -304,10 +389,10 @@ def run_worker(cmd: list[str], cwd: str | Path, timeout: float, env: dict[str, s
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
-def measure(runtime: str, d: Path, threads: int, seconds: float, irrun_python: str | Path) -> dict:
-    python = irrun_python if runtime == "irrun" else sys.executable
+def measure(runtime: str, d: Path, threads: int, seconds: float, irrun_python: dict[str, str | Path]) -> dict:
+    python = irrun_python[runtime] if runtime in IRRUNS else sys.executable
     return run_worker(worker_cmd(python, d.parent, __file__, "--worker", runtime, d.resolve(), threads, seconds),
-                      cwd=d, timeout=1800)
+                      cwd=d, timeout=1800, env=timing_env())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -329,13 +414,55 @@ def table(results: list[dict], markdown: bool) -> str:
         ov = next((o for o in results if o["model"] == r["model"] and o["threads"] == r["threads"]
                    and o["runtime"] == "openvino" and "error" not in o), None)
         if "error" in r:
-            rows.append([r["model"], str(r["threads"]), r["runtime"], r["error"][:70]] + [""] * 6)
+            rows.append([r["model"], str(r["threads"] or "default"), r["runtime"], r["error"][:70]] + [""] * 6)
             continue
         g = lambda k: _fmt_ms(r[k]) + _ratio(r[k], ov and ov[k])  # noqa: E731
-        rows.append([r["model"], str(r["threads"]), r["runtime"], g("import"), g("load"),
+        rows.append([r["model"], str(r["threads"] or "default"), r["runtime"], g("import"), g("load"),
                      "-" if r["read"] is None else g("read"), g("first"), g("median"),
                      f"{r['rss']:.0f}" + _ratio(r["rss"], ov and ov["rss"]), r.get("diff", "")])
     return grid(head, rows, markdown)
+
+
+def speed_table(results: list[dict], thread_counts: list[int], fake_quantize: dict[str, bool],
+                markdown: bool) -> str:
+    """One row per model: irrun's median and its ratio to OpenVINO (f32) at each thread count,
+    how much the ratio grows from the first thread count to the last, and OpenVINO's default
+    configuration with irrun's best time over it; then the medians and maxima per group."""
+    def median_of(model: str, runtime: str, threads: int) -> float | None:
+        r = next((r for r in results if (r["model"], r["runtime"], r["threads"]) == (model, runtime, threads)), None)
+        return None if r is None or "error" in r else r["median"]
+    before = any(r["runtime"] == BASELINE for r in results)
+    head = ["model"] + [f"irrun {t}t ms (x OV)" for t in thread_counts]
+    head += [f"before {t}t ms (x OV)" for t in thread_counts] if before else []
+    head += ["ratio growth"] if len(thread_counts) > 1 else []
+    head += ["OV default ms", "irrun best / OV default"]
+    rows, ratios = [], {t: {} for t in thread_counts}
+    for model in dict.fromkeys(r["model"] for r in results):
+        row = [model + (" (INT8)" if fake_quantize.get(model) else "")]
+        for t in thread_counts:
+            mine, ov = median_of(model, "irrun", t), median_of(model, "openvino", t)
+            if mine is not None and ov:
+                ratios[t][model] = mine / ov
+            row.append("-" if mine is None else _fmt_ms(mine) + _ratio(mine, ov))
+        for t in thread_counts if before else ():
+            old, ov = median_of(model, BASELINE, t), median_of(model, "openvino", t)
+            row.append("-" if old is None else _fmt_ms(old) + _ratio(old, ov))
+        if len(thread_counts) > 1:
+            first, last = (ratios[t].get(model) for t in (thread_counts[0], thread_counts[-1]))
+            row.append(f"{last / first:.2f}" if first and last else "")
+        best = min((m for t in thread_counts if (m := median_of(model, "irrun", t)) is not None), default=None)
+        default = median_of(model, OV_DEFAULT, 0)
+        row += [_fmt_ms(default), f"{best / default:.2f}x" if best is not None and default else ""]
+        rows.append(row)
+    lines = [grid(head, rows, markdown), ""]
+    public = [m for m in fake_quantize]
+    for t in thread_counts:
+        for label, group in (("public models", public), ("INT8 FakeQuantize models", [m for m in public if fake_quantize[m]])):
+            got = [ratios[t][m] for m in group if m in ratios[t]]
+            if got:
+                lines.append(f"{t} thread(s), {label}: median {statistics.median(got):.2f}x, max {max(got):.2f}x "
+                             f"OpenVINO (f32) over {len(got)}")
+    return "\n".join(lines).rstrip()
 
 
 def grid(head: list[str], rows: list[list[str]], markdown: bool) -> str:
@@ -368,23 +495,41 @@ def main(argv: list[str] | None = None) -> int:
         return __import__("bench_llm").main(argv)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", default=",".join(MODELS))
-    ap.add_argument("--runtimes", default=",".join(RUNTIMES))
+    ap.add_argument("--runtimes", default=",".join(RUNTIMES + (OV_DEFAULT,)))
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--seconds", type=float, default=10.0, help="steady-state time budget per measurement")
     ap.add_argument("--workdir", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "irrun-bench")
     ap.add_argument("--irrun-python", type=Path, help="interpreter that imports the irrun to measure")
+    ap.add_argument("--baseline-python", type=Path,
+                    help="interpreter of an older irrun, measured beside it in the same run (runtime irrun-base)")
+    ap.add_argument("--public", default=",".join(PUBLIC),
+                    help="public IR files from --corpus to measure: names, 'all' (every runnable one) or 'none'")
+    ap.add_argument("--corpus", type=Path,
+                    default=Path(os.environ.get("IRRUN_PUBLIC_CORPUS", "/work/corpus/public")),
+                    help="directory of public IR files (manifest.json, <name>/model.xml, expected.npz)")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--json", type=Path, help="also write the raw results here")
     args = ap.parse_args(argv)
-    irrun_py = args.irrun_python or sys.executable
+    irrun_py: dict[str, str | Path] = {"irrun": args.irrun_python or sys.executable}
     runtimes = ["openvino"] + [r for r in args.runtimes.split(",") if r and r != "openvino"]  # ratios need it
-    if "irrun" in runtimes:
-        warm_bytecode(irrun_py, args.workdir)
+    if args.baseline_python:
+        irrun_py[BASELINE] = args.baseline_python
+        runtimes.insert(runtimes.index("irrun") + 1 if "irrun" in runtimes else len(runtimes), BASELINE)
+    for rt, python in irrun_py.items():
+        if rt in runtimes:
+            warm_bytecode(python, args.workdir)
+    thread_counts = [int(t) for t in args.threads.split(",")]
+    public, fake_quantize, skipped = corpus_models(args.corpus, args.public)
+    if skipped:
+        print(skipped, file=sys.stderr)
     results = []
-    for name in args.models.split(","):
-        d = build(name, args.workdir)
-        for threads in (int(t) for t in args.threads.split(",")):
-            for rt in runtimes:
+    for name in [m for m in args.models.split(",") if m] + public:
+        d = public_dir(name, args.corpus, args.workdir) if name in fake_quantize else build(name, args.workdir)
+        if OV_DEFAULT in runtimes:
+            results.append(dict(model=name, threads=0, runtime=OV_DEFAULT,
+                                **measure(OV_DEFAULT, d, 0, args.seconds, irrun_py)))
+        for threads in thread_counts:
+            for rt in (r for r in runtimes if r != OV_DEFAULT and (name not in fake_quantize or r in ("openvino",) + IRRUNS)):
                 if rt == "onnxruntime":
                     _need("onnxruntime")
                 r = dict(model=name, threads=threads, runtime=rt, **measure(rt, d, threads, args.seconds, irrun_py))
@@ -398,8 +543,16 @@ def main(argv: list[str] | None = None) -> int:
                 results.append(r)
                 print(f"  {name} t={threads} {rt}: " + (r.get("error") or f"median {_fmt_ms(r['median'])} ms"),
                       file=sys.stderr)
-    print(f"Machine: {machine()}; ratios are to OpenVINO CPU (f32) in the same run.\n")
+    kernels = sorted({r["blas"] for r in results if r.get("blas") and r["runtime"] in IRRUNS})
+    pins = ", ".join(f"{k}={os.environ[k]}" for k in BLAS_PINS if k in os.environ) or "none set"
+    print(f"Machine: {machine()}; ratios are to OpenVINO CPU (f32) in the same run.")
+    print(f"BLAS in irrun's timing workers (threadpoolctl): {' | '.join(kernels) or '-'} "
+          f"({', '.join(BLAS_PINS)} unset for timing; here: {pins})\n")
     print(table(results, args.markdown))
+    print()
+    print(speed_table(results, thread_counts, fake_quantize, args.markdown))
+    if skipped:
+        print(f"\n{skipped}")
     if args.json:
         args.json.write_text(json.dumps({"machine": machine(), "results": results}, indent=1))
     return 0

@@ -148,11 +148,11 @@ def measure(runtime: str, d: Path, workdir: Path, threads: int, prefill: int, st
             max_memory: str | None, irrun_python: Path | None, timeout: float) -> dict:
     import tempfile
 
-    from tools.bench.bench import run_worker, worker_cmd
+    from tools.bench.bench import run_worker, timing_env, worker_cmd
     cwd = Path(tempfile.mkdtemp(prefix=f"{d.name}-{runtime}-", dir=workdir))
     cmd = worker_cmd(_python_for(runtime, irrun_python), workdir, str(Path(__file__).resolve()), "--worker", runtime,
                      d.resolve(), threads, prefill, steps, max_memory or "-")
-    r = run_worker(cmd, cwd, timeout, env=dict(os.environ, CI="true"))
+    r = run_worker(cmd, cwd, timeout, env=dict(timing_env(), CI="true"))     # (no OpenBLAS pins)
     if "error" not in r:
         r["logits_file"] = str(cwd / "prefill_logits.npy")
     return r
