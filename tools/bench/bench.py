@@ -492,7 +492,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(worker(argv[1], Path(argv[2]), int(argv[3]), float(argv[4]))))
         return 0
     if any(a.split("=")[0] == "--llm" for a in argv):    # decoder LLMs: tools/bench/bench_llm.py, own options
-        return __import__("bench_llm").main(argv)
+        from tools.bench.bench_llm import main as llm_main
+        return llm_main(argv)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", default=",".join(MODELS))
     ap.add_argument("--runtimes", default=",".join(RUNTIMES + (OV_DEFAULT,)))
