@@ -336,7 +336,7 @@ class _Check:
         ignores (a lying element type fails the layer itself). Not when the layer rejected its
         inputs (``known`` false): its own error comes first."""
         for body in op.bodies.values():
-            err = op.declared_error(body, ins)
+            err = op.declared_error(body, ins if known else None)
             f = Finding.from_error(err, "shape-rule") if err is not None else None
             if f is not None and not any(g.layer_id == f.layer_id and g.severity == "error" for g in self.findings):
                 self.findings.append(f)     # (not again when checking the body found it)
