@@ -18,6 +18,10 @@ import irrun
 from irrun.distributed import Job, run_many
 from irrun.distributed.cluster import local_cluster
 
+from helpers import needs_dask
+
+pytestmark = needs_dask
+
 ZOO = Path(__file__).parent / "fixtures" / "zoo"
 CNN = ZOO / "mobilenet_v2_fp32" / "model.xml"      # convolutions through BLAS: a real check of "identical"
 BERT = ZOO / "bert_fp32" / "model.xml"             # three int64 inputs per run

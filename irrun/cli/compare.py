@@ -24,15 +24,18 @@ def add_arguments(p) -> None:
                         "openvino-reference: OpenVINO's reference evaluator; or a dump from "
                         "irrun --dump (its directory or tensors.npz), or any .npz keyed "
                         '"<layer id>:<port id>"')
-    p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance (default 1e-5)")
-    p.add_argument("--atol", type=float, default=1e-6, help="absolute tolerance (default 1e-6)")
+    p.add_argument("--rtol", type=float, default=None,
+                   help="a fixed relative tolerance (default: float32 rounding, 1e-4 of the value or of "
+                        "the port's RMS; given alone, atol is 1e-6)")
+    p.add_argument("--atol", type=float, default=None,
+                   help="a fixed absolute tolerance (given alone, rtol is 1e-5)")
     add_compare_arguments(p)
 
 
 def main(args) -> int:
     from .. import read_model
     from ..debug.dumps import load_tensors
-    from ..debug.layer_diff import compare
+    from ..debug.layer_diff import compare, tolerance
     from ..debug.openvino_reference import MODES, all_ports
     from ..debug.tracing import trace
 
@@ -55,6 +58,6 @@ def main(args) -> int:
         ref, label = all_ports(model, feeds, mode), MODES[mode]
     else:
         ref, label = load_tensors(args.reference)[0], args.reference
-    result = compare(model, ours, ref, args.rtol, args.atol)
+    result = compare(model, ours, ref, tolerance(args.rtol, args.atol))
     print(result.text(label))
     return EXIT_OK if result.ok else EXIT_FINDINGS
