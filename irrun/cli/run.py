@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, IrrunError, OutputError, printable
+from ..io.progress import note
 from .common import input_dir_files, input_files, load_inputs
 
 
@@ -21,9 +22,13 @@ def add_arguments(p) -> None:
                    help="write the outputs to an .npz keyed by output name (OUT without a suffix: "
                         "OUT.npz; OUT.npy: the one output as .npy)")
     p.add_argument("--random-inputs", action="store_true",
-                   help="make every input not given by --input a seeded random array (dims: "
-                        "static as declared, an interval or ? its lower bound but at least 1; "
-                        "floats in [-1,1), integers in [0,8)), like benchmark_app without files")
+                   help="make every input not given by --input a seeded random array, like "
+                        "benchmark_app without files: masks ones, position_ids/beam_idx ranges, "
+                        "token ids below the embedding table's size, other integers in [0,8), "
+                        "floats in [-1,1); dynamic dims their lower bound but at least 1, or --shape")
+    p.add_argument("--shape", "-shape", action="append", default=[], metavar="NAME=DIMS",
+                   help="with --random-inputs: the dims of input NAME, e.g. input_ids=1,128 "
+                        "(must fit its declared shape; repeatable)")
     p.add_argument("--seed", type=int, default=0, help="seed of --random-inputs (default 0)")
     p.add_argument("--max-iterations", type=_iterations, metavar="N",
                    help="stop the run (exit 2) once its TensorIterator/Loop bodies have run N "
@@ -163,8 +168,15 @@ def _main(args) -> int:
         distinct([("--output", out), *(("--dump", Path(args.dump) / n) for n in (TENSORS, MANIFEST))])
     if args.random_inputs:
         from ..debug.profiling import random_inputs
-        feeds = random_inputs(model, load_inputs(model, args.input, partial=True), args.seed)
+        notes: list[str] = []
+        feeds = random_inputs(model, load_inputs(model, args.input, partial=True), args.seed,
+                              _static_shapes(args.shape), notes)
+        for line in notes:
+            note(f"--random-inputs: {line}")
     else:
+        if args.shape:
+            raise InputError("--shape gives the dims of random inputs; use it with --random-inputs "
+                             "(irrun reshape writes the IR for new input shapes)")
         feeds = load_inputs(model, args.input)
     if args.precision or args.find_nonfinite:
         return _run_accuracy(model, feeds, args)
@@ -180,21 +192,55 @@ def _main(args) -> int:
         outputs = t.outputs
     elif not args.profile:
         outputs = model.run(feeds, stop_at=args.stop_at)
-    note = sys.stderr if args.json else sys.stdout      # stdout holds only the JSON then
+    warn_nonfinite(outputs, args)
+    note_to = sys.stderr if args.json else sys.stdout    # stdout holds only the JSON then
     if out is not None:
         written = write_outputs(out, outputs, protect)
         print(f"wrote {len(outputs)} output(s) to {printable(written)}: "
-              f"{', '.join(map(printable, outputs))}", file=note)
+              f"{', '.join(map(printable, outputs))}", file=note_to)
     elif not args.json:
         print(_summary(outputs))
     if t is not None:                                   # (args.dump)
         d = t.save(args.dump, protect)
         n = len(t.tensors())
         print(f"dumped {n} tensor{'s' * (n != 1)} of {sum(r.arrays is not None for r in t.layers)} "
-              f"layers to {printable(d)}/ (tensors.npz, manifest.json)", file=note)
+              f"layers to {printable(d)}/ (tensors.npz, manifest.json)", file=note_to)
     if args.profile:
         print(dumps(prof) if args.json else "\n" + prof.text())
     return EXIT_OK
+
+
+def _static_shapes(specs: list[str]) -> dict[str, tuple[int, ...]]:
+    """``--shape NAME=DIMS`` for random inputs: static dims only (an array has no interval)."""
+    from ..types.shapes import PartialShape
+    from .check import parse_shapes
+    out = {}
+    for name, dims in parse_shapes(specs).items():
+        shape = PartialShape.parse(dims)
+        if not shape.is_static:
+            raise InputError(f'bad --shape "{printable(name)}={printable(dims)}": a random input needs static '
+                             "dims, e.g. input_ids=1,128")
+        out[name] = shape.to_tuple()
+    return out
+
+
+def warn_nonfinite(outputs: dict[str, np.ndarray], args) -> None:
+    """A NaN or Inf in an output is worth a word (random inputs make them easily: a mask of random
+    integers), with the option that finds the layer making it."""
+    for name, arr in outputs.items():
+        a = np.asarray(arr)
+        if a.dtype.kind not in "fc":
+            continue
+        bad = int(a.size - np.count_nonzero(np.isfinite(a)))
+        if bad:
+            others = sum(1 for k, v in outputs.items() if k != name and np.asarray(v).dtype.kind in "fc"
+                         and not np.isfinite(np.asarray(v)).all())
+            more = f" (and {others} more output{'s' * (others != 1)})" if others else ""
+            how = " with the same inputs" if not args.random_inputs else f" --random-inputs --seed {args.seed}"
+            print(f'irrun: warning: output "{printable(name)}" has {bad} NaN/Inf value{"s" * (bad != 1)} '
+                  f"of {a.size}{more}; irrun {printable(args.model)}{how} --find-nonfinite names the first "
+                  "layer that makes them", file=sys.stderr)
+            return
 
 
 def _run_accuracy(model, feeds: dict, args) -> int:

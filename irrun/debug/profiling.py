@@ -13,8 +13,15 @@ Random inputs (``--random-inputs``, like benchmark_app without input files): see
 * dims: a static dim is itself; an interval ``lo..hi`` takes ``max(lo, 1)`` (not above ``hi``);
   an unbounded dim (``?``, ``2..``) takes ``max(lo, 1)``; a dynamic rank is refused (give that
   input with ``--input``);
-* values: floats uniform in [-1, 1); integers uniform in [0, 8) (small, so that index-like inputs
-  stay valid on small dims); booleans uniform; strings are refused.
+  ``shapes`` (``--shape NAME=DIMS``) gives an input's dims instead (they must fit its Parameter);
+* values by what the input means, as benchmark_app and optimum-intel's exports name them (random
+  integers in an attention mask made NaN in a converted BERT): an input named ``*mask*`` is ones;
+  ``position_ids`` is ``0..n-1`` along its last dim, ``beam_idx`` ``0..n-1`` along its first;
+  ``token_type_ids`` zeros; an integer input that reaches a Gather's indices (through Convert,
+  Reshape, Squeeze, Unsqueeze) is uniform in ``[0, table size)``, the size read from that Gather's
+  data along its axis (token ids below the embedding table's rows); other integers uniform in
+  [0, 8) (small, so that index-like inputs stay valid on small dims); floats uniform in [-1, 1);
+  booleans uniform; strings are refused.
 """
 from __future__ import annotations
 
@@ -24,48 +31,133 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, printable
 
 # ---------------------------------------------------------------------------------------------
 # Random inputs
 
-def random_shape(name: str, shape) -> tuple[int, ...]:
-    """The concrete shape a random input takes for a declared PartialShape (see module doc)."""
+def random_shape(name: str, shape, given: tuple[int, ...] | None = None) -> tuple[int, ...]:
+    """The concrete shape a random input takes for a declared PartialShape (see module doc);
+    ``given`` (from ``--shape``) must fit it."""
+    if given is not None:
+        if not shape.accepts(given):
+            raise InputError(f'--shape {printable(name)}={",".join(map(str, given))} does not fit the input, '
+                             f"which the model declares {shape}")
+        return given
     if shape.dims is None:
-        raise InputError(f'input "{name}" has a dynamic rank; give it with --input NAME=FILE.npy')
+        raise InputError(f'input "{printable(name)}" has a dynamic rank; give it with --input NAME=FILE.npy '
+                         "or its dims with --shape NAME=DIMS")
     return tuple(d.lo if d.lo == d.hi else (max(d.lo, 1) if d.hi is None else min(max(d.lo, 1), d.hi))
                  for d in shape.dims)
 
 
-def random_array(name: str, etype, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
+#: ops an index flows through unchanged on its way to a Gather (token ids are often converted or
+#: reshaped first)
+_INDEX_PASSES = {"Convert", "Reshape", "Squeeze", "Unsqueeze"}
+
+
+def index_bound(model, node) -> int | None:
+    """The size of the table Parameter ``node``'s values index: the data dim, along the axis, of a
+    Gather whose indices it feeds (through :data:`_INDEX_PASSES`); the smallest if several, None if
+    none or the size is not static."""
+    g, types = model.dag, model.types()
+    bounds, todo, seen = [], [(node, 0)], set()
+    while todo:
+        u, port = todo.pop()
+        for v, k, sp in g.outs.get(u, ()):
+            if sp != port or (v, k) in seen:
+                continue
+            seen.add((v, k))
+            kind = g.nodes[v]["layer"].type
+            if kind in _INDEX_PASSES and k == 0:
+                todo.append((v, 0))
+            elif kind == "Gather" and k == 1:
+                ins = g.inputs(v)
+                data, axis = types.get(ins[0]), types.get(ins[2]) if len(ins) > 2 else None
+                if data is None or data.shape.dims is None or axis is None or axis.value is None:
+                    continue
+                ax = int(np.asarray(axis.value).reshape(-1)[0])
+                dims = data.shape.dims
+                if -len(dims) <= ax < len(dims) and dims[ax].hi is not None and dims[ax].lo == dims[ax].hi:
+                    bounds.append(dims[ax].lo)
+    return min(bounds) if bounds else None
+
+
+def input_kind(names: list[str], etype) -> str:
+    """What a model input means, from its names: "mask", "positions", "beams", "token_types" or ""."""
+    low = [n.lower() for n in names]
+    if etype.name == "string":
+        return ""
+    if any("mask" in n for n in low):
+        return "mask"
+    if any(n.endswith("position_ids") for n in low):
+        return "positions"
+    if any(n == "beam_idx" for n in low):
+        return "beams"
+    if any(n.endswith("token_type_ids") for n in low):
+        return "token_types"
+    return ""
+
+
+def random_array(name: str, etype, shape: tuple[int, ...], rng: np.random.Generator, kind: str = "",
+                 bound: int | None = None) -> np.ndarray:
+    """One input's values (module doc): ``kind`` from :func:`input_kind`, ``bound`` from
+    :func:`index_bound`."""
     dtype = etype.dtype
     if dtype is None or etype.name == "string":
-        raise InputError(f'input "{name}" is {etype}: irrun makes no random values of that type; '
+        raise InputError(f'input "{printable(name)}" is {etype}: irrun makes no random values of that type; '
                          "give it with --input NAME=FILE.npy")
+    if kind == "mask":
+        return np.ones(shape, dtype)
+    if kind == "token_types":
+        return np.zeros(shape, dtype)
+    if kind in ("positions", "beams") and shape:
+        axis = len(shape) - 1 if kind == "positions" else 0
+        along = np.arange(shape[axis]).reshape([-1 if i == axis else 1 for i in range(len(shape))])
+        return np.broadcast_to(along, shape).astype(dtype)
     if np.dtype(dtype) == np.bool_:
         return rng.integers(0, 2, shape).astype(np.bool_)
     if np.issubdtype(np.dtype(dtype), np.integer):
-        return rng.integers(0, 8, shape).astype(dtype)
+        high = bound if bound else 8
+        return rng.integers(0, min(high, int(np.iinfo(dtype).max) + 1), shape).astype(dtype)
     return rng.uniform(-1.0, 1.0, shape).astype(dtype)
 
 
-def random_inputs(model, given: dict[str, np.ndarray] | None = None, seed: int = 0) -> dict[str, np.ndarray]:
+def random_inputs(model, given: dict[str, np.ndarray] | None = None, seed: int = 0,
+                  shapes: dict[str, tuple[int, ...]] | None = None,
+                  notes: list[str] | None = None) -> dict[str, np.ndarray]:
     """``given`` plus a random array for every input of ``model`` not in it (checked against the
-    memory budget before it is made)."""
+    memory budget before it is made). ``shapes``: dims for some of them (``--shape``); ``notes``
+    collects one line per input whose dynamic dims were guessed, and what each input was made as."""
     from ..limits import memory as budget
 
     rng = np.random.default_rng(seed)
     feeds = dict(given or {})
     have = {model._find_input(k) for k in feeds}
+    shapes = dict(shapes or {})
+    for name in shapes:
+        if model._find_input(name) in have:
+            raise InputError(f'--shape sets the dims of a random input, but "{printable(name)}" is given with --input')
     for p in model.inputs:
         if p.node in have:
             continue
-        shape = random_shape(p.name, p.shape)
+        wanted = next((v for k, v in shapes.items() if model._find_input(k) == p.node), None)
+        shape = random_shape(p.name, p.shape, wanted)
         why = budget.refusal(shape, p.etype.dtype, f'the random input "{p.name}"', budget.current()) \
             if p.etype.dtype is not None else None
         if why:
             raise budget.MemoryBudgetError(why, file=model.path)
-        feeds[p.name] = random_array(p.name, p.etype, shape, rng)
+        kind = input_kind(list(p.names) or [p.name], p.etype)
+        bound = index_bound(model, p.node) if not kind and p.etype.dtype is not None \
+            and np.issubdtype(np.dtype(p.etype.dtype), np.integer) else None
+        feeds[p.name] = random_array(p.name, p.etype, shape, rng, kind, bound)
+        if notes is not None:
+            guessed = wanted is None and p.shape.dims is not None and any(d.lo != d.hi for d in p.shape.dims)
+            what = {"mask": "ones", "positions": "0..n-1 along the last dim", "beams": "0..n-1",
+                    "token_types": "zeros"}.get(kind) or (f"token ids in [0, {bound})" if bound else "random")
+            notes.append(f'input "{printable(p.name)}": {p.etype}[{",".join(map(str, shape))}], {what}'
+                         + (f" (dynamic dims {p.shape} taken as the smallest, at least 1: "
+                            f"--shape {printable(p.name)}=DIMS sets them)" if guessed else ""))
     return feeds
 
 
