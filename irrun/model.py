@@ -21,7 +21,7 @@ from .runtime.executor import Observer, RunContext, Step, check_memory, execute,
 from .runtime.program import Program
 from .runtime.state import State, Variable
 from .runtime.subgraph import Build
-from .types import elements
+from .types import conversion, elements
 from .types.elements import ElementType
 from .types.shapes import PartialShape
 from .types.tensor_info import Role, TensorInfo
@@ -247,10 +247,9 @@ class Model:
         headers, before their data is read; a unicode array fits a string input.)"""
         info = self._param_info(n)
         name = self._input_names(n)[0]
-        if info.etype.dtype is not None and dtype != info.etype.dtype and not (
+        if info.etype.dtype is not None and not conversion.convertible(dtype, info.etype.dtype) and not (
                 dtype.kind == "U" and info.etype.name == "string"):
-            raise InputError(f'input "{name}" has dtype {dtype}, the model wants '
-                             f"{info.etype} ({info.etype.dtype})", file=self.path)
+            raise InputError(conversion.refusal(name, dtype, str(info.etype), info.etype.dtype), file=self.path)
         if info.etype.dtype is None and dtype not in _FEEDABLE:
             raise InputError(f'input "{name}" has dtype {dtype}, which is no OpenVINO element type',
                              file=self.path)
@@ -304,6 +303,9 @@ class Model:
         for n, arr in feeds.items():
             if arr.dtype.kind == "U" and self.ops[n].element_type.name == "string":
                 feeds[n] = arr = as_strings(arr, f'input "{self._input_names(n)[0]}"')   # .npy: <U
+            want = self._param_info(n).etype
+            if want.dtype is not None and arr.dtype != want.dtype and arr.dtype.kind != "U":   # OpenVINO's habit
+                feeds[n] = arr = conversion.convert(self._input_names(n)[0], arr, want.dtype, str(want), self.path)
             self.check_input(n, arr)
         target = None if stop_at is None else self._stop_target(stop_at)
         steps = self._any_shape_plan() if target is None and observe is None else None

@@ -7,7 +7,7 @@ import os
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
 from .accuracy import add_compare_arguments, run_compare
-from .common import load_inputs
+from .common import add_strict_inputs, load_inputs
 
 OPENVINO = {"openvino": "cpu", "openvino-reference": "reference"}
 
@@ -29,6 +29,7 @@ def add_arguments(p) -> None:
                         "the port's RMS; given alone, atol is 1e-6)")
     p.add_argument("--atol", type=float, default=None,
                    help="a fixed absolute tolerance (given alone, rtol is 1e-5)")
+    add_strict_inputs(p)
     add_compare_arguments(p)
 
 

@@ -169,8 +169,9 @@ def main(argv: list[str] | None = None) -> int:
             from ..limits.threads import set_threads
             set_threads(args.threads)
         from ..io.files import command
-        with budget.limit(args.max_memory), command():      # files read: protected from outputs
-            return module.main(args)
+        from ..types.conversion import strict
+        with budget.limit(args.max_memory), command(), strict(getattr(args, "strict_inputs", False)):
+            return module.main(args)                          # (command: files read, protected from outputs)
     except IrrunError as e:
         if args.debug:
             raise

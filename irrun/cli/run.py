@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, IrrunError, OutputError, printable
 from ..io.progress import note
-from .common import input_dir_files, input_files, load_inputs
+from .common import add_strict_inputs, input_dir_files, input_files, load_inputs
 
 
 def add_arguments(p) -> None:
@@ -30,6 +30,7 @@ def add_arguments(p) -> None:
                    help="with --random-inputs: the dims of input NAME, e.g. input_ids=1,128 "
                         "(must fit its declared shape; repeatable)")
     p.add_argument("--seed", type=int, default=0, help="seed of --random-inputs (default 0)")
+    add_strict_inputs(p)
     p.add_argument("--max-iterations", type=_iterations, metavar="N",
                    help="stop the run (exit 2) once its TensorIterator/Loop bodies have run N "
                         "times in all, nested loops included (default: 1000000, and a work budget "

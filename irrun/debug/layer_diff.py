@@ -77,7 +77,11 @@ def tolerance(rtol: float | None = None, atol: float | None = None) -> Tolerance
     return Tolerance(1e-5 if rtol is None else rtol, 1e-6 if atol is None else atol)
 
 
-def compare_arrays(key: str, got: np.ndarray, want: np.ndarray, tol: Tolerance = F32_ROUNDING) -> PortDiff:
+def compare_arrays(key: str, got: np.ndarray, want: np.ndarray, tol: Tolerance | float = F32_ROUNDING,
+                   atol: float = 0.0) -> PortDiff:
+    """One port: ``tol`` a :class:`Tolerance`, or a fixed ``rtol`` with ``atol`` (the zoo tools' form)."""
+    if not isinstance(tol, Tolerance):
+        tol = Tolerance(float(tol), atol)
     dt = (_dtype(got), _dtype(want))
     if got.shape != want.shape:
         return PortDiff(key, False, f"shape {_shape(got.shape)} here, {_shape(want.shape)} in the reference",
