@@ -16,6 +16,7 @@ from .limits import iterations
 from .limits import memory as budget
 from .ops.base import Op
 from .ports import PortSpec
+from .results import Results
 from .runtime import heap
 from .runtime.executor import Observer, RunContext, Step, check_memory, execute, plan
 from .runtime.program import Program
@@ -268,6 +269,11 @@ class Model:
         from .ports import model_repr
         return model_repr(self)
 
+    def __call__(self, inputs: Mapping[Any, np.ndarray] | Sequence[np.ndarray] | np.ndarray,
+                 **options: Any) -> dict[str, np.ndarray]:
+        """``model(x)`` is ``model.run(x)``, as ``compiled_model(x)`` is in OpenVINO."""
+        return self.run(inputs, **options)
+
     def run(self, inputs: Mapping[Any, np.ndarray] | Sequence[np.ndarray] | np.ndarray,
             max_memory: int | None = None, *, max_iterations: int | None = None,
             stop_at: int | str | None = None,
@@ -335,7 +341,7 @@ class Model:
         with iterations.limit(max_iterations), budget.live_scope():   # per-run accounts
             results = execute(steps, feeds, self.path, observe, ctx)
         self.state.commit(ctx.writes)       # only a run that succeeded changes the state
-        return {self._output_key(n): results[n] for n in self._results}
+        return Results({self._output_key(n): results[n] for n in self._results}, lambda: self.outputs)
 
     def _any_shape_plan(self) -> list[Step] | None:
         """The plan inferred from the declared input shapes, which every input that passed
