@@ -5,6 +5,9 @@ irrun could not check (never a false all-clear), 2 when the file cannot be read 
 """
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
 from ..types.shapes import PartialShape
 from .common import split_named
@@ -45,6 +48,9 @@ def main(args) -> int:
     from .check_report import format_json, format_text
 
     shapes = parse_shapes(args.shape)
+    if os.path.isdir(args.model):                 # a model folder: report the file it holds
+        from ..ir.reader import model_in_directory
+        args.model = str(model_in_directory(Path(args.model)))
     try:
         findings = check_model(args.model, shapes or None)
     except ValueError as e:
