@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, IrrunError, OutputError, printable
+from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, IrrunError, OutputError, UnsupportedError, printable
 from ..io.progress import note
 from .common import add_strict_inputs, input_dir_files, input_files, load_inputs
 
@@ -49,6 +49,11 @@ def add_arguments(p) -> None:
                         "slowest layers, medians per op type")
     d.add_argument("--iterations", "-n", type=int, metavar="N",
                    help="with --profile: timed runs (default 5)")
+    d.add_argument("-niter", dest="niter", type=int, metavar="N",
+                   help="benchmark_app's habit: --profile --iterations N")
+    p.add_argument("-d", "--device", metavar="DEVICE",
+                   help="benchmark_app's habit: CPU is the only device (irrun runs on NumPy); "
+                        "another one is refused")
     d.add_argument("--warmup", type=int, metavar="K",
                    help="with --profile: untimed runs first (default 1)")
     d.add_argument("--json", action="store_true", help="with --profile: print the profile as JSON")
@@ -122,6 +127,19 @@ def write_outputs(path: Path, outputs: dict[str, np.ndarray], protect) -> Path:
     return write_files([(path, npz(arrays))], protect=protect)[0]
 
 
+def benchmark_habits(args) -> None:
+    """benchmark_app's options: ``-niter N`` is ``--profile --iterations N``; ``-d CPU`` is what
+    irrun does anyway, another device is refused by name (before the model is read)."""
+    if args.niter is not None:
+        if args.iterations is not None and args.iterations != args.niter:
+            raise InputError(f"-niter {args.niter} and --iterations {args.iterations} disagree; give one")
+        args.profile, args.iterations = True, args.niter
+    if args.device is not None and args.device.strip().upper() != "CPU":
+        raise UnsupportedError(f'device "{printable(args.device)}": irrun runs models with NumPy on the CPU '
+                               "only (-d CPU, or leave -d out); for OpenVINO's GPU/NPU plugins use "
+                               "benchmark_app or irrun compare's OpenVINO reference")
+
+
 def _check_options(args, model) -> None:
     """Options that would silently do nothing are errors, before anything runs."""
     if not args.dump:
@@ -153,6 +171,7 @@ def _main(args) -> int:
     from ..io.writers import model_files
     from . import distributed as batch
 
+    benchmark_habits(args)
     batch.check_args(args)                    # --workers / --cluster: before the model is read
     model = read_model(args.model)
     _check_options(args, model)

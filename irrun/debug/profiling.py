@@ -27,11 +27,13 @@ from __future__ import annotations
 
 import json
 import statistics
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..errors import InputError, printable
+from ..io.progress import progress
 
 # ---------------------------------------------------------------------------------------------
 # Random inputs
@@ -125,8 +127,8 @@ def random_inputs(model, given: dict[str, np.ndarray] | None = None, seed: int =
         bound = index_bound(model, p.node) if not kind and p.etype.dtype is not None \
             and np.issubdtype(np.dtype(p.etype.dtype), np.integer) else None
         feeds[p.name] = random_array(p.name, p.etype, shape, rng, kind, bound)
-        if notes is not None:
-            guessed = wanted is None and p.shape.dims is not None and any(d.lo != d.hi for d in p.shape.dims)
+        guessed = wanted is None and p.shape.dims is not None and any(d.lo != d.hi for d in p.shape.dims)
+        if notes is not None and (kind or bound or guessed):
             what = {"mask": "ones", "positions": "0..n-1 along the last dim", "beams": "0..n-1",
                     "token_types": "zeros"}.get(kind) or (f"token ids in [0, {bound})" if bound else "random")
             notes.append(f'input "{printable(p.name)}": {p.etype}[{",".join(map(str, shape))}], {what}'
@@ -162,6 +164,18 @@ class Profile:
     totals: list[float]                 # each run's sum of layer times
     folded: list[str]                   # op types folded before running
     outputs: dict[str, np.ndarray]
+    wall: list[float] = field(default_factory=list)   # each timed run's wall time (benchmark_app's latency)
+
+    def latency(self) -> dict[str, float]:
+        """benchmark_app's summary, in ms: median, average, min, max of the runs' wall times."""
+        w = self.wall or self.totals
+        return {"median": _ms(statistics.median(w)), "average": _ms(statistics.fmean(w)),
+                "min": _ms(min(w)), "max": _ms(max(w))}
+
+    def throughput(self) -> float:
+        """Inferences per second, one at a time (as benchmark_app's sync mode): 1 / median latency."""
+        med = statistics.median(self.wall or self.totals)
+        return 1.0 / med if med > 0 else float("inf")
 
     def by_op(self) -> dict[str, tuple[int, float]]:
         """op -> (layers, median over runs of the op's total time), slowest first."""
@@ -183,6 +197,7 @@ class Profile:
                         "max_ms": _ms(max(r.seconds))} for r in self.layers],
             "ops": [{"op": op, "layers": n, "median_ms": _ms(s)} for op, (n, s) in self.by_op().items()],
             "folded": self.folded,
+            "latency_ms": self.latency(), "throughput_per_s": round(self.throughput(), 3),
         }
 
     def text(self, top: int = 10) -> str:
@@ -210,6 +225,11 @@ class Profile:
                 [("op", "layers", "ms", "%")] +
                 [(op, str(n), f(s), f"{100 * s / total:.1f}") for op, (n, s) in self.by_op().items()],
                 {1, 2, 3})
+        lat = self.latency()
+        out += ["", f"latency (wall time per run, {self.iterations} run{'s' * (self.iterations != 1)}): "
+                    f"median {lat['median']:.3f} ms, average {lat['average']:.3f}, min {lat['min']:.3f}, "
+                    f"max {lat['max']:.3f}",
+                f"throughput: {self.throughput():.2f} inferences/s (one at a time: 1 / median latency)"]
         return "\n".join(out)
 
 
@@ -223,9 +243,16 @@ def profile(model, feeds, iterations: int = 5, warmup: int = 1, stop_at=None) ->
 
     if iterations < 1 or warmup < 0:
         raise InputError(f"--iterations must be >= 1 and --warmup >= 0 (got {iterations}, {warmup})")
-    for _ in range(warmup):
-        model.run(feeds, stop_at=stop_at)
-    runs = [trace(model, feeds, stop_at=stop_at, arrays=False) for _ in range(iterations)]
+    runs, wall = [], []
+    with progress("profiling", total=warmup + iterations) as step:
+        for _ in range(warmup):
+            model.run(feeds, stop_at=stop_at)
+            step("warm-up")
+        for _ in range(iterations):
+            start = time.perf_counter()
+            runs.append(trace(model, feeds, stop_at=stop_at, arrays=False))
+            wall.append(time.perf_counter() - start)
+            step()
     first = [r for r in runs[0].layers if r.kind == "op"]
     layers = [LayerTimes(r.id, r.name, r.op, [list(s) for s in r.inputs], [list(s) for s in r.shapes], [])
               for r in first]
@@ -235,7 +262,7 @@ def profile(model, feeds, iterations: int = 5, warmup: int = 1, stop_at=None) ->
             lt.seconds.append(r.seconds)
     totals = [sum(r.seconds for r in t.layers if r.kind == "op") for t in runs]
     folded = [r.op for r in runs[0].layers if r.kind == "folded"]
-    return Profile(iterations, warmup, layers, totals, folded, runs[-1].outputs)
+    return Profile(iterations, warmup, layers, totals, folded, runs[-1].outputs, wall)
 
 
 def dumps(p: Profile) -> str:
