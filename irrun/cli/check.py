@@ -8,7 +8,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
+from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, printable
+from ..io.progress import waiting
 from ..types.shapes import PartialShape
 from .common import split_named
 
@@ -52,7 +53,8 @@ def main(args) -> int:
         from ..ir.reader import model_in_directory
         args.model = str(model_in_directory(Path(args.model)))
     try:
-        findings = check_model(args.model, shapes or None)
+        with waiting(f"checking {printable(args.model)}"):
+            findings = check_model(args.model, shapes or None)
     except ValueError as e:
         raise InputError(f"bad --shape: {e}") from None
     print(format_json(findings) if args.json else format_text(args.model, findings))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
+from ..io.progress import waiting
 from .accuracy import add_compare_arguments, run_compare
 from .common import add_strict_inputs, load_inputs
 
@@ -56,9 +57,11 @@ def main(args) -> int:
     ours = trace(model, feeds)
     if args.reference in OPENVINO:
         mode = OPENVINO[args.reference]
-        ref, label = all_ports(model, feeds, mode), MODES[mode]
+        with waiting(f"{MODES[mode]} runs the model"):
+            ref, label = all_ports(model, feeds, mode), MODES[mode]
     else:
         ref, label = load_tensors(args.reference)[0], args.reference
-    result = compare(model, ours, ref, tolerance(args.rtol, args.atol))
+    with waiting("comparing"):
+        result = compare(model, ours, ref, tolerance(args.rtol, args.atol))
     print(result.text(label))
     return EXIT_OK if result.ok else EXIT_FINDINGS

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, IrrunError, OutputError, UnsupportedError, printable
-from ..io.progress import note
+from ..io.progress import note, progress, waiting
 from .common import add_strict_inputs, input_dir_files, input_files, load_inputs
 
 
@@ -221,7 +221,8 @@ def _main(args) -> int:
     elif not args.json:
         print(_summary(outputs))
     if t is not None:                                   # (args.dump)
-        d = t.save(args.dump, protect)
+        with waiting(f"writing the dump to {printable(args.dump)}"):
+            d = t.save(args.dump, protect)
         n = len(t.tensors())
         print(f"dumped {n} tensor{'s' * (n != 1)} of {sum(r.arrays is not None for r in t.layers)} "
               f"layers to {printable(d)}/ (tensors.npz, manifest.json)", file=note_to)
@@ -298,23 +299,15 @@ def _run_dir(model, args) -> int:
     protect = model_files(model) + [str(f) for f in files]
     out = destination(args.output, directory=True, protect=protect)
     targets = [destination(out / f"{f.stem}.npz", protect=protect) for f in files]
-    bar = sys.stderr.isatty()
-    for k, (f, target) in enumerate(zip(files, targets)):
-        if bar:
-            done = 30 * k // len(files)
-            sys.stderr.write(f"\r[{'#' * done}{'.' * (30 - done)}] {k}/{len(files)} "
-                             f"{printable(f.name)[:40]:<40}")
-            sys.stderr.flush()
-        try:
-            write_outputs(target, model.run(load_inputs(model, [str(f)]), stop_at=args.stop_at), protect)
-        except IrrunError as e:
-            if bar:
-                sys.stderr.write("\n")
-            if e.file != str(f):
-                e.message += f" (input file {f})"
-            raise
-    if bar:
-        sys.stderr.write("\r" + " " * 80 + "\r")
+    with progress("inputs", total=len(files)) as bar:
+        for f, target in zip(files, targets):
+            try:
+                write_outputs(target, model.run(load_inputs(model, [str(f)]), stop_at=args.stop_at), protect)
+            except IrrunError as e:
+                if e.file != str(f):
+                    e.message += f" (input file {f})"
+                raise
+            bar.step(f.name)
     print(f"ran {len(files)} input file{'s' * (len(files) != 1)} from {printable(src)}: one .npz each "
           f"in {printable(out)}")
     return EXIT_OK

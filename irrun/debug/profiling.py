@@ -44,7 +44,7 @@ def random_shape(name: str, shape, given: tuple[int, ...] | None = None) -> tupl
     if given is not None:
         if not shape.accepts(given):
             raise InputError(f'--shape {printable(name)}={",".join(map(str, given))} does not fit the input, '
-                             f"which the model declares {shape}")
+                             f"which the model declares {shape} (irrun reshape writes the IR for other static shapes)")
         return given
     if shape.dims is None:
         raise InputError(f'input "{printable(name)}" has a dynamic rank; give it with --input NAME=FILE.npy '
@@ -244,15 +244,15 @@ def profile(model, feeds, iterations: int = 5, warmup: int = 1, stop_at=None) ->
     if iterations < 1 or warmup < 0:
         raise InputError(f"--iterations must be >= 1 and --warmup >= 0 (got {iterations}, {warmup})")
     runs, wall = [], []
-    with progress("profiling", total=warmup + iterations) as step:
+    with progress("profiling", total=warmup + iterations) as bar:
         for _ in range(warmup):
             model.run(feeds, stop_at=stop_at)
-            step("warm-up")
+            bar.step("warm-up")
         for _ in range(iterations):
             start = time.perf_counter()
-            runs.append(trace(model, feeds, stop_at=stop_at, arrays=False))
+            runs.append(trace(model, feeds, stop_at=stop_at, arrays=False, progress=None))
             wall.append(time.perf_counter() - start)
-            step()
+            bar.step()
     first = [r for r in runs[0].layers if r.kind == "op"]
     layers = [LayerTimes(r.id, r.name, r.op, [list(s) for s in r.inputs], [list(s) for s in r.shapes], [])
               for r in first]

@@ -1,23 +1,29 @@
-"""Progress on long work (compare, ``--dump``, ``reshape``/``check`` of a big model, ``-i DIR/``,
-the zoo tools): one line on stderr, redrawn in place.
+"""Progress on long work — compare, ``--dump``, ``--profile``, ``reshape``/``check`` of a big
+model, ``-i DIR/`` and ``--workers`` runs: one line on stderr, redrawn in place. The one helper for
+all of them (the zoo tools use it too).
 
 A user who waits 25 s in silence thinks irrun hangs; a script that pipes irrun's output must not
-get a bar in its logs. So the line is drawn only when stderr is a terminal, never when it is piped
-or a file, never under ``--quiet`` (:func:`set_quiet`), and only once the work has taken
-:data:`DELAY` seconds (quick commands stay as they were). Redraws are at most every
-:data:`INTERVAL` seconds, and the line is erased when the work ends, so what the command prints
-afterwards starts on a clean line. Names in the line go through :func:`irrun.errors.printable`.
+get a bar in its logs. So the line is drawn only when stderr is a terminal (or the caller forces
+it: ``--workers --progress``), never under ``--quiet`` (:func:`set_quiet`), and only once the work
+has taken :data:`DELAY` seconds, so quick commands print what they always printed. Redraws come
+at most every :data:`INTERVAL` seconds; the line is erased when the work ends, so what the command
+prints next starts on a clean line; :meth:`Progress.message` prints a line above it (a skipped
+input). Names in the line go through :func:`irrun.errors.printable`.
 
-    with progress("comparing", total=len(layers)) as step:
-        for layer in layers:
+    with progress("comparing", total=len(ports)) as bar:
+        for port in ports:
             ...
-            step(layer.name)          # one unit done; the text shows what is being worked on
+            bar.step(port)            # one unit done; the text says what is being worked on
+
+    with waiting("OpenVINO runs the model"):     # calls that report nothing: the seconds tick by
+        subprocess.run(...)
 """
 from __future__ import annotations
 
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
@@ -49,53 +55,101 @@ def note(text: str, stream: TextIO | None = None) -> None:
         print(f"irrun: note: {text}", file=stream or sys.stderr)
 
 
-def shown(stream: TextIO | None = None) -> bool:
-    """Whether progress lines go to ``stream`` (default stderr): a terminal, and not quiet."""
-    s = stream or sys.stderr
+def is_terminal(stream: TextIO) -> bool:
     try:
-        return not _quiet and s.isatty()
+        return stream.isatty()
     except (AttributeError, ValueError):
         return False
 
 
-@contextmanager
-def progress(what: str, total: int | None = None, stream: TextIO | None = None
-             ) -> Iterator[Callable[..., None]]:
-    """Yields ``step(text="", n=1)``: call it when ``n`` units of ``total`` are done (``total``
-    None: a count without a bar). Draws nothing unless :func:`shown`."""
-    s = stream or sys.stderr
-    if not shown(s):
-        yield lambda text="", n=1: None
-        return
-    start = time.monotonic()
-    done = 0
-    last_time, last_width = 0.0, 0        # of the last redraw
+class Progress:
+    """``what [#####.....] 12/40  3.1/s  1 failed  4s  name`` (``total`` None: ``what: 12  4s``)."""
 
-    def draw(text: str) -> None:
-        nonlocal last_time, last_width
-        elapsed = time.monotonic() - start
-        if total:
-            filled = WIDTH * min(done, total) // total
-            line = f"{what} [{'#' * filled}{'.' * (WIDTH - filled)}] {done}/{total}"
-        else:
-            line = f"{what}: {done}"
-        line += f" {elapsed:.0f}s"
-        if text:
-            line += f"  {printable(text)[:40]}"
-        s.write("\r" + line.ljust(last_width))
-        s.flush()
-        last_time, last_width = time.monotonic(), len(line)
+    def __init__(self, what: str, total: int | None = None, stream: TextIO | None = None,
+                 show: bool | None = None, delay: float | None = None, interval: float | None = None):
+        self.what, self.total = what, total
+        self.stream = stream or sys.stderr
+        self.show = (not _quiet and is_terminal(self.stream)) if show is None else show
+        self.delay = DELAY if delay is None else delay
+        self.interval = INTERVAL if interval is None else interval
+        self.done = 0
+        self.start = time.monotonic()
+        self._drawn_at = float("-inf")
+        self._width = 0
+        self._lock = threading.Lock()
+        self._text = self._suffix = ""
 
-    def step(text: str = "", n: int = 1) -> None:
-        nonlocal done
-        done += n
+    def step(self, text: object = "", n: int = 1, suffix: str = "") -> None:
+        """``n`` more units done; ``text`` names what comes next, ``suffix`` adds a count."""
+        self.done += n
+        self._text, self._suffix = printable(text)[:40], suffix
         now = time.monotonic()
-        if now - start >= DELAY and now - last_time >= INTERVAL:
-            draw(text)
+        if self.show and now - self.start >= self.delay and now - self._drawn_at >= self.interval:
+            self.draw()
 
+    def draw(self) -> None:
+        with self._lock:
+            elapsed = time.monotonic() - self.start
+            if self.total:
+                filled = WIDTH * min(self.done, self.total) // self.total
+                line = f"{self.what} [{'#' * filled}{'.' * (WIDTH - filled)}] {self.done}/{self.total}"
+                line += f"  {self.done / max(elapsed, 1e-9):.1f}/s"
+            else:
+                line = f"{self.what}: {self.done}" if self.done else f"{self.what}..."
+            for extra in (self._suffix, f"{elapsed:.0f}s", self._text):
+                if extra:
+                    line += f"  {extra}"
+            self.stream.write("\r" + line.ljust(self._width))
+            self.stream.flush()
+            self._drawn_at, self._width = time.monotonic(), len(line)
+
+    def message(self, line: str) -> None:
+        """A line of its own above the progress line (printed whether or not the line is shown)."""
+        self.clear()
+        self.stream.write(line + "\n")
+        self.stream.flush()
+        if self.show and self._width == 0 and self.done:
+            self.draw()
+
+    def clear(self) -> None:
+        with self._lock:
+            if self._width:
+                self.stream.write("\r" + " " * self._width + "\r")
+                self.stream.flush()
+                self._width = 0
+
+
+@contextmanager
+def progress(what: str, total: int | None = None, stream: TextIO | None = None,
+             show: bool | None = None) -> Iterator[Progress]:
+    """A :class:`Progress` whose line is erased when the block ends (also on an error)."""
+    bar = Progress(what, total, stream, show)
     try:
-        yield step
+        yield bar
     finally:
-        if last_width:
-            s.write("\r" + " " * last_width + "\r")
-            s.flush()
+        bar.clear()
+
+
+@contextmanager
+def waiting(what: str, total: int | None = None, stream: TextIO | None = None) -> Iterator[Progress]:
+    """For long calls that report nothing (a child process, a big file written, a whole model run
+    per step): the elapsed seconds tick by on the line, redrawn from a daemon thread, until the
+    block ends; the yielded :class:`Progress` still counts steps when the caller has them."""
+    bar = Progress(what, total, stream)
+    if not bar.show:
+        yield bar
+        return
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.wait(bar.interval if time.monotonic() - bar.start >= bar.delay else bar.delay):
+            bar.draw()
+
+    thread = threading.Thread(target=tick, name="irrun-progress", daemon=True)
+    thread.start()
+    try:
+        yield bar
+    finally:
+        stop.set()
+        thread.join()
+        bar.clear()
