@@ -231,3 +231,27 @@ def test_openvino_catches_a_three_per_mille_wrong_kernel(capsys, monkeypatch):
     assert code == 1, out + err
     assert "layers differ beyond float32 rounding" in out.splitlines()[0]
     assert re.search(r'\n  layer \d+ "[^"]+" \(Convolution-1\)\n  inputs    \S+ model input, \S+ Const', out), out
+
+
+# ---------------------------------------------------------------------------------------------
+# Messages (issue 26, point 9)
+
+def test_an_input_error_names_which_model(capsys):
+    bert = ZOO / "bert_fp32" / "model.xml"
+    code, out, err = run_cli(capsys, "compare", BLOCK / "model.xml", "--reference", bert, "-i", BLOCK / "inputs.npz")
+    assert code == 2, out + err
+    assert f"the reference {bert} (3 inputs: input_ids, 36, token_type_ids; MODEL has 1 input: x): " in err, err
+
+
+def test_tokenizer_against_openvino_without_the_extension_says_to_install_it(capsys, monkeypatch, tmp_path):
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "openvino_tokenizers" else real(name, *a))
+    monkeypatch.setattr(ovref, "available", lambda: True)
+    np.save(tmp_path / "text.npy", np.array(["hello world"]))
+    tok = FIXTURES / "tokenizers" / "wordpiece" / "tokenizer.xml"
+    code, out, err = run_cli(capsys, "compare", tok, "-i", tmp_path / "text.npy")
+    assert code == 2
+    assert "the model uses openvino-tokenizers ops (CharsMapNormalization, " in err
+    assert "pip install openvino-tokenizers" in err and "Cannot create" not in err and "__irrun_" not in err
