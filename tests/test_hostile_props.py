@@ -1,7 +1,7 @@
 """Property tests: mutate the valid fixture IRs (bytes and structure) and push them through the
 whole pipeline (read, check, infer, run under a 64 MiB budget). Whatever the mutation, only
 irrun's own errors may come out — and never InternalError, which is irrun admitting a bug.
-tools/fuzz_reader.py is the long-running (atheris) version of the same property."""
+tools/fuzz/fuzz_reader.py is the long-running (atheris) version of the same property."""
 from __future__ import annotations
 
 import os

@@ -304,7 +304,10 @@ class _Check:
             for body, params in pairs:
                 self.scope(_Scope(body.g, body.order, body.ops, body.op_errors, set(body.order), path),
                            {i for p, i in self.bad_body_consts if p == path}, params)
-            self.declarations(op, ins if all(i is not None for i in ins) else None, known)
+            # a body holding a Const whose bytes cannot be decoded cannot be validated as written
+            # (that Const is already reported)
+            if not any(p == path for p, _ in self.bad_body_consts):
+                self.declarations(op, ins if all(i is not None for i in ins) else None, known)
 
     def declarations(self, op, ins: list | None, known: bool) -> None:
         """Each body as written (OpenVINO validates it so before it gives it the layer's inputs,

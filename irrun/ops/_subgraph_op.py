@@ -16,7 +16,7 @@ are constant); a last-iteration output is the Result's type, widened to the init
 back edge when the loop may run zero times. An If with a constant condition takes the chosen
 body's outputs (values included); otherwise the hull of both bodies' shapes.
 
-Measured on OpenVINO 2026.4.1's CPU plugin (tools/make_subgraph_fixtures.py), and held to here:
+Measured on OpenVINO 2026.4.1's CPU plugin (tools/fixtures/make_subgraph_fixtures.py), and held to here:
 
 * Sliced inputs: the plugin iterates over chunks of ``|stride|`` and always starts at the first
   chunk (stride > 0) or the last one (stride < 0), whatever ``start`` says; its iteration count

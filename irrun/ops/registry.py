@@ -216,7 +216,7 @@ def all_ops() -> list[type[Op]]:
 
 
 def write_index() -> str:
-    """Rewrite ``index.json`` from the registry (``python tools/make_op_index.py``); one line
+    """Rewrite ``index.json`` from the registry (``python -m tools.ops.make_op_index``); one line
     per type."""
     path = str(resources.files(__package__).joinpath("index.json"))
     body = ",\n".join(f"{json.dumps(t)}: {json.dumps(m)}" for t, m in index().items())
