@@ -13,7 +13,8 @@ from .common import add_strict_inputs, input_dir_files, input_files, load_inputs
 
 
 def add_arguments(p) -> None:
-    p.add_argument("model", help="the IR .xml file (its .bin is read from beside it)")
+    p.add_argument("model", help="the IR .xml file (its .bin is read from beside it), or a model folder "
+                                 "(its one .xml, or optimum-intel's openvino_model.xml)")
     p.add_argument("--input", "-i", action="append", default=[], metavar="[NAME=]FILE",
                    help="x.npy for a one-input model, NAME=x.npy per input, or inputs.npz "
                         "keyed by input name (repeatable); or a directory DIR/ of such files: "
