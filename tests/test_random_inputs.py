@@ -100,3 +100,13 @@ def test_nonfinite_output_warns_and_points_to_find_nonfinite(tmp_path, capsys):
     assert code == 0, err
     assert re.search(r'irrun: warning: output "\w+" has \d+ NaN/Inf values? of \d+.*--random-inputs --seed 0 '
                      r"--find-nonfinite names the first layer that makes them", err), err
+
+
+def test_nonfinite_inputs_passing_through_do_not_warn(tmp_path, capsys):
+    """An output that only carries the input's own infinities is no finding."""
+    sample = Path(__file__).parent.parent / "samples" / "shufflenet_block" / "model.xml"
+    x = np.zeros((1, 8, 4, 4), np.float32)
+    x[0, 0, 0, 0] = np.inf
+    np.save(tmp_path / "x.npy", x)
+    code, out, err = run_cli(capsys, sample, "-i", tmp_path / "x.npy")
+    assert code == 0 and "warning" not in err

@@ -213,7 +213,7 @@ def _main(args) -> int:
         outputs = t.outputs
     elif not args.profile:
         outputs = model.run(feeds, stop_at=args.stop_at)
-    warn_nonfinite(outputs, args)
+    warn_nonfinite(outputs, feeds, args)
     note_to = sys.stderr if args.json else sys.stdout    # stdout holds only the JSON then
     if out is not None:
         written = write_outputs(out, outputs, protect)
@@ -246,9 +246,12 @@ def _static_shapes(specs: list[str]) -> dict[str, tuple[int, ...]]:
     return out
 
 
-def warn_nonfinite(outputs: dict[str, np.ndarray], args) -> None:
-    """A NaN or Inf in an output is worth a word (random inputs make them easily: a mask of random
-    integers), with the option that finds the layer making it."""
+def warn_nonfinite(outputs: dict[str, np.ndarray], feeds: dict[str, np.ndarray], args) -> None:
+    """A NaN or Inf the model made in an output is worth a word (random inputs make them easily:
+    a mask of random integers), with the option that finds the layer making it. Not when an input
+    holds them already: they only passed through."""
+    if any(np.asarray(a).dtype.kind in "fc" and not np.isfinite(np.asarray(a)).all() for a in feeds.values()):
+        return
     for name, arr in outputs.items():
         a = np.asarray(arr)
         if a.dtype.kind not in "fc":
