@@ -27,16 +27,17 @@ if TYPE_CHECKING:
     from .analysis.check import Finding
     from .limits.memory import MemoryBudgetError
     from .model import Model, PortSpec, read_model
+    from .results import Results
     from .types.shapes import Dim, PartialShape
 
 __version__ = "0.1.0"
 
-__all__ = ["read_model", "check", "set_threads", "export_onnx", "Model", "PortSpec", "Dim", "PartialShape",
+__all__ = ["read_model", "check", "set_threads", "export_onnx", "Model", "PortSpec", "Results", "Dim", "PartialShape",
            "IrrunError", "ModelFileError", "GraphError", "ShapeError", "ExecutionError", "InputError",
            "UnsupportedError", "InternalError", "MemoryBudgetError", "__version__"]
 
 #: names imported from their module on first use (PEP 562)
-_LAZY = {"read_model": "model", "Model": "model", "PortSpec": "model", "Dim": "types.shapes",
+_LAZY = {"read_model": "model", "Model": "model", "PortSpec": "model", "Results": "results", "Dim": "types.shapes",
          "PartialShape": "types.shapes", "MemoryBudgetError": "limits.memory",
          "export_onnx": "export.onnx",
          # modules that moved into the pipeline packages, still reachable as before

@@ -16,6 +16,7 @@ from .limits import iterations
 from .limits import memory as budget
 from .ops.base import Op
 from .ports import PortSpec
+from .results import Results
 from .runtime import heap
 from .runtime.loop import RunContext, execute
 from .runtime.observation import LayerRecorder, Observer, StopAt, find_layer
@@ -23,7 +24,7 @@ from .runtime.plan import Plan, check_memory, plan
 from .runtime.program import Program
 from .runtime.state import State, Variable
 from .runtime.subgraph import Build
-from .types import elements
+from .types import conversion, elements
 from .types.elements import ElementType
 from .types.shapes import PartialShape
 from .types.tensor_info import Role, TensorInfo
@@ -270,10 +271,9 @@ class Model:
         headers, before their data is read; a unicode array fits a string input.)"""
         info = self._param_info(n)
         name = self.input_names(n)[0]
-        if info.etype.dtype is not None and dtype != info.etype.dtype and not (
+        if info.etype.dtype is not None and not conversion.convertible(dtype, info.etype.dtype) and not (
                 dtype.kind == "U" and info.etype.name == "string"):
-            raise InputError(f'input "{name}" has dtype {dtype}, the model wants '
-                             f"{info.etype} ({info.etype.dtype})", file=self.path)
+            raise InputError(conversion.refusal(name, dtype, str(info.etype), info.etype.dtype), file=self.path)
         if info.etype.dtype is None and dtype not in _FEEDABLE:
             raise InputError(f'input "{name}" has dtype {dtype}, which is no OpenVINO element type',
                              file=self.path)
@@ -291,6 +291,11 @@ class Model:
     def __repr__(self) -> str:
         from .ports import model_repr
         return model_repr(self)
+
+    def __call__(self, inputs: Mapping[Any, np.ndarray] | Sequence[np.ndarray] | np.ndarray,
+                 **options: Any) -> dict[str, np.ndarray]:
+        """``model(x)`` is ``model.run(x)``, as ``compiled_model(x)`` is in OpenVINO."""
+        return self.run(inputs, **options)
 
     def run(self, inputs: Mapping[Any, np.ndarray] | Sequence[np.ndarray] | np.ndarray,
             max_memory: int | None = None, *, max_iterations: int | None = None,
@@ -330,6 +335,9 @@ class Model:
         for n, arr in feeds.items():
             if arr.dtype.kind == "U" and self.ops[n].element_type.name == "string":
                 feeds[n] = arr = as_strings(arr, f'input "{self.input_names(n)[0]}"')   # .npy: <U
+            want = self._param_info(n).etype
+            if want.dtype is not None and arr.dtype != want.dtype and arr.dtype.kind != "U":   # OpenVINO's habit
+                feeds[n] = arr = conversion.convert(self.input_names(n)[0], arr, want.dtype, str(want), self.path)
             self.check_input(n, arr)
         target = None if stop_at is None else self._stop_target(stop_at)
         steps = self._any_shape_plan() if target is None and observe is None else None
@@ -359,7 +367,7 @@ class Model:
         with iterations.limit(max_iterations), budget.live_scope():   # per-run accounts
             results = execute(steps, feeds, self.path, observe, ctx)
         self.state.commit(ctx.writes)       # only a run that succeeded changes the state
-        return {self.output_key(n): results[n] for n in self._results}
+        return Results({self.output_key(n): results[n] for n in self._results}, lambda: self.outputs)
 
     def _any_shape_plan(self) -> Plan | None:
         """The plan inferred from the declared input shapes, which every input that passed

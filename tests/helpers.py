@@ -40,6 +40,12 @@ needs_openvino = pytest.mark.skipif(not HAVE_OPENVINO and not REQUIRE_ORACLE,
 #: where .ci/run installed it.
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None and not REQUIRE_ORACLE,
                                reason="Graphviz's dot is not installed (apt install graphviz)")
+#: Dask runs ``--workers``/``--cluster``: an extra (irrun[dask], in the test extra). The no-OpenVINO
+#: route of README command 2 (``pip install -e . pytest hypothesis``) has no Dask: those tests skip
+#: there, saying so; where .ci/run installed the test extra its absence is a failure.
+HAVE_DASK = importlib.util.find_spec("distributed") is not None
+needs_dask = pytest.mark.skipif(not HAVE_DASK and not REQUIRE_ORACLE,
+                                reason="Dask is not installed (pip install 'irrun[dask]', or pip install -e '.[test]')")
 
 #: Every element type a data-movement op must carry (NumPy dtypes, strings included).
 ALL_DTYPES = [np.float64, np.float32, np.float16, elements.TYPES["bf16"].dtype, np.int64, np.int32,

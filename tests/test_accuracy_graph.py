@@ -81,9 +81,10 @@ def test_cli_writes_through_writers(tmp_path, monkeypatch, capsys):
 
 
 def test_cli_refuses_bad_paths_before_running(tmp_path, monkeypatch, capsys):
-    target = tmp_path / "real.svg"
-    (tmp_path / "link.svg").symlink_to(target)
-    assert run_graph(tmp_path, tmp_path / "link.svg") == EXIT_ERROR
+    # a .dot target: the path checks must hold on a machine without Graphviz too (README command 2)
+    target = tmp_path / "real.dot"
+    (tmp_path / "link.dot").symlink_to(target)
+    assert run_graph(tmp_path, tmp_path / "link.dot") == EXIT_ERROR
     assert "symbolic link" in capsys.readouterr().err and not target.exists()
     assert run_graph(tmp_path, tmp_path / "cand" / "model.xml") == EXIT_ERROR        # the model itself
     assert run_graph(tmp_path, tmp_path / "g.txt") == EXIT_ERROR

@@ -67,7 +67,9 @@ def test_run_inputs_npz(tmp_path, capsys, two_input_model):
     (["x.npy"], "the model has 2 inputs (x, y); name each one"),
     (["x=x.npy"], "missing input(s): y"),
     (["x=x.npy", "y=bad_shape.npy"], 'input "y" has shape [2,3], the model wants [?,4]'),
-    (["x=y.npy", "y=y.npy"], 'input "x" has dtype int64, the model wants f32'),
+    (["x=x.npy", "y=frac.npy"], 'input "y" is float64 and its value 1.5 at [0,0] is not a whole number that fits i64'),
+    (["x=x.npy", "y=y32.npy", "--strict-inputs"], 'input "y" has dtype int32, the model wants i64 (int64) '
+                                                   "(--strict-inputs); convert it first: y.astype(np.int64)"),
     (["z=x.npy", "y=y.npy"], 'no input named "z" (its inputs: x, y)'),
     (["x=nope.npy", "y=y.npy"], "nope.npy: no such file"),
     (["x=pickled.npy", "y=y.npy"], "Python objects"),
@@ -77,8 +79,10 @@ def test_bad_inputs_exit_2_with_one_clear_line(tmp_path, capsys, monkeypatch, tw
     np.save("x.npy", np.ones((2, 3), np.float32))
     np.save("y.npy", np.ones((2, 4), np.int64))
     np.save("bad_shape.npy", np.ones((2, 3), np.int64))
+    np.save("frac.npy", np.full((2, 4), 1.5))
+    np.save("y32.npy", np.ones((2, 4), np.int32))
     np.save("pickled.npy", np.array([{"a": 1}], dtype=object), allow_pickle=True)
-    args = [two_input_model] + [a for i in inputs for a in ("--input", i)]
+    args = [two_input_model] + [a for i in inputs for a in (("--input", i) if not i.startswith("--") else (i,))]
     code, out, err = run_cli(capsys, *args)
     assert code == 2
     assert fragment in err

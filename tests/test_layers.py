@@ -32,7 +32,7 @@ PKG = ROOT / "irrun"
 
 LAYERS: list[set[str]] = [
     {"errors"}, {"types"}, {"limits"}, {"io"}, {"ir"}, {"ops"}, {"analysis"}, {"runtime"},
-    {"model", "ports", "__init__"}, {"debug", "distributed", "export"}, {"cli", "__main__"},
+    {"model", "ports", "results", "__init__"}, {"debug", "distributed", "export"}, {"cli", "__main__"},
 ]
 RANK = {name: i for i, names in enumerate(LAYERS) for name in names}
 

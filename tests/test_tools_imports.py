@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import HAVE_DASK, HAVE_OPENVINO
+
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = ROOT / "tools"
 #: The one place allowed to set an import path: the oracle worker, run by file path under
@@ -152,8 +154,12 @@ def test_every_tools_module_imports_as_python_m_runs_it():
     for name, (status, where) in report.items():
         if status == "ok":
             assert Path(where).resolve().is_relative_to(TOOLS), f"{name} imported from {where}, not this checkout"
-    # only a third-party package that is not installed may stop a module (torch for the zoo's models)
-    assert sum(v[0] == "ok" for v in report.values()) >= len(MODULES) - 3, report
+    # only a third-party package that is not installed may stop a module (torch for the zoo's models);
+    # on README command 2's no-OpenVINO route (no openvino, Dask, matplotlib) more modules need one
+    stopped = {m: v[0] for m, v in report.items() if v[0] != "ok"}
+    assert all(v.startswith("needs ") for v in stopped.values()), stopped
+    if HAVE_OPENVINO and HAVE_DASK:
+        assert len(stopped) <= 3, stopped
 
 
 def test_oracle_worker_finds_tools_without_the_parents_cwd(tmp_path):

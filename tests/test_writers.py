@@ -200,7 +200,7 @@ def test_a_forged_name_stays_on_its_line_everywhere(tmp_path, capsys):
     b.result(r, None)
     b.save(tmp_path / "m.xml")
     np.save(tmp_path / "x.npy", np.ones(2, np.float32))
-    for args, lines in [(["check"], 3), (["info"], 13), ([], 1), (["--profile"], 9)]:
+    for args, lines in [(["check"], 3), (["info"], 13), ([], 1), (["--profile"], 12)]:   # + latency, throughput
         argv = args[:1] + [tmp_path / "m.xml"] + (["-i", tmp_path / "x.npy", *args] if args[:1] != ["check"]
                                                   and args[:1] != ["info"] else [])
         code, out, err = run_cli(capsys, *argv)

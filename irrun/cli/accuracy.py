@@ -64,6 +64,21 @@ def load_steps(model, specs: list[str]) -> list[dict]:
     return [load_inputs(model, s) for s in files] if files is not None else [load_inputs(model, specs)]
 
 
+def _inputs_for(model, role: str, specs: list[str], other) -> list[dict]:
+    """:func:`load_steps` for one of the two models; an input error names which one (the same
+    ``--input`` feeds both, and "the model has 3 inputs" did not say whose)."""
+    try:
+        return load_steps(model, specs)
+    except InputError as e:
+        def ins(m) -> str:
+            n = len(m.inputs)
+            return f"{n} input{'s' * (n != 1)}: {', '.join(printable(p.name) for p in m.inputs) or 'none'}"
+        other_role = "the reference" if role == "MODEL" else "MODEL"
+        e.message = (f"{role} {printable(model.path)} ({ins(model)}; {other_role} has {ins(other)}): "
+                     f"{e.message}")
+        raise
+
+
 def run_compare(args) -> int:
     """``irrun compare MODEL --reference OTHER.xml`` or ``irrun compare MODEL --precision P``."""
     from .. import read_model
@@ -81,7 +96,8 @@ def run_compare(args) -> int:
     protect = (*model_files(cand), *model_files(ref), *input_files(args.input))
     graph_fmt = _check_outputs(args, protect)                               # before running
     cand.check_memory()
-    steps = list(zip(load_steps(cand, args.input), load_steps(ref, args.input), strict=True))
+    steps = list(zip(_inputs_for(cand, "MODEL", args.input, ref), _inputs_for(ref, "the reference", args.input, cand),
+                     strict=True))
     res = compare_models(cand, ref, steps, args.precision, same_model=same)
     return report(args, cand, res, protect, graph_fmt)
 

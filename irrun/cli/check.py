@@ -5,8 +5,12 @@ irrun could not check (never a false all-clear), 2 when the file cannot be read 
 """
 from __future__ import annotations
 
-from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
+import os
+from pathlib import Path
+
+from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, printable
 from ..io.inputs import split_named
+from ..io.progress import waiting
 from ..types.shapes import PartialShape
 
 
@@ -45,8 +49,12 @@ def main(args) -> int:
     from .check_report import format_json, format_text
 
     shapes = parse_shapes(args.shape)
+    if os.path.isdir(args.model):                 # a model folder: report the file it holds
+        from ..ir.reader import model_in_directory
+        args.model = str(model_in_directory(Path(args.model)))
     try:
-        findings = check(args.model, shapes or None)
+        with waiting(f"checking {printable(args.model)}"):
+            findings = check(args.model, shapes or None)
     except ValueError as e:
         raise InputError(f"bad --shape: {e}") from None
     print(format_json(findings) if args.json else format_text(args.model, findings))

@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
-from ..io.inputs import load_inputs
+from ..io.inputs import add_strict_inputs, load_inputs
+from ..io.progress import waiting
 from .accuracy import add_compare_arguments, run_compare, run_device_compare
 
 OPENVINO = {"openvino": "cpu", "openvino-reference": "reference"}
@@ -27,14 +28,18 @@ def add_arguments(p) -> None:
                         "openvino-reference: OpenVINO's reference evaluator; or a dump from "
                         "irrun --dump (its directory or tensors.npz), or any .npz keyed "
                         '"<layer id>:<port id>"')
-    p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance (default 1e-5)")
-    p.add_argument("--atol", type=float, default=1e-6, help="absolute tolerance (default 1e-6)")
+    p.add_argument("--rtol", type=float, default=None,
+                   help="a fixed relative tolerance (default: float32 rounding, 1e-4 of the value or of "
+                        "the port's RMS; given alone, atol is 1e-6)")
+    p.add_argument("--atol", type=float, default=None,
+                   help="a fixed absolute tolerance (given alone, rtol is 1e-5)")
+    add_strict_inputs(p)
     add_compare_arguments(p)
 
 
 def main(args) -> int:
     from .. import read_model
-    from ..debug.layer_diff import compare
+    from ..debug.layer_diff import compare, tolerance
     from ..debug.openvino_reference import MODES, all_ports, is_device_spec
     from ..debug.tracing import trace
     from ..io.dumps import load_tensors
@@ -63,9 +68,11 @@ def main(args) -> int:
     ours = trace(model, feeds)
     if args.reference in OPENVINO:
         mode = OPENVINO[args.reference]
-        ref, label = all_ports(model, feeds, mode), MODES[mode]
+        with waiting(f"{MODES[mode]} runs the model"):
+            ref, label = all_ports(model, feeds, mode), MODES[mode]
     else:
         ref, label = load_tensors(args.reference)[0], args.reference
-    result = compare(model, ours, ref, args.rtol, args.atol)
+    with waiting("comparing"):
+        result = compare(model, ours, ref, tolerance(args.rtol, args.atol))
     print(result.text(label))
     return EXIT_OK if result.ok else EXIT_FINDINGS

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, printable
+from ..io.progress import Progress as SharedProgress
+from ..io.progress import is_quiet
 
 
 def add_arguments(p) -> None:
@@ -51,47 +53,31 @@ def check_args(args) -> None:
 
 
 class Progress:
-    """``[#####.....] 12/40  3.1/s  1 failed`` on one line of ``stream``, redrawn in place; failure
-    messages go above it. Drawn only when ``show`` (a terminal, or ``--progress``)."""
-
-    WIDTH = 30
+    """``inputs [#####.....] 12/40  3.1/s  1 failed`` (:class:`irrun.io.progress.Progress`, the
+    shared line): redrawn at every result; failure messages go above it. Drawn only when ``show``
+    (a terminal, or ``--progress``)."""
 
     def __init__(self, total: int, stream: TextIO, show: bool):
-        self.total, self.stream, self.show = total, stream, show
-        self.done = self.failed = 0
-        self.start = time.perf_counter()
-        self.draw()
-
-    def draw(self) -> None:
-        if not self.show:
-            return
-        filled = self.WIDTH * self.done // max(self.total, 1)
-        rate = self.done / max(time.perf_counter() - self.start, 1e-9)
-        line = f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {self.done}/{self.total}  {rate:.1f}/s"
-        if self.failed:
-            line += f"  {self.failed} failed"
-        self.stream.write("\r" + line.ljust(70))
-        self.stream.flush()
+        self.bar = SharedProgress("inputs", total, stream, show=show, delay=0, interval=0)
+        self.failed = 0
+        if show:
+            self.bar.draw()
 
     def update(self, name: str, failure) -> None:
-        self.done += 1
         if failure is not None:
             self.failed += 1
-            self.clear()
-            self.stream.write(f"irrun: {failure}; skipped\n")
-        self.draw()
+            self.bar.message(f"irrun: {failure}; skipped")
+        self.bar.step(name, suffix=f"{self.failed} failed" if self.failed else "")
 
     def clear(self) -> None:
-        if self.show:
-            self.stream.write("\r" + " " * 70 + "\r")
-            self.stream.flush()
+        self.bar.clear()
 
 
 def main(args, files: list[Path]) -> int:
     """Run ``files`` (the .npy/.npz of ``--input DIR/``) on the cluster; one OUTDIR/<stem>.npz each."""
     from ..distributed import prepare, run_prepared
     batch = prepare(args.model, files, args.output)          # every destination, before the cluster
-    show = args.progress or sys.stderr.isatty()
+    show = args.progress or (sys.stderr.isatty() and not is_quiet())
     t0 = time.perf_counter()
     with _client(args, show) as client:
         setup = time.perf_counter() - t0

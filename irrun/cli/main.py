@@ -6,7 +6,7 @@
     irrun --help (every command, one line each);  irrun COMMAND --help;  irrun --version
 
 ``-m MODEL`` / ``--model MODEL`` (benchmark_app's habit) stands for the MODEL argument. The global
-options (``--debug``, ``--threads N``, ``--max-memory SIZE``) go before or after the command.
+options (``--debug``, ``--quiet``, ``--threads N``, ``--max-memory SIZE``) go before or after the command.
 
 Exit codes: 0 success / clean; 1 check found problems or unchecked layers, a layer blocks the
 reshape (nothing written), or some inputs of a --workers run failed; 2 bad model, bad input or usage;
@@ -38,7 +38,7 @@ COMMANDS = {
 }
 
 #: options every command takes, before or after the command: flag -> takes a value
-GLOBAL_OPTIONS = {"--debug": False, "--threads": True, "--max-memory": True}
+GLOBAL_OPTIONS = {"--debug": False, "--quiet": False, "--threads": True, "--max-memory": True}
 MODEL_OPTIONS = ("-m", "--model")
 
 
@@ -58,6 +58,8 @@ def _size(text: str) -> int:
 def add_global_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("global options (before or after the command)")
     g.add_argument("--debug", action="store_true", help="show Python tracebacks")
+    g.add_argument("--quiet", action="store_true",
+                   help="no progress lines and no notes on stderr (errors and warnings still)")
     g.add_argument("--threads", type=int, metavar="N",
                    help="threads for MatMul and convolutions (BLAS) and for big element-wise and "
                         "FakeQuantize work (default: OMP_NUM_THREADS / "
@@ -78,6 +80,7 @@ def overview() -> str:
               "irrun COMMAND --help shows a command's options.", "",
               "global options (before or after the command):",
               "  --debug            show Python tracebacks",
+              "  --quiet            no progress lines or notes on stderr",
               "  --threads N        threads: BLAS and irrun's own element-wise work",
               "  --max-memory SIZE  refuse any tensor bigger than SIZE (e.g. 2G)",
               "  --version          print irrun's version", "",
@@ -162,13 +165,16 @@ def main(argv: list[str] | None = None) -> int:
     p, module = parser_for(cmd)
     args = p.parse_args(rest + front)
     try:
+        from ..io.progress import set_quiet
         from ..limits import memory as budget
+        set_quiet(args.quiet)
         if args.threads is not None:
             from ..limits.threads import set_threads
             set_threads(args.threads)
         from ..io.files import command
-        with budget.limit(args.max_memory), command():      # files read: protected from outputs
-            return module.main(args)
+        from ..types.conversion import strict
+        with budget.limit(args.max_memory), command(), strict(getattr(args, "strict_inputs", False)):
+            return module.main(args)                          # (command: files read, protected from outputs)
     except IrrunError as e:
         if args.debug:
             raise

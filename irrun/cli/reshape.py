@@ -9,6 +9,7 @@ import os
 import sys
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, ExecutionError, InputError, ShapeError, printable
+from ..io.progress import waiting
 from .check import parse_shapes
 
 
@@ -25,19 +26,22 @@ def main(args) -> int:
     from ..analysis.reshape import targets
     from ..io.writers import model_files
 
-    model = read_model(args.model)
+    with waiting(f"reading {printable(args.model)}"):
+        model = read_model(args.model)
     shapes = parse_shapes(args.shape)
     xml_out, bin_out = targets(args.output, model_files(model))     # before any work
     before = {(k, p.name): f"{p.etype}{p.shape}" for k, ports in
               (("input", model.inputs), ("output", model.outputs)) for p in ports}
     try:
-        model.reshape(shapes)
+        with waiting("inferring the new shapes"):
+            model.reshape(shapes)
     except ValueError as e:
         raise InputError(f"bad --shape: {e}") from None
     except (ShapeError, ExecutionError) as e:
         print(f"irrun: cannot reshape, nothing written: {e}", file=sys.stderr)
         return EXIT_FINDINGS
-    model.save(xml_out)
+    with waiting(f"writing {printable(xml_out)}"):
+        model.save(xml_out)
     rows = [(k, printable(p.name), before.get((k, p.name), "?"), f"{p.etype}{p.shape}")
             for k, ports in (("input", model.inputs), ("output", model.outputs)) for p in ports]
     w = [max(len(r[i]) for r in rows) for i in range(3)]

@@ -6,13 +6,15 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, IrrunError, printable
-from ..io.inputs import input_dir_files, input_files, load_inputs
+from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, IrrunError, UnsupportedError, printable
+from ..io.inputs import add_strict_inputs, input_dir_files, input_files, load_inputs
 from ..io.outputs import output_file, write_outputs
+from ..io.progress import note, progress, waiting
 
 
 def add_arguments(p) -> None:
-    p.add_argument("model", help="the IR .xml file (its .bin is read from beside it)")
+    p.add_argument("model", help="the IR .xml file (its .bin is read from beside it), or a model folder "
+                                 "(its one .xml, or optimum-intel's openvino_model.xml)")
     p.add_argument("--input", "-i", action="append", default=[], metavar="[NAME=]FILE",
                    help="x.npy for a one-input model, NAME=x.npy per input, or inputs.npz "
                         "keyed by input name (repeatable); or a directory DIR/ of such files: "
@@ -21,10 +23,15 @@ def add_arguments(p) -> None:
                    help="write the outputs to an .npz keyed by output name (OUT without a suffix: "
                         "OUT.npz; OUT.npy: the one output as .npy)")
     p.add_argument("--random-inputs", action="store_true",
-                   help="make every input not given by --input a seeded random array (dims: "
-                        "static as declared, an interval or ? its lower bound but at least 1; "
-                        "floats in [-1,1), integers in [0,8)), like benchmark_app without files")
+                   help="make every input not given by --input a seeded random array, like "
+                        "benchmark_app without files: masks ones, position_ids/beam_idx ranges, "
+                        "token ids below the embedding table's size, other integers in [0,8), "
+                        "floats in [-1,1); dynamic dims their lower bound but at least 1, or --shape")
+    p.add_argument("--shape", "-shape", action="append", default=[], metavar="NAME=DIMS",
+                   help="with --random-inputs: the dims of input NAME, e.g. input_ids=1,128 "
+                        "(must fit its declared shape; repeatable)")
     p.add_argument("--seed", type=int, default=0, help="seed of --random-inputs (default 0)")
+    add_strict_inputs(p)
     p.add_argument("--max-iterations", type=_iterations, metavar="N",
                    help="stop the run (exit 2) once its TensorIterator/Loop bodies have run N "
                         "times in all, nested loops included (default: 1000000, and a work budget "
@@ -43,6 +50,11 @@ def add_arguments(p) -> None:
                         "slowest layers, medians per op type")
     d.add_argument("--iterations", "-n", type=int, metavar="N",
                    help="with --profile: timed runs (default 5)")
+    d.add_argument("-niter", dest="niter", type=int, metavar="N",
+                   help="benchmark_app's habit: --profile --iterations N")
+    p.add_argument("-d", "--device", metavar="DEVICE",
+                   help="benchmark_app's habit: CPU is the only device (irrun runs on NumPy); "
+                        "another one is refused")
     d.add_argument("--warmup", type=int, metavar="K",
                    help="with --profile: untimed runs first (default 1)")
     d.add_argument("--json", action="store_true", help="with --profile: print the profile as JSON")
@@ -84,6 +96,19 @@ def _summary(outputs: dict[str, np.ndarray]) -> str:
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r[:5], widths)) + "  " + r[5] for r in rows)
 
 
+def benchmark_habits(args) -> None:
+    """benchmark_app's options: ``-niter N`` is ``--profile --iterations N``; ``-d CPU`` is what
+    irrun does anyway, another device is refused by name (before the model is read)."""
+    if args.niter is not None:
+        if args.iterations is not None and args.iterations != args.niter:
+            raise InputError(f"-niter {args.niter} and --iterations {args.iterations} disagree; give one")
+        args.profile, args.iterations = True, args.niter
+    if args.device is not None and args.device.strip().upper() != "CPU":
+        raise UnsupportedError(f'device "{printable(args.device)}": irrun runs models with NumPy on the CPU '
+                               "only (-d CPU, or leave -d out); for OpenVINO's GPU/NPU plugins use "
+                               "benchmark_app or irrun compare's OpenVINO reference")
+
+
 def _check_options(args, model) -> None:
     """Options that would silently do nothing are errors, before anything runs."""
     if not args.dump:
@@ -115,6 +140,7 @@ def _main(args) -> int:
     from ..io.writers import model_files
     from . import distributed as batch
 
+    benchmark_habits(args)
     batch.check_args(args)                    # --workers / --cluster: before the model is read
     model = read_model(args.model)
     _check_options(args, model)
@@ -131,8 +157,15 @@ def _main(args) -> int:
         distinct([("--output", out), *(("--dump", Path(args.dump) / n) for n in (TENSORS, MANIFEST))])
     if args.random_inputs:
         from ..debug.profiling import random_inputs
-        feeds = random_inputs(model, load_inputs(model, args.input, partial=True), args.seed)
+        notes: list[str] = []
+        feeds = random_inputs(model, load_inputs(model, args.input, partial=True), args.seed,
+                              _static_shapes(args.shape), notes)
+        for line in notes:
+            note(f"--random-inputs: {line}")
     else:
+        if args.shape:
+            raise InputError("--shape gives the dims of random inputs; use it with --random-inputs "
+                             "(irrun reshape writes the IR for new input shapes)")
         feeds = load_inputs(model, args.input)
     if args.precision or args.find_nonfinite:
         return _run_accuracy(model, feeds, args)
@@ -148,21 +181,59 @@ def _main(args) -> int:
         outputs = t.outputs
     elif not args.profile:
         outputs = model.run(feeds, stop_at=args.stop_at)
-    note = sys.stderr if args.json else sys.stdout      # stdout holds only the JSON then
+    warn_nonfinite(outputs, feeds, args)
+    note_to = sys.stderr if args.json else sys.stdout    # stdout holds only the JSON then
     if out is not None:
         written = write_outputs(out, outputs, protect)
         print(f"wrote {len(outputs)} output(s) to {printable(written)}: "
-              f"{', '.join(map(printable, outputs))}", file=note)
+              f"{', '.join(map(printable, outputs))}", file=note_to)
     elif not args.json:
         print(_summary(outputs))
     if t is not None:                                   # (args.dump)
-        d = t.save(args.dump, protect)
+        with waiting(f"writing the dump to {printable(args.dump)}"):
+            d = t.save(args.dump, protect)
         n = len(t.tensors())
         print(f"dumped {n} tensor{'s' * (n != 1)} of {sum(r.arrays is not None for r in t.layers)} "
-              f"layers to {printable(d)}/ (tensors.npz, manifest.json)", file=note)
+              f"layers to {printable(d)}/ (tensors.npz, manifest.json)", file=note_to)
     if args.profile:
         print(dumps(prof) if args.json else "\n" + prof.text())
     return EXIT_OK
+
+
+def _static_shapes(specs: list[str]) -> dict[str, tuple[int, ...]]:
+    """``--shape NAME=DIMS`` for random inputs: static dims only (an array has no interval)."""
+    from ..types.shapes import PartialShape
+    from .check import parse_shapes
+    out = {}
+    for name, dims in parse_shapes(specs).items():
+        shape = PartialShape.parse(dims)
+        if not shape.is_static:
+            raise InputError(f'bad --shape "{printable(name)}={printable(dims)}": a random input needs static '
+                             "dims, e.g. input_ids=1,128")
+        out[name] = shape.to_tuple()
+    return out
+
+
+def warn_nonfinite(outputs: dict[str, np.ndarray], feeds: dict[str, np.ndarray], args) -> None:
+    """A NaN or Inf the model made in an output is worth a word (random inputs make them easily:
+    a mask of random integers), with the option that finds the layer making it. Not when an input
+    holds them already: they only passed through."""
+    if any(np.asarray(a).dtype.kind in "fc" and not np.isfinite(np.asarray(a)).all() for a in feeds.values()):
+        return
+    for name, arr in outputs.items():
+        a = np.asarray(arr)
+        if a.dtype.kind not in "fc":
+            continue
+        bad = int(a.size - np.count_nonzero(np.isfinite(a)))
+        if bad:
+            others = sum(1 for k, v in outputs.items() if k != name and np.asarray(v).dtype.kind in "fc"
+                         and not np.isfinite(np.asarray(v)).all())
+            more = f" (and {others} more output{'s' * (others != 1)})" if others else ""
+            how = " with the same inputs" if not args.random_inputs else f" --random-inputs --seed {args.seed}"
+            print(f'irrun: warning: output "{printable(name)}" has {bad} NaN/Inf value{"s" * (bad != 1)} '
+                  f"of {a.size}{more}; irrun {printable(args.model)}{how} --find-nonfinite names the first "
+                  "layer that makes them", file=sys.stderr)
+            return
 
 
 def _run_accuracy(model, feeds: dict, args) -> int:
@@ -200,23 +271,15 @@ def _run_dir(model, args) -> int:
     protect = model_files(model) + [str(f) for f in files]
     out = destination(args.output, directory=True, protect=protect)
     targets = [destination(out / f"{f.stem}.npz", protect=protect) for f in files]
-    bar = sys.stderr.isatty()
-    for k, (f, target) in enumerate(zip(files, targets)):
-        if bar:
-            done = 30 * k // len(files)
-            sys.stderr.write(f"\r[{'#' * done}{'.' * (30 - done)}] {k}/{len(files)} "
-                             f"{printable(f.name)[:40]:<40}")
-            sys.stderr.flush()
-        try:
-            write_outputs(target, model.run(load_inputs(model, [str(f)]), stop_at=args.stop_at), protect)
-        except IrrunError as e:
-            if bar:
-                sys.stderr.write("\n")
-            if e.file != str(f):
-                e.message += f" (input file {f})"
-            raise
-    if bar:
-        sys.stderr.write("\r" + " " * 80 + "\r")
+    with progress("inputs", total=len(files)) as bar:
+        for f, target in zip(files, targets):
+            try:
+                write_outputs(target, model.run(load_inputs(model, [str(f)]), stop_at=args.stop_at), protect)
+            except IrrunError as e:
+                if e.file != str(f):
+                    e.message += f" (input file {f})"
+                raise
+            bar.step(f.name)
     print(f"ran {len(files)} input file{'s' * (len(files) != 1)} from {printable(src)}: one .npz each "
           f"in {printable(out)}")
     return EXIT_OK

@@ -150,6 +150,7 @@ def all_ports(model, inputs: Mapping[str, np.ndarray] | np.ndarray, mode: str | 
         raise OpenVINOError("openvino is not installed (pip install openvino), so there is no "
                             "OpenVINO reference; compare against a dump with --reference REF.npz")
     feeds = model_feeds(model, inputs)
+    _require_tokenizers_extension(model)
     root = parse_xml(model.path)
     for le in root.find("layers").iterfind("layer"):
         le.set("name", f"{PREFIX}{le.get('id')}")
@@ -187,6 +188,25 @@ def _mode_arg(mode: str | Device, every_port: bool = True) -> str:
     if mode not in MODES:
         raise ValueError(f"unknown OpenVINO mode {mode!r}")
     return mode
+
+
+def extension_ops(model) -> list[str]:
+    """The op types of the model's ``version="extension"`` layers (openvino-tokenizers' ops)."""
+    g = model.dag
+    return sorted({g.nodes[n]["layer"].type for n in g if g.nodes[n]["layer"].version == "extension"})
+
+
+def _require_tokenizers_extension(model) -> None:
+    """OpenVINO runs openvino-tokenizers' ops only with that package imported (the child does);
+    without it OpenVINO says "Cannot create SpecialTokensSplit layer __irrun_20 ... from unsupported
+    opset: extension", naming irrun's renamed layer. Say what to install instead, before the child."""
+    ops = extension_ops(model)
+    if ops and importlib.util.find_spec("openvino_tokenizers") is None:
+        shown = ", ".join(ops[:5]) + (f" and {len(ops) - 5} more" if len(ops) > 5 else "")
+        raise OpenVINOError(f"the model uses openvino-tokenizers ops ({shown}), which OpenVINO runs only with "
+                            "the openvino-tokenizers package: pip install openvino-tokenizers (the release "
+                            "matching your openvino), or compare against a dump with --reference REF.npz",
+                            file=model.path)
 
 
 # =============================================================================================
@@ -236,6 +256,8 @@ def _initial_state(read_value):
 
 def _child(tmp: str, bin_path: str, mode: str) -> int:
     import openvino as ov
+    if importlib.util.find_spec("openvino_tokenizers") is not None:
+        import openvino_tokenizers  # noqa: F401  (registers the tokenizer ops with every Core)
 
     from ..io.dumps import load_tensors, save_tensors
     t = Path(tmp)

@@ -13,59 +13,127 @@ Random inputs (``--random-inputs``, like benchmark_app without input files): see
 * dims: a static dim is itself; an interval ``lo..hi`` takes ``max(lo, 1)`` (not above ``hi``);
   an unbounded dim (``?``, ``2..``) takes ``max(lo, 1)``; a dynamic rank is refused (give that
   input with ``--input``);
-* values: floats uniform in [-1, 1); integers uniform in [0, 8) (small, so that index-like inputs
-  stay valid on small dims); booleans uniform; strings are refused.
+  ``shapes`` (``--shape NAME=DIMS``) gives an input's dims instead (they must fit its Parameter);
+* values by what the input means, as benchmark_app and optimum-intel's exports name them (random
+  integers in an attention mask made NaN in a converted BERT): an input named ``*mask*`` is ones;
+  ``position_ids`` is ``0..n-1`` along its last dim, ``beam_idx`` ``0..n-1`` along its first;
+  ``token_type_ids`` zeros; an integer input that reaches a Gather's indices (through Convert,
+  Reshape, Squeeze, Unsqueeze) is uniform in ``[0, table size)``, the size read from that Gather's
+  data along its axis (token ids below the embedding table's rows); other integers uniform in
+  [0, 8) (small, so that index-like inputs stay valid on small dims); floats uniform in [-1, 1);
+  booleans uniform; strings are refused.
 """
 from __future__ import annotations
 
 import json
 import statistics
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, printable
+from ..io.progress import progress
 
 # ---------------------------------------------------------------------------------------------
 # Random inputs
 
-def random_shape(name: str, shape) -> tuple[int, ...]:
-    """The concrete shape a random input takes for a declared PartialShape (see module doc)."""
+def random_shape(name: str, shape, given: tuple[int, ...] | None = None) -> tuple[int, ...]:
+    """The concrete shape a random input takes for a declared PartialShape (see module doc);
+    ``given`` (from ``--shape``) must fit it."""
+    if given is not None:
+        if not shape.accepts(given):
+            raise InputError(f'--shape {printable(name)}={",".join(map(str, given))} does not fit the input, '
+                             f"which the model declares {shape} (irrun reshape writes the IR for other static shapes)")
+        return given
     if shape.dims is None:
-        raise InputError(f'input "{name}" has a dynamic rank; give it with --input NAME=FILE.npy')
+        raise InputError(f'input "{printable(name)}" has a dynamic rank; give it with --input NAME=FILE.npy '
+                         "or its dims with --shape NAME=DIMS")
     return tuple(d.lo if d.lo == d.hi else (max(d.lo, 1) if d.hi is None else min(max(d.lo, 1), d.hi))
                  for d in shape.dims)
 
 
-def random_array(name: str, etype, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
+def index_bound(model, node) -> int | None:
+    """The size of the table Parameter ``node``'s values index (:func:`irrun.ops.gather.table_size`)."""
+    from ..ops.gather import table_size
+    return table_size(model.dag, model.types(), node)
+
+
+def input_kind(names: list[str], etype) -> str:
+    """What a model input means, from its names: "mask", "positions", "beams", "token_types" or ""."""
+    low = [n.lower() for n in names]
+    if etype.name == "string":
+        return ""
+    if any("mask" in n for n in low):
+        return "mask"
+    if any(n.endswith("position_ids") for n in low):
+        return "positions"
+    if any(n == "beam_idx" for n in low):
+        return "beams"
+    if any(n.endswith("token_type_ids") for n in low):
+        return "token_types"
+    return ""
+
+
+def random_array(name: str, etype, shape: tuple[int, ...], rng: np.random.Generator, kind: str = "",
+                 bound: int | None = None) -> np.ndarray:
+    """One input's values (module doc): ``kind`` from :func:`input_kind`, ``bound`` from
+    :func:`index_bound`."""
     dtype = etype.dtype
     if dtype is None or etype.name == "string":
-        raise InputError(f'input "{name}" is {etype}: irrun makes no random values of that type; '
+        raise InputError(f'input "{printable(name)}" is {etype}: irrun makes no random values of that type; '
                          "give it with --input NAME=FILE.npy")
+    if kind == "mask":
+        return np.ones(shape, dtype)
+    if kind == "token_types":
+        return np.zeros(shape, dtype)
+    if kind in ("positions", "beams") and shape:
+        axis = len(shape) - 1 if kind == "positions" else 0
+        along = np.arange(shape[axis]).reshape([-1 if i == axis else 1 for i in range(len(shape))])
+        return np.broadcast_to(along, shape).astype(dtype)
     if np.dtype(dtype) == np.bool_:
         return rng.integers(0, 2, shape).astype(np.bool_)
     if np.issubdtype(np.dtype(dtype), np.integer):
-        return rng.integers(0, 8, shape).astype(dtype)
+        high = bound if bound else 8
+        return rng.integers(0, min(high, int(np.iinfo(dtype).max) + 1), shape).astype(dtype)
     return rng.uniform(-1.0, 1.0, shape).astype(dtype)
 
 
-def random_inputs(model, given: dict[str, np.ndarray] | None = None, seed: int = 0) -> dict[str, np.ndarray]:
+def random_inputs(model, given: dict[str, np.ndarray] | None = None, seed: int = 0,
+                  shapes: dict[str, tuple[int, ...]] | None = None,
+                  notes: list[str] | None = None) -> dict[str, np.ndarray]:
     """``given`` plus a random array for every input of ``model`` not in it (checked against the
-    memory budget before it is made)."""
+    memory budget before it is made). ``shapes``: dims for some of them (``--shape``); ``notes``
+    collects one line per input whose dynamic dims were guessed, and what each input was made as."""
     from ..limits import memory as budget
 
     rng = np.random.default_rng(seed)
     feeds = dict(given or {})
     have = {model.find_input(k) for k in feeds}
+    shapes = dict(shapes or {})
+    for name in shapes:
+        if model.find_input(name) in have:
+            raise InputError(f'--shape sets the dims of a random input, but "{printable(name)}" is given with --input')
     for p in model.inputs:
         if p.node in have:
             continue
-        shape = random_shape(p.name, p.shape)
+        wanted = next((v for k, v in shapes.items() if model.find_input(k) == p.node), None)
+        shape = random_shape(p.name, p.shape, wanted)
         why = budget.refusal(shape, p.etype.dtype, f'the random input "{p.name}"', budget.current()) \
             if p.etype.dtype is not None else None
         if why:
             raise budget.MemoryBudgetError(why, file=model.path)
-        feeds[p.name] = random_array(p.name, p.etype, shape, rng)
+        kind = input_kind(list(p.names) or [p.name], p.etype)
+        bound = index_bound(model, p.node) if not kind and p.etype.dtype is not None \
+            and np.issubdtype(np.dtype(p.etype.dtype), np.integer) else None
+        feeds[p.name] = random_array(p.name, p.etype, shape, rng, kind, bound)
+        guessed = wanted is None and p.shape.dims is not None and any(d.lo != d.hi for d in p.shape.dims)
+        if notes is not None and (kind or bound or guessed):
+            what = {"mask": "ones", "positions": "0..n-1 along the last dim", "beams": "0..n-1",
+                    "token_types": "zeros"}.get(kind) or (f"token ids in [0, {bound})" if bound else "random")
+            notes.append(f'input "{printable(p.name)}": {p.etype}[{",".join(map(str, shape))}], {what}'
+                         + (f" (dynamic dims {p.shape} taken as the smallest, at least 1: "
+                            f"--shape {printable(p.name)}=DIMS sets them)" if guessed else ""))
     return feeds
 
 
@@ -96,6 +164,18 @@ class Profile:
     totals: list[float]                 # each run's sum of layer times
     folded: list[str]                   # op types folded before running
     outputs: dict[str, np.ndarray]
+    wall: list[float] = field(default_factory=list)   # each timed run's wall time (benchmark_app's latency)
+
+    def latency(self) -> dict[str, float]:
+        """benchmark_app's summary, in ms: median, average, min, max of the runs' wall times."""
+        w = self.wall or self.totals
+        return {"median": _ms(statistics.median(w)), "average": _ms(statistics.fmean(w)),
+                "min": _ms(min(w)), "max": _ms(max(w))}
+
+    def throughput(self) -> float:
+        """Inferences per second, one at a time (as benchmark_app's sync mode): 1 / median latency."""
+        med = statistics.median(self.wall or self.totals)
+        return 1.0 / med if med > 0 else float("inf")
 
     def by_op(self) -> dict[str, tuple[int, float]]:
         """op -> (layers, median over runs of the op's total time), slowest first."""
@@ -117,6 +197,7 @@ class Profile:
                         "max_ms": _ms(max(r.seconds))} for r in self.layers],
             "ops": [{"op": op, "layers": n, "median_ms": _ms(s)} for op, (n, s) in self.by_op().items()],
             "folded": self.folded,
+            "latency_ms": self.latency(), "throughput_per_s": round(self.throughput(), 3),
         }
 
     def text(self, top: int = 10) -> str:
@@ -144,6 +225,11 @@ class Profile:
                 [("op", "layers", "ms", "%")] +
                 [(op, str(n), f(s), f"{100 * s / total:.1f}") for op, (n, s) in self.by_op().items()],
                 {1, 2, 3})
+        lat = self.latency()
+        out += ["", f"latency (wall time per run, {self.iterations} run{'s' * (self.iterations != 1)}): "
+                    f"median {lat['median']:.3f} ms, average {lat['average']:.3f}, min {lat['min']:.3f}, "
+                    f"max {lat['max']:.3f}",
+                f"throughput: {self.throughput():.2f} inferences/s (one at a time: 1 / median latency)"]
         return "\n".join(out)
 
 
@@ -157,9 +243,16 @@ def profile(model, feeds, iterations: int = 5, warmup: int = 1, stop_at=None) ->
 
     if iterations < 1 or warmup < 0:
         raise InputError(f"--iterations must be >= 1 and --warmup >= 0 (got {iterations}, {warmup})")
-    for _ in range(warmup):
-        model.run(feeds, stop_at=stop_at)
-    runs = [trace(model, feeds, stop_at=stop_at, arrays=False) for _ in range(iterations)]
+    runs, wall = [], []
+    with progress("profiling", total=warmup + iterations) as bar:
+        for _ in range(warmup):
+            model.run(feeds, stop_at=stop_at)
+            bar.step("warm-up")
+        for _ in range(iterations):
+            start = time.perf_counter()
+            runs.append(trace(model, feeds, stop_at=stop_at, arrays=False, progress=None))
+            wall.append(time.perf_counter() - start)
+            bar.step()
     first = [r for r in runs[0].layers if r.kind == "op"]
     layers = [LayerTimes(r.id, r.name, r.op, [list(s) for s in r.inputs], [list(s) for s in r.shapes], [])
               for r in first]
@@ -169,7 +262,7 @@ def profile(model, feeds, iterations: int = 5, warmup: int = 1, stop_at=None) ->
             lt.seconds.append(r.seconds)
     totals = [sum(r.seconds for r in t.layers if r.kind == "op") for t in runs]
     folded = [r.op for r in runs[0].layers if r.kind == "folded"]
-    return Profile(iterations, warmup, layers, totals, folded, runs[-1].outputs)
+    return Profile(iterations, warmup, layers, totals, folded, runs[-1].outputs, wall)
 
 
 def dumps(p: Profile) -> str:

@@ -125,11 +125,20 @@ class Trace(LayerRecorder):
 
 
 def trace(model, inputs, *, stop_at: int | str | None = None, ops: Iterable[str] | None = None,
-          names: Iterable[str] | None = None, arrays: bool = True) -> Trace:
+          names: Iterable[str] | None = None, arrays: bool = True, progress: str | None = "running") -> Trace:
     """Run ``model`` on ``inputs`` recording every layer; ``ops``/``names`` choose whose outputs
-    are kept (see :func:`selector`); ``stop_at`` runs only what that layer needs."""
+    are kept (see :func:`selector`); ``stop_at`` runs only what that layer needs. ``progress``
+    labels the progress line (:mod:`irrun.io.progress`; None: none, e.g. inside another's)."""
+    from ..io.progress import waiting
     t = Trace(model, selector(ops, names) if ops or names else None, arrays)
-    t.outputs = model.run(inputs, stop_at=stop_at, observe=t)
+    if progress is None:
+        t.outputs = model.run(inputs, stop_at=stop_at, observe=t)
+        return t
+    with waiting(progress, total=len(model.order)) as bar:       # ticks also inside one slow layer
+        def observed(step, args, outs, seconds):
+            bar.step(model.dag.nodes[step.node]["layer"].name)
+            return t(step, args, outs, seconds)
+        t.outputs = model.run(inputs, stop_at=stop_at, observe=observed)
     return t
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, printable
 from .npy import load_npy, load_npz
 
 
@@ -58,6 +58,7 @@ def load_inputs(model, specs: list[str], partial: bool = False) -> dict[str, np.
         return lambda key, dtype, shape: model.check_signature(model.find_input(key or name), dtype, shape)
 
     feeds: dict[str, np.ndarray] = {}
+    files: dict[str, str] = {}
     names = [p.name for p in model.inputs]
     if not specs and names and not partial:
         raise InputError(f"no input given; the model's inputs are: {', '.join(names)} "
@@ -69,6 +70,7 @@ def load_inputs(model, specs: list[str], partial: bool = False) -> dict[str, np.
                 if k in feeds:
                     raise InputError(f'input "{k}" is given twice', file=path)
                 feeds[k] = v
+                files[k] = path
             continue
         if name is None:
             if len(names) == 1 and len(specs) > 1:
@@ -81,6 +83,29 @@ def load_inputs(model, specs: list[str], partial: bool = False) -> dict[str, np.
         if name in feeds:
             raise InputError(f'input "{name}" is given twice', file=path)
         feeds[name] = load_npy(path, expect(name))
+        files[name] = path
+    return convert_inputs(model, feeds, files)
+
+
+def add_strict_inputs(p) -> None:
+    """``--strict-inputs``, for the commands that read input files."""
+    p.add_argument("--strict-inputs", action="store_true",
+                   help="refuse an input whose dtype is not its Parameter's (default: convert it as "
+                        "OpenVINO does when the values survive, e.g. float64 -> f32, int32 -> i64)")
+
+
+def convert_inputs(model, feeds: dict[str, np.ndarray], files: dict[str, str]) -> dict[str, np.ndarray]:
+    """Each input whose dtype is not its Parameter's converted as OpenVINO does
+    (:mod:`irrun.types.conversion`; an error names the input file), with a note on stderr: the
+    user sees what OpenVINO would have done silently."""
+    from ..io.progress import note
+    from ..types.conversion import convert
+    ports = {name: p for p in model.inputs for name in (p.name, *p.names)}
+    for key, arr in feeds.items():
+        p = ports.get(key)
+        want = None if p is None else p.etype.dtype
+        if p is not None and want is not None and arr.dtype != want and arr.dtype.kind in "biuf":
+            feeds[key] = convert(key, arr, want, str(p.etype), files.get(key))
+            note(f'input "{printable(key)}" is {arr.dtype}: converted to {p.etype} as OpenVINO does '
+                 "(--strict-inputs refuses instead)")
     return feeds
-
-

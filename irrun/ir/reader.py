@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from lxml import etree
 
-from ..errors import IrrunError, LayerRef, ModelFileError
+from ..errors import IrrunError, LayerRef, ModelFileError, printable
 from ..limits import memory as budget
 from ..types import elements
 from ..types.shapes import xml_int
@@ -291,6 +291,30 @@ def foreign_format(path: Path) -> str | None:
     return f"this is {what[0]}, not an OpenVINO IR .xml; {what[1]}" if what else None
 
 
+#: the file optimum-intel's exports (``optimum-cli export openvino``, ``OVModel.save_pretrained``)
+#: name the model; the tokenizers beside it are openvino_tokenizer.xml / openvino_detokenizer.xml
+MODEL_IN_FOLDER = "openvino_model.xml"
+
+
+def model_in_directory(d: Path) -> Path:
+    """The IR a model folder holds: its only ``.xml``, else ``openvino_model.xml`` (optimum-intel's
+    export layout, where tokenizers sit beside the model); a folder of several other models is an
+    error that lists them (seq2seq exports: encoder and decoder), one with none says so."""
+    try:
+        found = sorted(f.name for f in d.iterdir() if f.suffix.lower() == ".xml" and not f.is_dir())
+    except OSError as e:
+        raise ModelFileError(f"cannot list the directory: {e.strerror or e}", file=str(d)) from None
+    if len(found) == 1:
+        return d / found[0]
+    if MODEL_IN_FOLDER in found:
+        return d / MODEL_IN_FOLDER
+    if not found:
+        raise ModelFileError("is a directory with no IR .xml file in it; give the model's .xml", file=str(d))
+    shown = ", ".join(printable(f) for f in found[:12]) + (f", … ({len(found)} in all)" if len(found) > 12 else "")
+    raise ModelFileError(f"is a directory holding {len(found)} models ({shown}); give one of them, "
+                         f"e.g. {printable(str(d / found[0]))}", file=str(d))
+
+
 def read_ir(xml_path: str | os.PathLike, bin_path: str | os.PathLike | None = None,
             strict: bool = True) -> IRModel:
     """Read ``model.xml`` and (when a Const needs it) ``model.bin`` beside it. With
@@ -299,7 +323,8 @@ def read_ir(xml_path: str | os.PathLike, bin_path: str | os.PathLike | None = No
     xml_path = str(xml_path)
     p = Path(xml_path)
     if p.is_dir():
-        raise ModelFileError("is a directory, not an IR .xml file", file=xml_path)
+        p = model_in_directory(p)
+        xml_path = str(p)
     if not p.exists():
         raise ModelFileError("no such file", file=xml_path)
     foreign = foreign_format(p)

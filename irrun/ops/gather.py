@@ -10,6 +10,37 @@ from . import fast_paths
 from .base import Attr, Op, TensorInfo, as_int64, check_index_input, normalize_axis, spec_url
 from .registry import register
 
+#: ops an index flows through unchanged on its way to a Gather (token ids are often converted or
+#: reshaped first)
+_INDEX_PASSES = {"Convert", "Reshape", "Squeeze", "Unsqueeze"}
+
+
+def table_size(g, types, node) -> int | None:
+    """The size of the table that layer ``node``'s output 0 indexes: the data dim, along the axis, of
+    a Gather whose indices it feeds (through :data:`_INDEX_PASSES`); the smallest if several, None if
+    none or the size is not static. ``g``: the model's graph (``Model.dag``), ``types``: its
+    inferred ports. ``--random-inputs`` keeps token ids below the embedding table with it."""
+    bounds, todo, seen = [], [(node, 0)], set()
+    while todo:
+        u, port = todo.pop()
+        for v, k, sp in g.outs.get(u, ()):
+            if sp != port or (v, k) in seen:
+                continue
+            seen.add((v, k))
+            kind = g.nodes[v]["layer"].type
+            if kind in _INDEX_PASSES and k == 0:
+                todo.append((v, 0))
+            elif kind == "Gather" and k == 1:
+                ins = g.inputs(v)
+                data, axis = types.get(ins[0]), types.get(ins[2]) if len(ins) > 2 else None
+                if data is None or data.shape.dims is None or axis is None or axis.value is None:
+                    continue
+                ax = int(np.asarray(axis.value).reshape(-1)[0])
+                dims = data.shape.dims
+                if -len(dims) <= ax < len(dims) and dims[ax].hi is not None and dims[ax].lo == dims[ax].hi:
+                    bounds.append(dims[ax].lo)
+    return min(bounds) if bounds else None
+
 
 def gather_params(data_rank: int | None, idx_rank: int | None, axis: int | None,
                   batch_dims: int) -> tuple[int | None, int]:

@@ -19,7 +19,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("distributed")
+from helpers import needs_dask
+
+pytestmark = needs_dask
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = ROOT / "tests" / "fixtures" / "subgraphs" / "loop_fixed" / "model.xml"

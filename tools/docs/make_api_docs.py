@@ -48,7 +48,7 @@ def generate() -> str:
         parts.append(_section(_sig(f"irrun.{name}", getattr(irrun, name)), _doc(getattr(irrun, name))))
     parts.append("## `irrun.Model`\n\n" + _doc(irrun.Model) + "\n")
     for name, member in inspect.getmembers(irrun.Model):
-        if name.startswith("_") and name != "__repr__" or name in ("check_input", "check_signature"):
+        if name.startswith("_") and name not in ("__repr__", "__call__") or name in ("check_input", "check_signature"):
             continue
         if isinstance(member, property):
             parts.append(_section(f"Model.{name}", _doc(member)))
@@ -56,6 +56,8 @@ def generate() -> str:
             parts.append(_section(_sig(f"Model.{name}", member).replace("(self, ", "(").replace("(self)", "()"),
                                   _doc(member)))
     parts.append("## `irrun.PortSpec`\n\n" + _doc(irrun.PortSpec) + "\n")
+    import irrun.results
+    parts.append("## `irrun.Results`\n\n" + _doc(irrun.results) + "\n")   # what model(x) and run return
     parts.append("## `irrun.debug`\n")
     for name in ("trace", "load_tensors"):
         fn = getattr(debug, name)

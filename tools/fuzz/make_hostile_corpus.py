@@ -436,8 +436,14 @@ def input_cases() -> None:
     def inp(name, what, files, fragments, args=None, model=(xml, bin_)):
         model_case(name, what, model[0], model[1], 2, fragments, files, args)
 
-    inp("input_wrong_dtype", ".npy of float64 for an f32 input", {"x.npy": npy(np.ones((1, 4)))},
-        ["x.npy", 'input "x" has dtype float64', "f32"])
+    # float64 for f32 converts as OpenVINO does (issue 26) unless a value would change
+    inp("input_wrong_dtype", ".npy of float64 for an f32 input, a value past f32's range",
+        {"x.npy": npy(np.array([[1.0, 2.0, 1e39, 4.0]]))},
+        ["x.npy", 'input "x" is float64 and its value 1e+39 at [0,2] is too large for f32', "x.astype(np.float32)"])
+    inp("input_wrong_dtype_strict", ".npy of float64 for an f32 input, --strict-inputs",
+        {"x.npy": npy(np.ones((1, 4)))},
+        ["x.npy", 'input "x" has dtype float64, the model wants f32', "x.astype(np.float32)"],
+        args=["--input", "{dir}/x.npy", "--strict-inputs"])
     inp("input_wrong_shape", ".npy of shape [4,1] for [1,4]", {"x.npy": npy(np.ones((4, 1), np.float32))},
         ["x.npy", 'input "x" has shape [4,1]'])
     inp("input_pickled", "an object array (pickled), never unpickled",

@@ -26,6 +26,7 @@ import numpy as np
 
 from ...analysis.contract import run_checked
 from ...analysis.graph import inputs_of
+from ...io.progress import Progress, waiting
 from ...runtime.step import OP
 from ..tracing import type_version
 from .capture import Recording, record
@@ -92,10 +93,19 @@ def compare_models(cand_model, ref_model, steps: list[tuple[dict, dict]], precis
     policy = Policy(cand_model, precision) if precision else None
     res = Result(str(cand_model.path), str(ref_model.path), precision, len(steps), Matching())
     watch = Watch()
+    with waiting("running both models", total=len(steps)) as bar:
+        res = _compare_steps(res, cand_model, ref_model, steps, policy, watch, same_model, bar)
+    res.first_nonfinite = watch.first
+    return res
+
+
+def _compare_steps(res: Result, cand_model, ref_model, steps, policy, watch: Watch, same_model: bool,
+                   bar: Progress) -> Result:
     matching: Matching | None = None
     for k, (cfeeds, rfeeds) in enumerate(steps):
         with np.errstate(all="ignore"):      # overflow and log(0) are what we look for
             ref, cand = _run_pair(ref_model, rfeeds, cand_model, cfeeds, policy, watch, k, same_model)
+        bar.step(f"step {k + 1}")
         if matching is None:
             matching = res.matching = match(cand, ref, same_model)
             res.activation_layers = sum(cand.steps[n].kind is OP for n in cand.live)
@@ -105,7 +115,6 @@ def compare_models(cand_model, ref_model, steps: list[tuple[dict, dict]], precis
         for name, arr in cand.outputs.items():
             if name in ref.outputs and comparable(arr, ref.outputs[name]):
                 res.outputs.setdefault(name, ErrorStats()).add(arr, ref.outputs[name])
-    res.first_nonfinite = watch.first
     return res
 
 
