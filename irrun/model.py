@@ -35,7 +35,11 @@ class Model:
     :meth:`infer_shapes` and :meth:`run`; ``state`` holds its variables' values (stateful models)
     across runs, :meth:`reset_state` resets them. Made by :func:`read_model`."""
 
-    def __init__(self, ir: IRModel, strict: bool = True):
+    def __init__(self, ir: IRModel, strict: bool = True, declared_types: bool = False):
+        """``declared_types``: every port computes in the element type the file declares (the
+        checker's view); by default f16 is computed in f32 as OpenVINO's CPU plugin does at f32
+        inference precision (irrun/analysis/execution_types.py), with the API types OpenVINO
+        reports (:meth:`_api_types`)."""
         self.ir = ir
         self.path = ir.xml_path
         if strict and ir.problems:
@@ -44,7 +48,7 @@ class Model:
         self._nx = None
         if strict and self.problems:
             raise self.problems[0]
-        build = Build(self.path)
+        build = Build(self.path, f16_in_f32=not declared_types)
         self.ops: dict[int, Op]
         self.op_errors: dict[int, IrrunError]
         self.ops, self.op_errors = build.ops(self.dag)    # bodies of sub-graph ops included
@@ -60,6 +64,23 @@ class Model:
         self._plans: dict[tuple, list[Step]] = self.program.plans
         self._any_shape: bool | None = None     # may the plan of the declared shapes run?
         self._out_keys: dict[int, str] | None = None
+        #: Parameter/Result node -> its element type at the API where it is not the computed one
+        self._api: dict[int, ElementType] = {} if declared_types else self._api_types()
+
+    def _api_types(self) -> dict[int, ElementType]:
+        """The f16 inputs and outputs of a model computed in f32, as OpenVINO shows them: IR v11
+        f16 Parameters take f16 (widened on entry) and Results declared FP16 give f16 (rounded
+        once, at the end); IR v10's are f32 (its reader's legacy element-type map)."""
+        if self.ir.ir_version < 11:
+            return {}
+        f16 = elements.TYPES["f16"]
+        api = {n: f16 for n in self._params
+               if self.dag.nodes[n]["layer"].data.get("element_type", "").strip().lower() == "f16"}
+        for n in self._results:
+            decl = self.dag.nodes[n]["layer"].inputs
+            if decl and decl[0].etype == f16:
+                api[n] = f16
+        return api
 
     # -- structure --------------------------------------------------------------------------
     @property
@@ -123,7 +144,8 @@ class Model:
             op = self.ops.get(n)
             if op is None:
                 raise self.op_errors[n]
-            out.append(PortSpec(self._input_names(n)[0], self._input_names(n), op.element_type, op.shape, n))
+            out.append(PortSpec(self._input_names(n)[0], self._input_names(n),
+                                self._api.get(n, op.element_type), op.shape, n))
         return out
 
     @property
@@ -144,7 +166,8 @@ class Model:
             key, names = self._output_key(n), self._output_names(n)
             names = (key, *names[1:]) if key.startswith(names[0]) and key != names[0] else \
                 (key, *(x for x in names if x != key))
-            out.append(PortSpec(key, names, info.etype, info.shape, n))
+            etype = self._api.get(n, info.etype) if info.etype.name == "f32" else info.etype
+            out.append(PortSpec(key, names, etype, info.shape, n))
         return out
 
     # -- shapes -----------------------------------------------------------------------------
@@ -246,6 +269,8 @@ class Model:
         """Does an array of ``dtype`` and ``shape`` fit Parameter ``n``? (Also used on .npy
         headers, before their data is read; a unicode array fits a string input.)"""
         info = self._param_info(n)
+        if n in self._api:
+            info = TensorInfo(self._api[n], info.shape)
         name = self._input_names(n)[0]
         if info.etype.dtype is not None and dtype != info.etype.dtype and not (
                 dtype.kind == "U" and info.etype.name == "string"):
@@ -305,6 +330,8 @@ class Model:
             if arr.dtype.kind == "U" and self.ops[n].element_type.name == "string":
                 feeds[n] = arr = as_strings(arr, f'input "{self._input_names(n)[0]}"')   # .npy: <U
             self.check_input(n, arr)
+            if n in self._api:          # an f16 input computed in f32
+                feeds[n] = arr.astype(np.float32)
         target = None if stop_at is None else self._stop_target(stop_at)
         steps = self._any_shape_plan() if target is None and observe is None else None
         if steps is not None:
@@ -333,7 +360,15 @@ class Model:
         with iterations.limit(max_iterations), budget.live_scope():   # per-run accounts
             results = execute(steps, feeds, self.path, observe, ctx)
         self.state.commit(ctx.writes)       # only a run that succeeded changes the state
-        return {self._output_key(n): results[n] for n in self._results}
+        return {self._output_key(n): self._api_array(n, results[n]) for n in self._results}
+
+    def _api_array(self, n: int, arr: np.ndarray) -> np.ndarray:
+        """Result ``n``'s array in the type the API gives (an f16 output computed in f32)."""
+        api = self._api.get(n)
+        if api is None or arr.dtype != np.float32:
+            return arr
+        with np.errstate(over="ignore"):        # beyond f16's range: inf, as OpenVINO's cast
+            return arr.astype(api.dtype)
 
     def _any_shape_plan(self) -> list[Step] | None:
         """The plan inferred from the declared input shapes, which every input that passed
@@ -386,7 +421,7 @@ class Model:
 
         def grab(step, args, outs, seconds):
             if step.node == target:
-                got[:] = [(self._output_key(target), args[0])] if step.kind == "result" else \
+                got[:] = [(self._output_key(target), self._api_array(target, args[0]))] if step.kind == "result" else \
                     [(port_name(self, target, i), a) for i, a in enumerate(outs)]
             return None if observe is None else observe(step, args, outs, seconds)
         execute(steps, feeds, self.path, grab, RunContext(self.state.held))   # state unchanged

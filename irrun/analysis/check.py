@@ -134,7 +134,7 @@ class _Check:
 
     def __init__(self, ir: IRModel, shapes):
         self.ir, self.shapes = ir, shapes
-        self.model = Model(ir, strict=False)
+        self.model = Model(ir, strict=False, declared_types=True)
         self.g = self.model.dag
         self.findings: list[Finding] = []
         self.live = live_nodes(self.g) or set(self.g.nodes)     # no Result: check everything
