@@ -334,13 +334,15 @@ class _Check:
     def compare(self, sc: _Scope) -> None:
         dims = not self.shapes      # new input shapes make the declared dims stale by design
         g = sc.g
+        computed = {(u, d["src_port"]) for n in sc.order if role_of(g.nodes[n]["layer"].type) is not Role.RESULT
+                    for u, _, d in g.in_edges(n, data=True)}     # ports another layer computes with
         for n in sc.order:
             layer = g.nodes[n]["layer"]
             for i, decl in enumerate(layer.outputs):
                 info = sc.types.get((n, i))
                 if info is not None:
                     self.port(layer, f"out {decl.id}", decl, info.shape if dims else None,
-                              info.etype, "", "what the layer produces")
+                              info.etype, "", "what the layer produces", read=(n, i) in computed)
             for u, _, k, d in g.in_edges(n, keys=True, data=True):
                 decl, sp = layer.inputs[k], d["src_port"]
                 prod = g.nodes[u]["layer"]
@@ -357,7 +359,11 @@ class _Check:
                               PartialShape(pdecl.dims) if dims else None, pdecl.etype, "input-",
                               f"what {src} (declared; its type is not inferred)")
 
-    def port(self, layer, port, decl: PortDecl, shape, etype, prefix, what) -> None:
+    def port(self, layer, port, decl: PortDecl, shape, etype, prefix, what, read: bool = True) -> None:
+        """Findings for one declared port. ``read``: another layer computes with an output port;
+        a precision on a port nothing reads, or only a Result (a model output), is a warning —
+        OpenVINO ignores declared precisions, and an output's API type is its own (IR v10
+        shows f16 outputs as f32)."""
         if shape is not None:
             why = _dims_problem(decl.dims, shape)
             if why == "rank":
@@ -367,8 +373,11 @@ class _Check:
                 self.add("error", prefix + "dims", layer, port, _dims_text(decl.dims), str(shape),
                          f"declared dims differ from {what} ({why})")
         if _etype_differs(decl, etype):
-            self.add("error", prefix + "precision", layer, port, decl.precision, etype.precision,
-                     f"declared precision differs from {what} ({etype.name})")
+            self.add("error" if read else "warning", prefix + "precision", layer, port,
+                     decl.precision, etype.precision,
+                     f"declared precision differs from {what} ({etype.name})" + ("" if read else
+                     "; no layer computes with this port (a model output or unused), and OpenVINO "
+                     "ignores declared precisions"))
 
     def downstream_notes(self) -> None:
         """Say, on each layer that stopped inference, how many layers after it went unchecked."""
