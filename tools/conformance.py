@@ -1,7 +1,7 @@
 """irrun's conformance run: the model zoo, ONNX's node tests, the LLM, seq2seq, encoder and tokenizer
-zoos; one command, one pass table.
+zoos, public IR files; one command, one pass table.
 
-    python tools/conformance.py [-k SUBSTR] [--suite zoo|onnx|llm|seq2seq|encoders|tokenizers] [--workdir DIR] [--markdown] [-v]
+    python tools/conformance.py [-k SUBSTR] [--suite zoo|onnx|llm|seq2seq|encoders|tokenizers|public] [--workdir DIR] [--markdown] [-v]
 
 Suites (each a module with ``run(workdir: Path, k: str = "") -> list[Row]``, Row in
 tools/conformance_rows.py):
@@ -22,6 +22,10 @@ tools/conformance_rows.py):
 * ``encoders`` (tools/encoder_zoo.py): encoders exported by optimum-intel, diffusers models by
   convert_model, nncf weight formats and PTQ (tools/make_encoders.py); three input shapes each;
   expected outputs from OpenVINO CPU at f32.
+* ``public`` (tools/public_corpus.py): IR files other people committed to public repositories
+  (Model Optimizer v10/v11, Open Model Zoo FP32/FP16/INT8), listed in
+  tools/public_corpus_manifest.json and collected into ``$IRRUN_PUBLIC_CORPUS`` (else
+  ``<workdir>/public``); OpenVINO CPU at f32; FakeQuantize files by the INT8 measure.
 
 Needs torch, onnx and openvino (OpenVINO always runs in a child process with CI=true).
 Converted models are cached in ``--workdir`` (one sub-directory per suite). Prints the pass
@@ -45,7 +49,7 @@ sys.path.insert(0, str(TOOLS))
 from conformance_rows import STATUSES, Row  # noqa: E402
 
 SUITES = {"zoo": "zoo", "onnx": "onnx_suite", "llm": "llm_zoo", "seq2seq": "seq2seq_zoo",
-          "encoders": "encoder_zoo", "tokenizers": "tokenizer_zoo"}
+          "encoders": "encoder_zoo", "tokenizers": "tokenizer_zoo", "public": "public_corpus"}
 LABELS = {"fail": "failed", "unsupported": "not supported", "excluded": "excluded"}
 SHOWN = 6          # case names listed per reason without -v
 
