@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .analysis.execution_types import ApiTypes
 from .analysis.graph import ancestors, build_graph, inputs_of, live_order
 from .analysis.inference import Types, infer_types
 from .errors import InputError, IrrunError
@@ -26,8 +27,7 @@ from .types.elements import ElementType
 from .types.shapes import PartialShape
 from .types.tensor_info import Role, TensorInfo
 
-_FEEDABLE = frozenset(t.dtype for t in elements.TYPES.values()
-                      if t.dtype is not None and t.name not in elements.PACKED)
+_FEEDABLE = frozenset(t.dtype for t in elements.TYPES.values() if t.dtype is not None and t.name not in elements.PACKED)
 
 
 class Model:
@@ -36,11 +36,7 @@ class Model:
     across runs, :meth:`reset_state` resets them. Made by :func:`read_model`."""
 
     def __init__(self, ir: IRModel, strict: bool = True, declared_types: bool = False):
-        """``declared_types``: every port computes in the element type the file declares (the
-        checker's view); by default f16 is computed in f32 as OpenVINO's CPU plugin does at f32
-        inference precision (irrun/analysis/execution_types.py), with the API types OpenVINO
-        reports (:meth:`_api_types`)."""
-        self.ir = ir
+        self.ir = ir      # declared_types: no f16 computed in f32 (irrun.analysis.execution_types)
         self.path = ir.xml_path
         if strict and ir.problems:
             raise ir.problems[0]
@@ -64,23 +60,7 @@ class Model:
         self._plans: dict[tuple, list[Step]] = self.program.plans
         self._any_shape: bool | None = None     # may the plan of the declared shapes run?
         self._out_keys: dict[int, str] | None = None
-        #: Parameter/Result node -> its element type at the API where it is not the computed one
-        self._api: dict[int, ElementType] = {} if declared_types else self._api_types()
-
-    def _api_types(self) -> dict[int, ElementType]:
-        """The f16 inputs and outputs of a model computed in f32, as OpenVINO shows them: IR v11
-        f16 Parameters take f16 (widened on entry) and Results declared FP16 give f16 (rounded
-        once, at the end); IR v10's are f32 (its reader's legacy element-type map)."""
-        if self.ir.ir_version < 11:
-            return {}
-        f16 = elements.TYPES["f16"]
-        api = {n: f16 for n in self._params
-               if self.dag.nodes[n]["layer"].data.get("element_type", "").strip().lower() == "f16"}
-        for n in self._results:
-            decl = self.dag.nodes[n]["layer"].inputs
-            if decl and decl[0].etype == f16:
-                api[n] = f16
-        return api
+        self.api = ApiTypes(self.dag, self._params, self._results, -1 if declared_types else ir.ir_version)
 
     # -- structure --------------------------------------------------------------------------
     @property
@@ -144,8 +124,8 @@ class Model:
             op = self.ops.get(n)
             if op is None:
                 raise self.op_errors[n]
-            out.append(PortSpec(self._input_names(n)[0], self._input_names(n),
-                                self._api.get(n, op.element_type), op.shape, n))
+            names = self._input_names(n)
+            out.append(PortSpec(names[0], names, self.api.input(n, op.element_type), op.shape, n))
         return out
 
     @property
@@ -166,8 +146,7 @@ class Model:
             key, names = self._output_key(n), self._output_names(n)
             names = (key, *names[1:]) if key.startswith(names[0]) and key != names[0] else \
                 (key, *(x for x in names if x != key))
-            etype = self._api.get(n, info.etype) if info.etype.name == "f32" else info.etype
-            out.append(PortSpec(key, names, etype, info.shape, n))
+            out.append(PortSpec(key, names, self.api.output(n, info.etype), info.shape, n))
         return out
 
     # -- shapes -----------------------------------------------------------------------------
@@ -231,8 +210,7 @@ class Model:
 
     # -- state ------------------------------------------------------------------------------
     def reset_state(self) -> None:
-        """Reset every variable (ReadValue/Assign): the next run starts from the initial values,
-        like OpenVINO's ``InferRequest.reset_state``."""
+        """Reset every variable (ReadValue/Assign) to its initial value (``InferRequest.reset_state``)."""
         self.state.reset()
 
     def _variable_type(self, var: Variable) -> tuple[ElementType, PartialShape]:
@@ -269,9 +247,7 @@ class Model:
         """Does an array of ``dtype`` and ``shape`` fit Parameter ``n``? (Also used on .npy
         headers, before their data is read; a unicode array fits a string input.)"""
         info = self._param_info(n)
-        if n in self._api:
-            info = TensorInfo(self._api[n], info.shape)
-        name = self._input_names(n)[0]
+        info, name = TensorInfo(self.api.input(n, info.etype), info.shape), self._input_names(n)[0]
         if info.etype.dtype is not None and dtype != info.etype.dtype and not (
                 dtype.kind == "U" and info.etype.name == "string"):
             raise InputError(f'input "{name}" has dtype {dtype}, the model wants '
@@ -330,8 +306,7 @@ class Model:
             if arr.dtype.kind == "U" and self.ops[n].element_type.name == "string":
                 feeds[n] = arr = as_strings(arr, f'input "{self._input_names(n)[0]}"')   # .npy: <U
             self.check_input(n, arr)
-            if n in self._api:          # an f16 input computed in f32
-                feeds[n] = arr.astype(np.float32)
+            feeds[n] = self.api.feed(n, arr)
         target = None if stop_at is None else self._stop_target(stop_at)
         steps = self._any_shape_plan() if target is None and observe is None else None
         if steps is not None:
@@ -360,15 +335,7 @@ class Model:
         with iterations.limit(max_iterations), budget.live_scope():   # per-run accounts
             results = execute(steps, feeds, self.path, observe, ctx)
         self.state.commit(ctx.writes)       # only a run that succeeded changes the state
-        return {self._output_key(n): self._api_array(n, results[n]) for n in self._results}
-
-    def _api_array(self, n: int, arr: np.ndarray) -> np.ndarray:
-        """Result ``n``'s array in the type the API gives (an f16 output computed in f32)."""
-        api = self._api.get(n)
-        if api is None or arr.dtype != np.float32:
-            return arr
-        with np.errstate(over="ignore"):        # beyond f16's range: inf, as OpenVINO's cast
-            return arr.astype(api.dtype)
+        return {self._output_key(n): self.api.result(n, results[n]) for n in self._results}
 
     def _any_shape_plan(self) -> list[Step] | None:
         """The plan inferred from the declared input shapes, which every input that passed
@@ -394,8 +361,7 @@ class Model:
         overrides = {}
         for n, a in feeds.items():
             etype = self._param_info(n).etype
-            overrides[n] = TensorInfo(etype if etype.dtype is not None else elements.from_dtype(a.dtype),
-                                      PartialShape(a.shape))
+            overrides[n] = TensorInfo(etype if etype.dtype is not None else elements.from_dtype(a.dtype), PartialShape(a.shape))
         return infer_types(self.dag, self.order, self.ops, self.path, overrides)
 
     def _order_to(self, target: int | None) -> list:
@@ -421,7 +387,7 @@ class Model:
 
         def grab(step, args, outs, seconds):
             if step.node == target:
-                got[:] = [(self._output_key(target), self._api_array(target, args[0]))] if step.kind == "result" else \
+                got[:] = [(self._output_key(target), self.api.result(target, args[0]))] if step.kind == "result" else \
                     [(port_name(self, target, i), a) for i, a in enumerate(outs)]
             return None if observe is None else observe(step, args, outs, seconds)
         execute(steps, feeds, self.path, grab, RunContext(self.state.held))   # state unchanged

@@ -20,10 +20,15 @@ an f16 device would do (:mod:`irrun.debug.accuracy.precision`).
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..ops.base import Op
 from ..ops.registry import role_of
+from ..types.elements import TYPES, ElementType, from_dtype
 from ..types.tensor_info import Role
 from .graph import Graph, inputs_of, live_order
+
+_F16 = TYPES["f16"]
 
 #: Roles whose outputs are never constant-derived.
 _LIVE_ROLES = frozenset({Role.PARAMETER, Role.VARIABLE_READ})
@@ -48,3 +53,53 @@ def compute_f16_in_f32(g: Graph, ops: dict[int, Op]) -> None:
     constant = constant_layers(g)
     for n, op in ops.items():
         op.widen_f16(n in constant)
+
+
+class ApiTypes:
+    """The element types a model computed by :func:`compute_f16_in_f32` shows at the API, as
+    OpenVINO's ``Model.inputs``/``outputs`` do (verified on every file of the public corpus):
+
+    * IR v11: an f16 Parameter takes f16 (widened to f32 on entry); a Result declared FP16 gives
+      f16 (rounded once, at the end);
+    * IR v10 (its reader's legacy element-type map, docs/ir-format.md §10): f16 Parameters take
+      f32; outputs i64/u64/u32 are given as i32, any other type but f32 and i32 (f16, boolean,
+      u8...) as f32."""
+
+    def __init__(self, g: Graph, params: list, results: list, ir_version: int):
+        self.v10 = ir_version == 10
+        self.inputs: dict = {}                 # Parameter node -> its API type (not f32)
+        self.outputs: dict = {}                # Result node -> f16 (v11)
+        if ir_version >= 11:
+            self.inputs = {n: _F16 for n in params
+                           if g.nodes[n]["layer"].data.get("element_type", "").strip().lower() == "f16"}
+            self.outputs = {n: _F16 for n in results
+                            if g.nodes[n]["layer"].inputs and g.nodes[n]["layer"].inputs[0].etype == _F16}
+
+    def input(self, n, etype: ElementType) -> ElementType:
+        """Parameter ``n``'s API type, given the computed one."""
+        return self.inputs.get(n, etype)
+
+    def output(self, n, etype: ElementType) -> ElementType:
+        """Result ``n``'s API type, given the computed one."""
+        if n in self.outputs:
+            return self.outputs[n] if etype.name == "f32" else etype
+        if self.v10 and etype.dtype is not None and etype.name != "string":
+            if etype.name in ("i64", "u64", "u32"):
+                return TYPES["i32"]
+            if etype.name not in ("f32", "i32"):
+                return TYPES["f32"]
+        return etype
+
+    def feed(self, n, arr: np.ndarray) -> np.ndarray:
+        """The array Parameter ``n`` computes with (an f16 input widened to f32)."""
+        return arr.astype(np.float32) if n in self.inputs and arr.dtype == np.float16 else arr
+
+    def result(self, n, arr: np.ndarray) -> np.ndarray:
+        """Result ``n``'s computed array in its API type."""
+        if arr.dtype.kind not in "biuf" or not (self.v10 or self.outputs):
+            return arr
+        api = self.output(n, from_dtype(arr.dtype)).dtype
+        if api is None or api == arr.dtype:
+            return arr
+        with np.errstate(over="ignore", invalid="ignore"):   # beyond f16's range: inf, as OpenVINO's cast
+            return arr.astype(api)
