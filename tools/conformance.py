@@ -1,7 +1,8 @@
 """irrun's conformance run: the model zoo, ONNX's node tests, the LLM, seq2seq, encoder and tokenizer
 zoos, public IR files; one command, one pass table.
 
-    python tools/conformance.py [-k SUBSTR] [--suite zoo|onnx|llm|seq2seq|encoders|tokenizers|public] [--workdir DIR] [--markdown] [-v]
+    python tools/conformance.py [-k SUBSTR] [--suite zoo|onnx|llm|seq2seq|encoders|tokenizers|public]
+                                [--workdir DIR] [--markdown] [-v]
 
 Suites (each a module with ``run(workdir: Path, k: str = "") -> list[Row]``, Row in
 tools/conformance_rows.py):

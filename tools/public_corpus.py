@@ -23,12 +23,13 @@ README's rule) and show the input and output element types OpenVINO's ``Model.in
   error against OpenVINO's int8 kernels, ``||irrun - ov|| / ||ov||`` (root mean square over the
   outputs beyond atol/rtol), at most ``INT8_FACTOR`` (2) times OpenVINO's own spread — the same
   distance between its int8 path and the same model with its low-precision transformations off
-  (``LP_TRANSFORMS_MODE`` False: FakeQuantize in f32) — plus ``INT8_FLOOR`` (1e-3). Why: a value that lands on a quantization boundary goes one step up or down
-  with a last-bit difference upstream, and later FakeQuantize layers carry such steps on, so two
-  correct implementations (OpenVINO's int8 and f32 paths, measured: up to 0.27 relative L2 on a
-  super-resolution net) differ by their accumulated flips. A wrong scale, zero point, level count
-  or rounding rule moves every value, far beyond that spread (tests/test_public_corpus.py breaks
-  a FakeQuantize on purpose and this measure fails it).
+  (``LP_TRANSFORMS_MODE`` False: FakeQuantize in f32) — plus ``INT8_FLOOR`` (1e-3). Why: a value
+  that lands on a quantization boundary goes one step up or down with a last-bit difference
+  upstream, and later FakeQuantize layers carry such steps on, so two correct implementations
+  (OpenVINO's int8 and f32 paths, measured: up to 0.65 relative L2 on an SSD DetectionOutput,
+  0.28 on a super-resolution net) differ by their accumulated flips. What it catches is coarse:
+  a FakeQuantize with 16 levels for 256 fails it, one with 64 does not (that much noise is within
+  OpenVINO's own spread on the vehicle-attributes model; tests/test_public_corpus.py).
 
 IR v3-v9 files, which OpenVINO 2026 cannot read, must be refused with a message naming the IR
 version (exit code 2): they pass when they are, and fail otherwise.
@@ -48,7 +49,7 @@ import numpy as np
 
 TOOLS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TOOLS))
-from conformance_rows import SEP, Row  # noqa: E402
+from conformance_rows import SEP, Row, error_row  # noqa: E402
 
 SUITE = "public"
 MANIFEST = TOOLS / "public_corpus_manifest.json"
@@ -147,7 +148,7 @@ def api_types(ports) -> list[str]:
 def check_case(entry: dict, folder: Path) -> Row:
     """One corpus file: the checker, the API types, the outputs (module doc)."""
     import irrun
-    from irrun.errors import IrrunError, ModelFileError, UnsupportedError
+    from irrun.errors import ModelFileError
     name, xml = entry["name"], folder / "model.xml"
     ovj = json.loads((folder / "openvino.json").read_text())
     if entry["ir_version"] < 10:
@@ -192,13 +193,8 @@ def check_case(entry: dict, folder: Path) -> Row:
             why = None if entry["has_fakequantize"] else within_tolerance(arr, want)
             if why:
                 return Row(SUITE, name, "fail", f"outputs differ{SEP}{out}: {why}")
-    except UnsupportedError as e:
-        op = f"{e.layer.type}-{e.layer.version}" if e.layer else "(no layer named)"
-        return Row(SUITE, name, "unsupported", f"unsupported op {op}{SEP}{e}")
-    except IrrunError as e:
-        return Row(SUITE, name, "fail", f"{type(e).__name__}{SEP}{e}")
-    except Exception as e:      # an irrun bug: report it, go on with the next case
-        return Row(SUITE, name, "fail", f"crash {type(e).__name__}{SEP}{e}")
+    except Exception as e:      # irrun's errors, or a crash (an irrun bug): go on with the next case
+        return error_row(SUITE, name, e)
     return Row(SUITE, name, "pass")
 
 

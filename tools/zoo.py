@@ -42,7 +42,7 @@ import numpy as np
 TOOLS = Path(__file__).resolve().parent
 ROOT = TOOLS.parent
 sys.path.insert(0, str(TOOLS))
-from conformance_rows import SEP, Row  # noqa: E402
+from conformance_rows import SEP, Row, error_row  # noqa: E402
 from ovoracle import Oracle, short_message  # noqa: E402
 
 SUITE = "zoo"
@@ -148,7 +148,6 @@ def check(name: str, variant: str, xml: Path, feeds: list[dict], want: list[dict
     (the source model in float64, for fp32 weights) says in a failure whose rounding it is.
     ``suite`` names the row's suite (tools/encoder_zoo.py uses this check too)."""
     import irrun
-    from irrun.errors import IrrunError, UnsupportedError
     case = f"{name}/{variant}"
     try:
         model = irrun.read_model(xml)
@@ -167,13 +166,8 @@ def check(name: str, variant: str, xml: Path, feeds: list[dict], want: list[dict
                     shape = "x".join(map(str, next(iter(f.values())).shape))
                     return Row(suite, case, "fail", f"outputs differ{SEP}input set {i + 1} ({shape}): "
                                f"{out}: {why}; {first_diverging(model, f, *tol)}")
-    except UnsupportedError as e:
-        op = f"{e.layer.type}-{e.layer.version}" if e.layer else "(no layer named)"
-        return Row(suite, case, "unsupported", f"unsupported op {op}{SEP}{e}")
-    except IrrunError as e:
-        return Row(suite, case, "fail", f"{type(e).__name__}{SEP}{e}")
-    except Exception as e:      # an irrun bug: report it, go on with the next case
-        return Row(suite, case, "fail", f"crash {type(e).__name__}{SEP}{e}")
+    except Exception as e:      # irrun's errors, or a crash (an irrun bug): go on with the next case
+        return error_row(suite, case, e)
     return Row(suite, case, "pass")
 
 

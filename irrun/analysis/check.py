@@ -6,7 +6,8 @@ the XML: ``out 3``, ``in 0``), with the declared and the inferred value. Severit
 
 * ``error`` — the file is wrong or cannot run;
 * ``warning`` — suspicious but harmless for OpenVINO (a layer that feeds no Result, an unknown
-  or missing attribute OpenVINO silently defaults, a Const with spare bytes);
+  or missing attribute OpenVINO silently defaults, a Const with spare bytes, a stale declared
+  precision on a port no layer computes with: unread, or read only by a Result);
 * ``unchecked`` — a layer irrun cannot check (an op it does not implement, a Const too big to
   unpack within the memory budget): named, never silently trusted, and the layers it feeds are
   not checked either (their count is in the message).
