@@ -220,3 +220,12 @@ def test_string_tensor_unpack_extension_refuses_offsets_past_the_bytes(tmp_path)
     b.result(b.layer("Convert", [outs[0]], {"destination_type": "i32"}), "o")
     with pytest.raises(irrun.errors.IrrunError, match="offsets outside"):
         irrun.read_model(b.save(tmp_path / "t.xml")).run({})
+
+
+@pytest.mark.parametrize("version", ["3", "6", "9"])
+def test_legacy_ir_versions_are_refused_naming_the_version(tmp_path, version):
+    """IR v3-v9 (Model Optimizer before 2020.1): OpenVINO 2026.4.1 cannot read them either."""
+    xml = _m1(tmp_path)
+    xml.write_bytes(xml.read_bytes().replace(b'version="11"', f'version="{version}"'.encode(), 1))
+    with pytest.raises(ModelFileError, match=f'IR version "{version}" is not supported.*cannot read it either'):
+        irrun.read_model(xml)
