@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .analysis.execution_types import ApiTypes
+from .analysis.execution_types import ApiTypes, compute_f16_in_f32
 from .analysis.graph import ancestors, build_graph, inputs_of, live_order
 from .analysis.inference import Types, infer_types
 from .errors import InputError, IrrunError
@@ -44,10 +44,11 @@ class Model:
         self._nx = None
         if strict and self.problems:
             raise self.problems[0]
-        build = Build(self.path, f16_in_f32=not declared_types)
+        build = Build(self.path)
         self.ops: dict[int, Op]
         self.op_errors: dict[int, IrrunError]
         self.ops, self.op_errors = build.ops(self.dag)    # bodies of sub-graph ops included
+        widened = not declared_types and compute_f16_in_f32(self.dag, self.ops)
         self.variables: dict[str, Variable] = build.variables
         self.state = State(self.variables, self._variable_type)
         self.order = live_order(self.dag) if not any(
@@ -60,7 +61,7 @@ class Model:
         self._plans: dict[tuple, list[Step]] = self.program.plans
         self._any_shape: bool | None = None     # may the plan of the declared shapes run?
         self._out_keys: dict[int, str] | None = None
-        self.api = ApiTypes(self.dag, self._params, self._results, -1 if declared_types else ir.ir_version)
+        self.api = ApiTypes(self.dag, self._params, self._results, ir.ir_version if widened else -1)
 
     # -- structure --------------------------------------------------------------------------
     @property

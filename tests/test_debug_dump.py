@@ -90,7 +90,10 @@ def test_dump_matches_openvino_intermediate_outputs(case, oracle, tmp_path):
         layer = model.graph.nodes[t["id"]]["layer"]
         index = [p.id for p in layer.outputs].index(t["port"])
         assert (t["name"], index) in ov, f"{case}: OpenVINO has no output {t['name']}.{index}"
-        assert_same(tensors[t["key"]], ov[(t["name"], index)], False, f"{case}: {t['key']} {t['name']}")
+        got, want = tensors[t["key"]], ov[(t["name"], index)]
+        if got.dtype == np.float32 and want.dtype == np.float16:   # an f16 port computed in f32, as OpenVINO's
+            got = got.astype(np.float16)   # CPU plugin does; made an output, OpenVINO rounds it to f16
+        assert_same(got, want, False, f"{case}: {t['key']} {t['name']}")
         seen.add((t["name"], index))
     assert seen == set(ov), f"{case}: not dumped: {set(ov) - seen}"
 
@@ -127,7 +130,8 @@ def test_manifest_stats_count_nan_and_inf_and_skip_them(tmp_path):
     x = np.array([1, np.nan, np.inf, -2, 0.5, -np.inf], np.float32)
     model.run({"x": x}, dump=tmp_path / "d")
     t = json.loads((tmp_path / "d" / "manifest.json").read_text())["tensors"][1]
-    assert (t["name"], t["dtype"], t["element_type"]) == ("to_f16", "float16", "f16")
+    # a Convert to f16 on a live path computes in f32, as OpenVINO's CPU plugin at f32 (issue 22)
+    assert (t["name"], t["dtype"], t["element_type"]) == ("to_f16", "float32", "f32")
     assert (t["min"], t["max"], t["mean"], t["nan"], t["inf"]) == (-2.0, 1.0, -0.5 / 3, 1, 2)   # over 1, -2, 0.5
 
 

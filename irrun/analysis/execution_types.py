@@ -13,9 +13,10 @@ Measured on OpenVINO 2026.4.1 CPU (tests/test_f16_compute.py):
   end; IR v10's f16 Parameters and Results are f32 at the API, unrounded (the v10 reader's
   legacy element-type map, what ``Model.inputs``/``outputs`` report).
 
-irrun does the same by retyping its ops once, when a model is read for running (the checker
-keeps the declared types): :func:`compute_f16_in_f32` asks each op to widen its f16 element-type
-attributes (:meth:`irrun.ops.base.Op.widen_f16`). ``irrun MODEL --precision f16`` then shows what
+irrun does the same by retyping its ops once, when a model is read for running (the checker and
+``irrun extract`` keep the declared types): :func:`compute_f16_in_f32` asks each op to widen its
+f16 element-type attributes (:meth:`irrun.ops.base.Op.widen_f16`). Not yet for a model whose
+TensorIterator/Loop/If bodies name f16: it is computed as declared, in f16. ``irrun MODEL --precision f16`` then shows what
 an f16 device would do (:mod:`irrun.debug.accuracy.precision`).
 """
 from __future__ import annotations
@@ -48,11 +49,22 @@ def constant_layers(g: Graph) -> set:
     return constant
 
 
-def compute_f16_in_f32(g: Graph, ops: dict[int, Op]) -> None:
-    """Retype the ops of ``g`` (one graph or body) so that f16 is computed in f32."""
+def compute_f16_in_f32(g: Graph, ops: dict[int, Op]) -> bool:
+    """Retype the ops of the model's graph ``g`` so that f16 is computed in f32; False (nothing
+    done) when a TensorIterator/Loop/If body names f16: bodies keep their declared types, which
+    OpenVINO validates as written, so such a model is computed as declared (in f16)."""
+    if any(_names_f16(body) for n in g.nodes for body in g.nodes[n]["layer"].bodies.values()):
+        return False
     constant = constant_layers(g)
     for n, op in ops.items():
         op.widen_f16(n in constant)
+    return True
+
+
+def _names_f16(irg) -> bool:
+    """Does a layer of this body (or of a body inside it) have an attribute naming f16?"""
+    return any(any(v.strip().lower() == "f16" for v in layer.data.values())
+               or any(_names_f16(b) for b in layer.bodies.values()) for layer in irg.layers)
 
 
 class ApiTypes:
@@ -66,6 +78,8 @@ class ApiTypes:
       u8...) as f32."""
 
     def __init__(self, g: Graph, params: list, results: list, ir_version: int):
+        """``ir_version``: the file's, or -1 for a model computed in its declared types."""
+        self.widened = ir_version >= 10        # f16 computed in f32 (compute_f16_in_f32 did it)
         self.v10 = ir_version == 10
         self.inputs: dict = {}                 # Parameter node -> its API type (not f32)
         self.outputs: dict = {}                # Result node -> f16 (v11)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..analysis.execution_types import compute_f16_in_f32
 from ..analysis.graph import Graph, build_graph, inputs_of, live_order
 from ..analysis.inference import Types, infer_types
 from ..errors import InternalError, IrrunError, OpError, ShapeError, UnsupportedError
@@ -31,11 +30,9 @@ class Build:
     """What building ops needs beyond one layer: the file (for messages) and the model's
     variables by id, shared by the model and every body."""
 
-    def __init__(self, file: str, f16_in_f32: bool = False):
+    def __init__(self, file: str):
         self.file = file
         self.variables: dict[str, Variable] = {}
-        #: compute f16 in f32, as OpenVINO's CPU plugin (irrun/analysis/execution_types.py)
-        self.f16_in_f32 = f16_in_f32
 
     def variable(self, variable_id: str) -> Variable:
         """The model's variable of that id (made on first mention)."""
@@ -66,8 +63,6 @@ class Build:
                                     file=self.file, layer=layer.ref)
                 err.__cause__ = e
                 errors[n] = err
-        if self.f16_in_f32:
-            compute_f16_in_f32(g, ops)
         return ops, errors
 
     def body(self, irg: IRGraph, owner: Layer, tag: str) -> "Body":
