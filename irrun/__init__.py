@@ -69,4 +69,5 @@ def check(path: str | os.PathLike, shapes: Mapping[str, object] | None = None) -
     """Check an IR file; returns a list of :class:`irrun.analysis.check.Finding` (empty when clean).
     ``shapes`` (input name -> dims, e.g. ``{"x": "1,3,?,?"}``) checks it for new input shapes."""
     from .analysis.check import check_model
-    return check_model(path, shapes)
+    from .model import Model
+    return check_model(path, shapes, build=lambda ir: Model(ir, strict=False, declared_types=True))

@@ -74,12 +74,26 @@ class Model:
             self._nx = self.dag.to_networkx()
         return self._nx
 
-    def _input_names(self, n: int) -> tuple[str, ...]:
+    @property
+    def parameter_nodes(self) -> list[int]:
+        """The Parameters' layer ids in XML order (the order of :attr:`inputs`)."""
+        return self._params
+
+    @property
+    def result_nodes(self) -> list[int]:
+        """The Results' layer ids in XML order (the order of :attr:`outputs`)."""
+        return self._results
+
+    def input_names(self, n: int) -> tuple[str, ...]:
+        """Every name Parameter ``n`` answers to: its tensor names, then its layer name (the first
+        is the input's main name, ``inputs[i].name``)."""
         layer = self.dag.nodes[n]["layer"]
         names = tuple(layer.outputs[0].names) if layer.outputs else ()
         return names + ((layer.name,) if layer.name not in names else ())
 
-    def _output_names(self, n: int) -> tuple[str, ...]:
+    def output_names(self, n: int) -> tuple[str, ...]:
+        """The names of the tensor Result ``n`` holds, as OpenVINO gives them (its own names, else
+        its producer's; IR v10: the producer's layer name), then the Result's layer name."""
         layer = self.dag.nodes[n]["layer"]
         names: list[str] = list(layer.output_names or ())
         src = inputs_of(self.dag, n)
@@ -93,7 +107,7 @@ class Model:
             names.append(layer.name)
         return tuple(names)
 
-    def _output_key(self, n: int) -> str:
+    def output_key(self, n: int) -> str:
         """The unique name of the output Result ``n`` holds (``run``'s key, ``outputs[i].name``).
 
         As OpenVINO names them: the first tensor name; when an earlier output of *another*
@@ -101,12 +115,12 @@ class Model:
         ``name_2``...; two Results reading the *same* tensor share its names in OpenVINO, so irrun
         keys the later one by its Result's layer name (suffixed the same way if taken)."""
         if self._out_keys is None:
-            inputs = {name: (p, 0) for p in self._params for name in self._input_names(p)}
+            inputs = {name: (p, 0) for p in self._params for name in self.input_names(p)}
             outputs: dict[str, object] = {}              # key -> the tensor it holds
             for r in self._results:
                 src = inputs_of(self.dag, r)
                 tensor = src[0] if len(src) == 1 else ("result", r)
-                base = self._output_names(r)[0]
+                base = self.output_names(r)[0]
                 if outputs.get(base) == tensor:
                     base = self.dag.nodes[r]["layer"].name
                 key, k = base, 0
@@ -125,7 +139,7 @@ class Model:
             op = self.ops.get(n)
             if op is None:
                 raise self.op_errors[n]
-            names = self._input_names(n)
+            names = self.input_names(n)
             out.append(PortSpec(names[0], names, self.api.input(n, op.element_type), op.shape, n))
         return out
 
@@ -144,7 +158,7 @@ class Model:
             if info is None:
                 decl = self.dag.nodes[n]["layer"].inputs[0]
                 info = TensorInfo(decl.etype or elements.DYNAMIC, PartialShape(decl.dims))
-            key, names = self._output_key(n), self._output_names(n)
+            key, names = self.output_key(n), self.output_names(n)
             names = (key, *names[1:]) if key.startswith(names[0]) and key != names[0] else \
                 (key, *(x for x in names if x != key))
             out.append(PortSpec(key, names, self.api.output(n, info.etype), info.shape, n))
@@ -163,12 +177,19 @@ class Model:
             self._types = infer_types(self.dag, self.order, self.ops, self.path)
         return self._types
 
-    def _find_input(self, name: str) -> int:
+    def find_input(self, name: str) -> int:
+        """The Parameter a name (tensor or layer name) names; InputError listing the inputs if none."""
         for n in self._params:
-            if name in self._input_names(n):
+            if name in self.input_names(n):
                 return n
-        have = ", ".join(self._input_names(n)[0] for n in self._params)
+        have = ", ".join(self.input_names(n)[0] for n in self._params)
         raise InputError(f'the model has no input named "{name}" (its inputs: {have})', file=self.path)
+
+    def use_types(self, types: Types) -> None:
+        """Take ``types`` as the declared shapes' inference (:meth:`reshape` changed the
+        Parameters) and forget the plans made for the old shapes."""
+        self._types = types
+        self._plans.clear()
 
     def _shape_args(self, shapes) -> dict[str, PartialShape]:
         """{input name: PartialShape} from what :meth:`reshape` accepts (:mod:`irrun.ports`)."""
@@ -187,7 +208,7 @@ class Model:
         self._require_ops()
         overrides = {}
         for name, shape in shapes.items():       # (each a PartialShape: portkeys.as_shape)
-            n = self._find_input(name)
+            n = self.find_input(name)
             overrides[n] = TensorInfo(self.ops[n].element_type, shape)
         return infer_types(self.dag, self.order, self.ops, self.path, overrides)
 
@@ -248,7 +269,7 @@ class Model:
         """Does an array of ``dtype`` and ``shape`` fit Parameter ``n``? (Also used on .npy
         headers, before their data is read; a unicode array fits a string input.)"""
         info = self._param_info(n)
-        info, name = TensorInfo(self.api.input(n, info.etype), info.shape), self._input_names(n)[0]
+        info, name = TensorInfo(self.api.input(n, info.etype), info.shape), self.input_names(n)[0]
         if info.etype.dtype is not None and dtype != info.etype.dtype and not (
                 dtype.kind == "U" and info.etype.name == "string"):
             raise InputError(f'input "{name}" has dtype {dtype}, the model wants '
@@ -305,7 +326,7 @@ class Model:
         feeds = self._feeds(inputs)
         for n, arr in feeds.items():
             if arr.dtype.kind == "U" and self.ops[n].element_type.name == "string":
-                feeds[n] = arr = as_strings(arr, f'input "{self._input_names(n)[0]}"')   # .npy: <U
+                feeds[n] = arr = as_strings(arr, f'input "{self.input_names(n)[0]}"')   # .npy: <U
             self.check_input(n, arr)
             feeds[n] = self.api.feed(n, arr)
         target = None if stop_at is None else self._stop_target(stop_at)
@@ -336,7 +357,7 @@ class Model:
         with iterations.limit(max_iterations), budget.live_scope():   # per-run accounts
             results = execute(steps, feeds, self.path, observe, ctx)
         self.state.commit(ctx.writes)       # only a run that succeeded changes the state
-        return {self._output_key(n): self.api.result(n, results[n]) for n in self._results}
+        return {self.output_key(n): self.api.result(n, results[n]) for n in self._results}
 
     def _any_shape_plan(self) -> list[Step] | None:
         """The plan inferred from the declared input shapes, which every input that passed
@@ -388,7 +409,7 @@ class Model:
 
         def grab(step, args, outs, seconds):
             if step.node == target:
-                got[:] = [(self._output_key(target), self.api.result(target, args[0]))] if step.kind == "result" else \
+                got[:] = [(self.output_key(target), self.api.result(target, args[0]))] if step.kind == "result" else \
                     [(port_name(self, target, i), a) for i, a in enumerate(outs)]
             return None if observe is None else observe(step, args, outs, seconds)
         execute(steps, feeds, self.path, grab, RunContext(self.state.held))   # state unchanged

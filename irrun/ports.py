@@ -37,19 +37,19 @@ class PortSpec:
 def model_repr(model) -> str:
     """``<irrun.Model "name" (path): N layers; inputs x: f32[1,3,?,?]; outputs y>`` (no inference)."""
     ins = ", ".join(str(p) for p in model.inputs) if not model.op_errors else \
-        ", ".join(model._input_names(n)[0] for n in model._params)
-    outs = ", ".join(model._output_names(n)[0] for n in model._results)
+        ", ".join(model.input_names(n)[0] for n in model.parameter_nodes)
+    outs = ", ".join(model.output_names(n)[0] for n in model.result_nodes)
     return (f'<irrun.Model "{model.ir.name}" ({model.path}): {model.dag.number_of_nodes()} layers; '
             f"inputs {ins or 'none'}; outputs {outs or 'none'}>")
 
 
 def input_node(model, key) -> int:
     """The Parameter node an input key names (name, index or PortSpec)."""
-    params = model._params
+    params = model.parameter_nodes
     if isinstance(key, str):
-        return model._find_input(key)
+        return model.find_input(key)
     if isinstance(key, PortSpec):
-        if key.node in params and key.name in model._input_names(key.node):
+        if key.node in params and key.name in model.input_names(key.node):
             return key.node
         raise InputError(f'{key} is not an input of this model (its inputs: {_names(model)})', file=model.path)
     if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
@@ -62,7 +62,7 @@ def input_node(model, key) -> int:
 
 
 def _names(model) -> str:
-    return ", ".join(model._input_names(n)[0] for n in model._params) or "none"
+    return ", ".join(model.input_names(n)[0] for n in model.parameter_nodes) or "none"
 
 
 def _array(model, key, value) -> np.ndarray:
@@ -80,7 +80,7 @@ def _array(model, key, value) -> np.ndarray:
 
 def feeds(model, inputs) -> dict[int, np.ndarray]:
     """``inputs`` as {Parameter node: array}; every input given exactly once."""
-    params = model._params
+    params = model.parameter_nodes
     if isinstance(inputs, Mapping):
         pairs = [(input_node(model, k), k, v) for k, v in inputs.items()]
     elif isinstance(inputs, (list, tuple)):
@@ -89,12 +89,12 @@ def feeds(model, inputs) -> dict[int, np.ndarray]:
                              f"{type(inputs).__name__}, the model has {len(params)} "
                              f"input{'s' * (len(params) != 1)} "
                              f"({_names(model)}), taken in this order", file=model.path)
-        pairs = [(n, model._input_names(n)[0], v) for n, v in zip(params, inputs, strict=True)]
+        pairs = [(n, model.input_names(n)[0], v) for n, v in zip(params, inputs, strict=True)]
     elif isinstance(inputs, (np.ndarray, np.generic)):
         if len(params) != 1:
             raise InputError(f"the model has {len(params)} inputs ({_names(model)}); pass a dict "
                              "keyed by name or index, or a list in input order", file=model.path)
-        pairs = [(params[0], model._input_names(params[0])[0], inputs)]
+        pairs = [(params[0], model.input_names(params[0])[0], inputs)]
     else:
         raise InputError(f"inputs must be a dict (keyed by input name, index or PortSpec), a list "
                          f"or tuple of arrays in input order, or one array; got {type(inputs).__name__}",
@@ -102,9 +102,9 @@ def feeds(model, inputs) -> dict[int, np.ndarray]:
     out: dict[int, np.ndarray] = {}
     for n, key, value in pairs:
         if n in out:
-            raise InputError(f'input "{model._input_names(n)[0]}" is given twice', file=model.path)
-        out[n] = _array(model, model._input_names(n)[0] if not isinstance(key, str) else key, value)
-    missing = [model._input_names(n)[0] for n in params if n not in out]
+            raise InputError(f'input "{model.input_names(n)[0]}" is given twice', file=model.path)
+        out[n] = _array(model, model.input_names(n)[0] if not isinstance(key, str) else key, value)
+    missing = [model.input_names(n)[0] for n in params if n not in out]
     if missing:
         raise InputError(f"missing input(s): {', '.join(missing)}", file=model.path)
     return out
@@ -137,7 +137,7 @@ def as_shape(value, name: str) -> PartialShape:
 def shapes(model, value) -> dict[str, PartialShape]:
     """New input shapes as {input name: PartialShape}: a dict keyed by name, index or PortSpec,
     one shape for a one-input model, or a list of shapes in input order."""
-    params = model._params
+    params = model.parameter_nodes
     if isinstance(value, Mapping):
         pairs = [(input_node(model, k), v) for k, v in value.items()]
     elif _is_one_shape(value):
@@ -154,7 +154,7 @@ def shapes(model, value) -> dict[str, PartialShape]:
                          file=model.path)
     out: dict[str, PartialShape] = {}
     for n, v in pairs:
-        name = model._input_names(n)[0]
+        name = model.input_names(n)[0]
         if name in out:
             raise InputError(f'input "{name}" is given twice', file=model.path)
         out[name] = as_shape(v, name)

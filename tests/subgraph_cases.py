@@ -1,4 +1,4 @@
-"""The OpenVINO-measured sub-graph and state fixtures (tools/make_subgraph_fixtures.py), replayed.
+"""The OpenVINO-measured sub-graph and state fixtures (tools/fixtures/make_subgraph_fixtures.py), replayed.
 
 ``tests/fixtures/subgraphs/<case>/``: model.xml/.bin, ``inputs.npz`` (``"<run>.<input>"``),
 ``expected.npz`` (``"<run>.<output index>"``, OpenVINO CPU f32 on one infer request) and

@@ -1,6 +1,6 @@
 """Which layer loses the accuracy (irrun.debug.accuracy): ground truth by construction.
 
-Fixtures: tests/fixtures/accuracy/, built by tools/make_accuracy_fixtures.py with OpenVINO and
+Fixtures: tests/fixtures/accuracy/, built by tools/fixtures/make_accuracy_fixtures.py with OpenVINO and
 NNCF (fp32 weights uncompressed, so one weight Const feeds one MatMul).
 """
 from __future__ import annotations

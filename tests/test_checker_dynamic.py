@@ -9,7 +9,6 @@ the spec: ``?`` dynamic, ``a..b`` interval, ``a..`` unbounded above, ``[...]`` d
 """
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,8 +19,6 @@ from helpers import needs_openvino
 import irrun
 from irrun.ir.builder import IRWriter
 from irrun.ops import registry
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
 I64_MAX = np.iinfo(np.int64).max
 
@@ -172,7 +169,7 @@ def test_every_data_movement_op_has_a_case():
 
 @needs_openvino
 def test_cases_agree_with_openvino(tmp_path):
-    from ovoracle import Oracle
+    from tools.ovoracle import Oracle
 
     def text(shape) -> str:
         if shape is None:

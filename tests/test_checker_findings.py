@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -14,14 +13,13 @@ from lxml import etree
 
 import irrun
 from irrun.cli.check_report import format_json
-from irrun.analysis.check import LOADS_BUT_FAILS, check_model
+from irrun.analysis.check import LOADS_BUT_FAILS
+from irrun import check as check_model
 from irrun.cli.main import main
 from irrun.errors import ModelFileError
 from irrun.ir.builder import IRWriter
 
 from helpers import needs_openvino
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))       # tools/ovoracle.py
 FIXTURES = Path(__file__).parent / "fixtures"
 ALL_IRS = sorted(FIXTURES.rglob("*.xml"))
 
@@ -209,7 +207,7 @@ def test_dead_layer_is_a_warning_and_an_unused_input_no_finding(tmp_path, capsys
 
 @needs_openvino
 def test_openvino_keeps_an_unused_input(tmp_path):
-    from ovoracle import Oracle
+    from tools.ovoracle import Oracle
     b = IRWriter("unused")
     x = b.parameter("x", "f32", [2])
     b.parameter("unused", "f32", [3])
@@ -453,7 +451,7 @@ def test_a_second_section_is_a_warning_openvino_ignores_it(tmp_path, capsys, tag
     that drops the Result's edge, a second <layers> whose Concat became an unknown type)."""
     import copy
 
-    from ovoracle import Oracle
+    from tools.ovoracle import Oracle
     b = IRWriter("two")
     x = b.parameter("x", "f32", [1, 4])
     b.result(b.layer("Concat", [x, x], {"axis": 0}, out_dims=[[2, 4]], name="cat"), "y")
@@ -491,7 +489,7 @@ def _body_param(case: str, tmp_path: Path, lid: int, **attrs) -> Path:
 def test_body_parameter_with_a_lying_shape_is_an_error_openvino_ignores(tmp_path):
     """ti_forward's bx declared [1,1,3] where the slice [2,1,3] flows in: OpenVINO 2026.4.1
     runs it and gives the fixture's expected outputs (the declaration is ignored)."""
-    from ovoracle import Oracle
+    from tools.ovoracle import Oracle
     from subgraph_cases import load
     xml = _body_param("ti_forward", tmp_path, 0, shape="1,1,3")
     case = load("ti_forward")
@@ -518,7 +516,7 @@ def test_body_failing_as_written_is_reported_and_run_names_the_parameter(tmp_pat
     """ti_forward's bh declared i32 (f32 flows in): OpenVINO 2026.4.1 refuses it at read
     ("Arguments do not have the same element type" in the body's MatMul). check used to say
     nothing (the body checked with the layer's inputs passes)."""
-    from ovoracle import Oracle
+    from tools.ovoracle import Oracle
     xml = _body_param("ti_forward", tmp_path, 1, element_type="i32")
     with Oracle() as ov:
         r = ov.load(xml)
@@ -536,7 +534,7 @@ def test_body_parameter_with_a_lying_element_type_is_refused(tmp_path):
     """A body ``Parameter -> Relu -> Result`` declared i32 where f32 flows in: OpenVINO 2026.4.1
     runs the body in i32 (its output is i32; without the Relu it would be f32), which irrun does
     not do: run and check refuse it, naming the Parameter and the TensorIterator."""
-    from ovoracle import Oracle
+    from tools.ovoracle import Oracle
     p = tmp_path / "ti.xml"
     body = ('<layer id="0" name="bx" type="Parameter" version="opset1"><data shape="2,3" element_type="i32"/>'
             '<output><port id="0" precision="I32"><dim>2</dim><dim>3</dim></port></output></layer>'

@@ -1,4 +1,4 @@
-"""Nothing missed: random single mutations of the OpenVINO-written fixtures (tools/mutate_ir.py —
+"""Nothing missed: random single mutations of the OpenVINO-written fixtures (tools/fuzz/mutate_ir.py —
 one declared dim or rank or precision changed, one edge moved, one Const offset pushed past the
 .bin) must each be reported as an error naming the mutated layer.
 
@@ -13,7 +13,6 @@ mutants that rely on them are not drawn.
 from __future__ import annotations
 
 import random
-import sys
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -22,10 +21,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import irrun
-from irrun.analysis.check import check_model
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-from mutate_ir import KINDS, mutate, write  # noqa: E402
+from irrun import check as check_model
+from tools.fuzz.mutate_ir import KINDS, mutate, write
 
 FIXTURES = Path(__file__).parent / "fixtures"
 IRS = sorted(FIXTURES.rglob("*.xml"))

@@ -5,7 +5,6 @@ the original model for the same inputs. The OpenVINO side runs in a worker proce
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -13,13 +12,12 @@ import pytest
 
 from helpers import needs_openvino
 import irrun
-from irrun.analysis.check import check_model
+from irrun import check as check_model
 from irrun.cli.main import main
 from irrun.errors import OutputError, ShapeError
 from irrun.ir.builder import IRWriter
 
 FIXTURES = Path(__file__).parent / "fixtures"
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
 
 def run_cli(capsys, *args):
@@ -178,7 +176,7 @@ def _sample(shape, et) -> np.ndarray:
 
 @needs_openvino
 def test_openvino_reads_the_reshaped_ir_and_computes_the_same(tmp_path):
-    from ovoracle import Oracle
+    from tools.ovoracle import Oracle
 
     problems = []
     with Oracle() as ov:

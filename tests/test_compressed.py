@@ -1,4 +1,4 @@
-"""Compressed weights (tests/fixtures/compressed, made by tools/make_compressed_fixtures.py): u8, i8,
+"""Compressed weights (tests/fixtures/compressed, made by tools/fixtures/make_compressed_fixtures.py): u8, i8,
 u4, i4 and nf4 weight Consts with the Convert -> Subtract(zero point) -> Multiply(scale) [->
 Reshape of group-wise weights] -> Convert -> MatMul/Gather decompression of LLM exports, and f16
 weights -> Convert. irrun must read the packed Consts, keep the chain, and match OpenVINO's CPU

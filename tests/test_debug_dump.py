@@ -7,7 +7,6 @@ output index — written here independently of ``irrun.debug.openvino_reference`
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import ml_dtypes
@@ -21,8 +20,6 @@ from irrun.cli.main import main
 from irrun.errors import InputError
 from irrun.ir.builder import IRWriter
 from test_fixtures import CASES, FIXTURES, assert_same, load_arrays, meta_of
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
 BLOCK = FIXTURES / "shufflenet_block"     # x[1,8,4,4] -> VariadicSplit(3) -> Transpose(5) ... -> p, q
 
@@ -45,7 +42,7 @@ def ov_every_port(xml: str, inputs: dict) -> dict:
     """Runs in the oracle worker: {(layer name, output index): array} for every non-Constant,
     non-Parameter port, from the CPU plugin at f32 with all of them made outputs."""
     import openvino as ov
-    from ovoracle import _match_inputs, _ov_tensor, _to_numpy
+    from tools.ovoracle import _match_inputs, _ov_tensor, _to_numpy
     core = ov.Core()
     model = core.read_model(xml)
     ports = [o for n in model.get_ordered_ops() if n.get_type_name() not in ("Parameter", "Constant", "Result")
@@ -67,7 +64,7 @@ def ov_every_port(xml: str, inputs: dict) -> dict:
 
 @pytest.fixture(scope="module")
 def oracle():
-    from ovoracle import Oracle
+    from tools.ovoracle import Oracle
     with Oracle() as o:
         yield o
 

@@ -7,7 +7,6 @@ saved in ``outputs.npz``.
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -20,8 +19,6 @@ from irrun.cli.main import main
 from irrun.errors import InputError
 from irrun.debug.extract import extract_layer
 from test_fixtures import CASES, FIXTURES, assert_same, load_arrays, meta_of
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 SPECIAL = ("parameter", "const", "result")
 
 
@@ -35,7 +32,7 @@ LAYERS = [cl for case in CASES for cl in op_layers(case)]
 
 @pytest.fixture(scope="module")
 def oracle():
-    from ovoracle import Oracle
+    from tools.ovoracle import Oracle
     with Oracle() as o:
         yield o
 

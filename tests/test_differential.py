@@ -47,9 +47,7 @@ from helpers import needs_openvino
 import irrun
 from irrun.types import elements
 from irrun.errors import InternalError, IrrunError
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-from ovoracle import Oracle, _ov_tensor, short_message  # noqa: E402
+from tools.ovoracle import Oracle, _ov_tensor, short_message
 
 N_CASES = int(os.environ.get("IRRUN_DIFF_CASES", "60"))    # more: IRRUN_DIFF_CASES=3000
 BASE_SEED = int(os.environ.get("IRRUN_DIFF_SEED", "7000"))

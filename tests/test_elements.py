@@ -1,6 +1,6 @@
 """irrun.types.elements: the packing examples of ir-format.md §6 / §6.1 / §6.2 taken literally, the
 Const decoding of every element type compared with OpenVINO (tests/fixtures/consts, written by
-tools/make_const_fixtures.py), and the reader's .bin bounds checks."""
+tools/fixtures/make_const_fixtures.py), and the reader's .bin bounds checks."""
 from pathlib import Path
 
 import ml_dtypes
@@ -153,7 +153,7 @@ TO_I64 = {"u1", "u2", "u3", "u4", "u6", "i4"}
 
 
 def as_openvino_exposes(value: np.ndarray, etype: str) -> np.ndarray:
-    """Convert irrun's array the way tools/make_const_fixtures.py converts OpenVINO's."""
+    """Convert irrun's array the way tools/fixtures/make_const_fixtures.py converts OpenVINO's."""
     if etype == "nf4":
         return NF4_TABLE[value]
     if etype in TO_F32:

@@ -1,4 +1,4 @@
-"""The encoder zoo (tools/encoder_zoo.py --write-fixtures): tiny random-weight encoders made with the
+"""The encoder zoo (tools/zoo/encoder_zoo.py --write-fixtures): tiny random-weight encoders made with the
 tools users use (optimum-cli export openvino, nncf, openvino.convert_model on a diffusers UNet) must
 run in irrun to the outputs OpenVINO's CPU plugin (INFERENCE_PRECISION_HINT f32) gave on the same three
 input sets, and ``irrun check`` must find nothing on these OpenVINO-written IRs.
@@ -17,7 +17,7 @@ CASES = sorted(p.name for p in ZOO.iterdir() if (p / "model.xml").exists()) if Z
 
 
 def test_encoder_zoo_fixtures_present():
-    assert len(CASES) >= 2, "run python tools/encoder_zoo.py --write-fixtures"
+    assert len(CASES) >= 2, "run python -m tools.zoo.encoder_zoo --write-fixtures"
     for c in CASES:
         assert sum(p.stat().st_size for p in (ZOO / c).iterdir()) < 300 << 10, c
 

@@ -1,4 +1,4 @@
-"""The IR fixtures made by OpenVINO itself (tools/make_fixtures.py): irrun must read them, run them
+"""The IR fixtures made by OpenVINO itself (tools/fixtures/make_fixtures.py): irrun must read them, run them
 to OpenVINO's reference-evaluator values, and find nothing wrong in them with ``irrun.check``.
 
 Data movement is compared bit-exactly (floats by their bits: a copy must not even turn -0.0
@@ -49,7 +49,7 @@ def assert_same(got: np.ndarray, want: np.ndarray, approx: bool, what: str) -> N
 
 
 def test_fixtures_exist():
-    assert len(CASES) >= 20, "run tools/make_fixtures.py"
+    assert len(CASES) >= 20, "run python -m tools.fixtures.make_fixtures"
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -1,7 +1,7 @@
 """Property tests: mutate the valid fixture IRs (bytes and structure) and push them through the
 whole pipeline (read, check, infer, run under a 64 MiB budget). Whatever the mutation, only
 irrun's own errors may come out — and never InternalError, which is irrun admitting a bug.
-tools/fuzz_reader.py is the long-running (atheris) version of the same property."""
+tools/fuzz/fuzz_reader.py is the long-running (atheris) version of the same property."""
 from __future__ import annotations
 
 import os
@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from lxml import etree
 
 import irrun
-from irrun.analysis.check import check_model
 from irrun.errors import InternalError, IrrunError, ModelFileError
 
 FIXTURES = sorted(p.parent for p in (Path(__file__).parent / "fixtures").glob("**/model.xml"))
@@ -38,7 +37,7 @@ def exercise(xml: bytes, weights: bytes) -> IrrunError | None:
     (d / "model.xml").write_bytes(xml)
     (d / "model.bin").write_bytes(weights)
     try:
-        check_model(d / "model.xml")
+        irrun.check(d / "model.xml")
         model = irrun.read_model(d / "model.xml")
         model.types()
         model.check_memory(64 << 20)     # as the CLI does before reading inputs

@@ -38,77 +38,19 @@ RANK = {name: i for i, names in enumerate(LAYERS) for name in names}
 
 #: (importer module, imported module) pairs that still go up the pipeline, with the reason.
 KNOWN_UPWARD: dict[tuple[str, str], str] = {
-    ('irrun.analysis.check', 'irrun.model'):
-        "the checker builds a Model for its ops and bodies: build them with runtime's Build instead",
-    ('irrun.distributed', 'irrun.cli.run'):
-        'write_outputs lives in the CLI: move it to irrun.io',
-    ('irrun.distributed.worker', 'irrun.cli.common'):
-        'load_inputs lives in the CLI: move it to irrun.io',
-    ('irrun.ir.builder', 'irrun.ops.registry'):
-        'the builder asks the registry how Parameter/Result/Const are written: IR-format knowledge, belongs in ir',
     ('irrun.model', 'irrun.debug.tracing'):
         'Model.run(dump=, stop_at=) calls debug.trace: observation becomes a runtime wrapper',
-    ('irrun.ops.variables', 'irrun.runtime.state'):
-        "ReadValue's shape rule reads the Variable record: move the record to types",
 }
 #: modules in a cycle, as a sorted tuple, with the reason.
 KNOWN_CYCLES: dict[tuple[str, ...], str] = {
-    ('irrun.cli.distributed', 'irrun.cli.run', 'irrun.distributed'): 'split along the dependency (issue 21 follow-up)',
     ('irrun.debug.tracing', 'irrun.model'): 'split along the dependency (issue 21 follow-up)',
-    ('irrun.ir.fast_reader', 'irrun.ir.reader'): 'split along the dependency (issue 21 follow-up)',
     ('irrun.ops.base', 'irrun.ops.bounds'): 'split along the dependency (issue 21 follow-up)',
     ('irrun.runtime.executor', 'irrun.runtime.fast_loop'): 'split along the dependency (issue 21 follow-up)',
 }
 #: (module, what it reads) private reads across modules, with the reason.
 KNOWN_PRIVATE: dict[tuple[str, str], str] = {
-    ('irrun.analysis.check', 'model._find_input'): "reads another object's private state: give it a public accessor",
-    ('irrun.analysis.reshape', 'model._find_input'): "reads another object's private state: give it a public accessor",
-    ('irrun.analysis.reshape', 'model._plans'): "reads another object's private state: give it a public accessor",
-    ('irrun.analysis.reshape', 'model._types'): "reads another object's private state: give it a public accessor",
-    ('irrun.cli.common', 'model._find_input'): "reads another object's private state: give it a public accessor",
-    ('irrun.debug.describe', 'model._output_key'): "reads another object's private state: give it a public accessor",
-    ('irrun.debug.openvino_reference', 'model._feeds'): "reads another object's private state: give it a public accessor",
-    ('irrun.debug.profiling', 'import irrun.debug.tracing._shapes'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.debug.profiling', 'import irrun.debug.tracing._short'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.debug.profiling', 'model._find_input'): "reads another object's private state: give it a public accessor",
-    ('irrun.debug.tracing', 'import irrun.ops.registry._canonical_names'): 'a private helper name imported across modules: make it public in its _helper module',
     ('irrun.distributed', 'job._replace'): "namedtuple's public _replace",
-    ('irrun.ir.fast_reader', 'import irrun.ir.reader._PRECISIONS'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ir.fast_reader', 'import irrun.ir.xml._DOCTYPE'): 'a private helper name imported across modules: make it public in its _helper module',
     ('irrun.ops._random', 'np.random.RandomState(seed & _M)._bit_generator'): "NumPy's legacy RandomState exposes its bit generator only privately",
-    ('irrun.ops._subgraph_op', 'import irrun.ops._port_maps._dyn_info'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops._subgraph_op', 'import irrun.ops._port_maps._int'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops._subgraph_op', 'import irrun.ops._port_maps._outputs'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops._subgraph_op', 'import irrun.ops._port_maps._param_info'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops._subgraph_op', 'import irrun.ops._port_maps._slicing'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops._subgraph_op', 'import irrun.ops._port_maps._special'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops._subgraph_op', 'import irrun.ops._port_maps._where'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops._subgraph_op', 'import irrun.ops._port_maps._widen'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops._subgraph_op', 'op._runs'): "reads another object's private state: give it a public accessor",
-    ('irrun.ops.binary_convolution', 'import irrun.ops._conv._CONV_ATTRS'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops.conditional', 'import irrun.ops._port_maps._dyn_info'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops.conditional', 'import irrun.ops._port_maps._int'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops.conditional', 'import irrun.ops._port_maps._one'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops.conditional', 'import irrun.ops._port_maps._outputs'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops.conditional', 'import irrun.ops._port_maps._param_info'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops.conditional', 'import irrun.ops._port_maps._scalar'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops.conditional', 'import irrun.ops._port_maps._where'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops.conditional', 'import irrun.ops._subgraph_op._SubgraphOp'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops.convolution_backprop', 'import irrun.ops._conv._CONV_ATTRS'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops.convolution_backprop', 'import irrun.ops._conv._dilated'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops.deformable_convolution', 'import irrun.ops._conv._CONV_ATTRS'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops.interpolate', 'import irrun.ops._resize._F32'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops.loop', 'import irrun.ops._port_maps._one'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops.loop', 'import irrun.ops._port_maps._scalar'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops.loop', 'import irrun.ops._subgraph_op._Iterating'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops.rnn', 'import irrun.ops._recurrence._FLOATS'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops.rnn', 'import irrun.ops._recurrence._dim'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ops.tensor_iterator', 'import irrun.ops._subgraph_op._Iterating'): 'a private helper name imported across modules: make it public in its _helper module',
-    ('irrun.ports', 'model._find_input'): "reads another object's private state: give it a public accessor",
-    ('irrun.ports', 'model._input_names'): "reads another object's private state: give it a public accessor",
-    ('irrun.ports', 'model._output_names'): "reads another object's private state: give it a public accessor",
-    ('irrun.ports', 'model._params'): "reads another object's private state: give it a public accessor",
-    ('irrun.ports', 'model._results'): "reads another object's private state: give it a public accessor",
 }
 
 

@@ -166,7 +166,7 @@ def test_check_finds_the_same_with_lazy_and_eager_dims(monkeypatch, tmp_path):
     """``irrun check`` on every fixture and on files with stale declared dims: the findings
     with dims parsed on first use are those of a reader that parses them eagerly."""
     from irrun.ir import reader
-    from irrun.analysis.check import check_model
+    from irrun import check as check_model
     stale = [_edit(SHUFFLE, tmp_path / "a", b"<dim>8</dim>", b"<dim>7</dim>"),
              _edit(SHUFFLE, tmp_path / "b", b"<dim>4</dim>\n\t\t\t\t\t<dim>4</dim>", b"<dim>4</dim>"),
              _edit(FIXTURES / "subgraphs" / "ti_forward" / "model.xml", tmp_path / "c", b"<dim>", b"<dim>5</dim><dim>")]

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_index_is_current():
     on_disk = json.loads((ROOT / "irrun/ops/index.json").read_text(encoding="utf-8"))
-    assert on_disk == registry.index(), "irrun/ops/index.json is stale: run python tools/make_op_index.py"
+    assert on_disk == registry.index(), "irrun/ops/index.json is stale: run python -m tools.ops.make_op_index"
 
 
 def _fresh(code: str) -> str:

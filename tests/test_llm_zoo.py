@@ -1,4 +1,4 @@
-"""The LLM zoo (tools/llm_zoo.py --write-fixtures): tiny random-weight decoders exported by
+"""The LLM zoo (tools/zoo/llm_zoo.py --write-fixtures): tiny random-weight decoders exported by
 ``optimum-cli export openvino --task text-generation-with-past`` (stateful: the KV cache lives in
 ReadValue/Assign variables) must decode like OpenVINO's CPU plugin (f32 inference, f32 KV cache,
 no dynamic quantisation): a prefill and three greedy steps, the state carried from step to step,
@@ -30,7 +30,7 @@ def _steps(d: Path) -> list[dict[str, np.ndarray]]:
 
 
 def test_llm_zoo_fixtures_present():
-    assert len(CASES) >= 2, "run python tools/llm_zoo.py --write-fixtures"
+    assert len(CASES) >= 2, "run python -m tools.zoo.llm_zoo --write-fixtures"
     for c in CASES:
         assert sum(p.stat().st_size for p in (ZOO / c).iterdir()) < 1 << 20, c
 

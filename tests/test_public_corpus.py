@@ -1,5 +1,5 @@
 """IR files people already have (issue 22), without OpenVINO: small Open Model Zoo files from the
-public corpus (tools/public_corpus.py --write-fixtures) with OpenVINO CPU's outputs, and the
+public corpus (python -m tools.conformance.public_corpus --write-fixtures) with OpenVINO CPU's outputs, and the
 OpenVINO behaviours they rely on, each measured on OpenVINO 2026.4.1 (the values below are its
 outputs):
 
@@ -13,7 +13,6 @@ outputs):
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -22,16 +21,14 @@ import pytest
 import irrun
 from irrun.errors import ModelFileError
 from irrun.ir.builder import IRWriter
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-import public_corpus  # noqa: E402
+from tools.conformance import public_corpus
 
 FIXTURES = Path(__file__).parent / "fixtures" / "public"
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "model.xml").exists()) if FIXTURES.is_dir() else []
 
 
 def test_fixtures_present_and_small():
-    assert set(CASES) == set(public_corpus.FIXTURE_CASES), "run python tools/public_corpus.py --write-fixtures"
+    assert set(CASES) == set(public_corpus.FIXTURE_CASES), "run python -m tools.conformance.public_corpus --write-fixtures"
     assert sum(p.stat().st_size for p in FIXTURES.rglob("*") if p.is_file()) < 2 << 20
 
 

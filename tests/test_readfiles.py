@@ -9,7 +9,7 @@ import threading
 import numpy as np
 import pytest
 
-from irrun.cli.common import input_files
+from irrun.io.inputs import input_files
 from irrun.cli.graph import pick_format
 from irrun.errors import InputError, ModelFileError, OutputError
 from irrun.io.npy import load_npy

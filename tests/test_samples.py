@@ -1,4 +1,4 @@
-"""The README's samples run to OpenVINO's outputs (expected.npy, written by tools/make_samples.py)
+"""The README's samples run to OpenVINO's outputs (expected.npy, written by tools/docs/make_samples.py)
 and check clean, through the CLI exactly as the README shows."""
 from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""The seq2seq zoo (tools/seq2seq_zoo.py --write-fixtures): a tiny random-weight BART exported by
+"""The seq2seq zoo (tools/zoo/seq2seq_zoo.py --write-fixtures): a tiny random-weight BART exported by
 ``optimum-cli export openvino --task text2text-generation-with-past --weight-format int8`` — an
 encoder IR and a stateful decoder IR (self-attention KV cache and cross-attention keys/values in
 ReadValue/Assign variables) — must run like OpenVINO's CPU plugin (f32 inference, f32 KV cache,
@@ -41,7 +41,7 @@ def _trace(path: Path) -> tuple[dict[str, np.ndarray], list[dict[str, np.ndarray
 
 
 def test_seq2seq_fixtures_present():
-    assert MODELS, "run python tools/seq2seq_zoo.py --write-fixtures"
+    assert MODELS, "run python -m tools.zoo.seq2seq_zoo --write-fixtures"
     for m in MODELS:
         assert {p.name for p in (ZOO / m).glob("*.npz")} == {"greedy.npz", "beam2.npz"}, m
         assert sum(p.stat().st_size for p in (ZOO / m).iterdir()) < 300 << 10, m

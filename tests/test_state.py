@@ -1,6 +1,6 @@
 """ReadValue/Assign (3 and 6): variables that persist across ``Model.run`` calls, against OpenVINO.
 
-The fixtures (tools/make_subgraph_fixtures.py) record what several successive inferences on ONE
+The fixtures (tools/fixtures/make_subgraph_fixtures.py) record what several successive inferences on ONE
 OpenVINO infer request return, and what the next one returns after ``reset_state()``; replaying
 them on one irrun Model object must give the same. ``Model.state`` mirrors ``query_state``.
 """
@@ -12,7 +12,8 @@ from lxml import etree
 from subgraph_cases import CASES, copy_case, load, replay
 
 import irrun
-from irrun.analysis.check import LOADS_BUT_FAILS, check_model
+from irrun.analysis.check import LOADS_BUT_FAILS
+from irrun import check as check_model
 from irrun.errors import InputError, ShapeError
 
 STATE_CASES = [c for c in CASES if c.startswith("state_")]

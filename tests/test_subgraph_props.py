@@ -1,6 +1,6 @@
 """Property tests for Loops under random trip counts, port maps and iteration budgets (issue 11).
 
-The models are OpenVINO-written fixtures (tools/make_subgraph_fixtures.py) whose port maps are
+The models are OpenVINO-written fixtures (tools/fixtures/make_subgraph_fixtures.py) whose port maps are
 rewritten at random; the expected values follow from the loop's definition (acc = acc + (x + 1)
 starting from x; x = x / 2 + 1 nested T1 x T2 times), and the budget rule from irrun/limits/iterations.py:
 a run fails, naming a Loop, exactly when its body executions would pass the budget.

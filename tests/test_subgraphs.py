@@ -1,6 +1,6 @@
 """TensorIterator-1, Loop-5 and If-8: bodies run and shape-inferred by irrun, against OpenVINO.
 
-Expected values come from OpenVINO's CPU plugin (tools/make_subgraph_fixtures.py, replayed by
+Expected values come from OpenVINO's CPU plugin (tools/fixtures/make_subgraph_fixtures.py, replayed by
 subgraph_cases.py); expected partial shapes from its ``read_model`` — irrun's must lie inside
 them, and where irrun knows more (a constant trip count, an interval) the literal shape follows
 from the rules in irrun/ops/_subgraph_op.py. The graphs OpenVINO loads but runs differently from the
@@ -19,7 +19,8 @@ from subgraph_cases import CASES, copy_case, load, replay, within
 
 import irrun
 from irrun.types import elements
-from irrun.analysis.check import LOADS_BUT_FAILS, check_model
+from irrun.analysis.check import LOADS_BUT_FAILS
+from irrun import check as check_model
 from irrun.errors import ShapeError, UnsupportedError
 from irrun.analysis.graph import inputs_of
 

@@ -1,7 +1,7 @@
 """openvino-tokenizers ops convert_tokenizer rarely writes — NormalizeUnicode, CaseFold,
 BytesToChars, CharsToBytes — and CharsMapNormalization's built-in normalization forms, each run
 alone by OpenVINO's CPU plugin on varied text (tests/fixtures/tokenizer_ops, made by
-tools/make_tokenizer_op_fixtures.py) and replayed through irrun without OpenVINO: every output
+tools/fixtures/make_tokenizer_op_fixtures.py) and replayed through irrun without OpenVINO: every output
 array must be equal.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""openvino-tokenizers IRs (tests/fixtures/tokenizers, made by tools/make_tokenizer_fixtures.py
+"""openvino-tokenizers IRs (tests/fixtures/tokenizers, made by tools/fixtures/make_tokenizer_fixtures.py
 with openvino-tokenizers' convert_tokenizer and run by OpenVINO's CPU plugin) replayed through
 irrun without OpenVINO: every token id, mask and decoded string must be equal.
 

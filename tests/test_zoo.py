@@ -1,4 +1,4 @@
-"""The model zoo (tools/zoo.py --write-fixtures): small torch models converted by
+"""The model zoo (tools/zoo/zoo.py --write-fixtures): small torch models converted by
 ``openvino.convert_model``, with fp32 and fp16-compressed weights, must run in irrun to the outputs
 OpenVINO's CPU plugin (INFERENCE_PRECISION_HINT f32) gave for the same inputs.
 
@@ -21,7 +21,7 @@ MODELS = {"resnet", "mobilenet_v2", "mobilenet_v3", "shufflenet_v2", "unet", "dy
 
 def test_zoo_fixtures_present():
     have = {(c.rsplit("_", 1)[0], c.rsplit("_", 1)[1]) for c in CASES}
-    assert have == {(m, v) for m in MODELS for v in ("fp32", "fp16")}, "run python tools/zoo.py --write-fixtures"
+    assert have == {(m, v) for m in MODELS for v in ("fp32", "fp16")}, "run python -m tools.zoo.zoo --write-fixtures"
     assert sum(p.stat().st_size for p in ZOO.rglob("*") if p.is_file()) < 3 << 20
 
 

@@ -24,7 +24,7 @@ tests/test_differential.py for what was measured with it):
 
 Inputs are matched to Parameters by tensor name or friendly name, or by position when given as a
 list. Element types: every byte-aligned type incl. bf16 (ml_dtypes) and strings.
-Also usable as a script:  ``python tools/ovoracle.py model.xml [name=file.npy ...]``.
+Also usable as a script:  ``python -m tools.ovoracle model.xml [name=file.npy ...]``.
 """
 from __future__ import annotations
 
@@ -114,8 +114,10 @@ class Oracle:
 
     def _start(self) -> subprocess.Popen:
         """An isolated worker (``python -I``, its own temporary cwd, a minimal environment: see
-        irrun.debug.openvino_reference); our import path minus the current directory is appended to its own, so
-        that ``call`` finds the tests' modules but a stray numpy.py in the cwd is never run."""
+        irrun.debug.openvino_reference), started by this file's path; our import path minus the current
+        directory is appended to its own (:func:`_worker_import_path`, which also adds this checkout so
+        the ``tools`` package imports), so that ``call`` finds the tools' and tests' modules but a stray
+        numpy.py in the cwd is never run."""
         from irrun.debug.openvino_reference import child_env, python_child
         here = os.getcwd()
         path = os.pathsep.join(p for p in sys.path if p and os.path.abspath(p) != here)
@@ -448,11 +450,20 @@ def _worker() -> None:
         out.flush()
 
 
+def _worker_import_path() -> None:
+    """The worker's import path, the one place tools/ sets one: it runs by file path under
+    ``python -I`` (so neither its cwd nor its own folder is on the path), yet ``call`` loads modules
+    that import ``tools.*`` (and tests' helpers): the checkout holding this file's package, then the
+    parent's path (IRRUN_ORACLE_PATH, its cwd already left out); never the worker's cwd."""
+    checkout = str(Path(__file__).resolve().parents[1])
+    sys.path[:] = [p for p in sys.path if p not in ("", ".", os.getcwd())]
+    sys.path += [checkout] + [p for p in os.environ.get("IRRUN_ORACLE_PATH", "").split(os.pathsep)
+                              if p and p not in sys.path and p != checkout]
+
+
 def _main(argv: list[str]) -> int:
     if argv[:1] == ["--worker"]:
-        sys.path[:] = [p for p in sys.path if p not in ("", ".", os.getcwd())]
-        sys.path += [str(Path(__file__).resolve().parent)] + [
-            p for p in os.environ.get("IRRUN_ORACLE_PATH", "").split(os.pathsep) if p and p not in sys.path]
+        _worker_import_path()
         _worker()
         return 0
     if not argv:

@@ -2,7 +2,7 @@
 
 OpenVINO 2026.4.1 carries f16/bf16 values of *constant* sub-graphs in f32 and rounds them only
 where a Convert asks for a narrow type or a non-constant layer reads them — both its reference
-evaluator (ConstantFolding upcasts) and its CPU plugin (measured with tools/make_compressed_fixtures.py
+evaluator (ConstantFolding upcasts) and its CPU plugin (measured with tools/fixtures/make_compressed_fixtures.py
 and with Multiply/Add chains of f16 Consts; tests/test_compressed.py). That is the
 weight-decompression chain of LLM exports:
 ``Const(u8/u4/nf4) -> Convert(f16) -> Subtract(zero point) -> Multiply(scale) -> Convert(f32)``

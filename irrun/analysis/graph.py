@@ -1,6 +1,6 @@
 """The layer graph: plain adjacency built from the reader's records, and its structural checks.
 
-Nodes are layer ids with the :class:`~irrun.ir.reader.Layer` record under ``"layer"``; an edge
+Nodes are layer ids with the :class:`~irrun.ir.records.Layer` record under ``"layer"``; an edge
 ``u -> v`` carries ``src_port`` (index of the output port of ``u``) and ``dst_port`` (index of the
 input port of ``v``) — positions, not the file's port ids, which OpenVINO maps to positions
 (ir-format.md §3.2). Parallel edges (one output feeding two inputs of one layer) survive because
@@ -19,7 +19,7 @@ import heapq
 import weakref
 
 from ..errors import GraphError
-from ..ir.reader import IRGraph, Layer
+from ..ir.records import IRGraph, Layer
 
 
 @functools.lru_cache(maxsize=None)

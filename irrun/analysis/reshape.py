@@ -57,7 +57,7 @@ def reshape(model, shapes: Mapping[str, object]) -> None:
                       port=e.port) from None
     g = model.dag
     for name, shape in shapes.items():
-        n = model._find_input(name)
+        n = model.find_input(name)
         op = model.ops[n]
         shape = as_pshape(shape)
         if shape != op.shape:
@@ -71,8 +71,7 @@ def reshape(model, shapes: Mapping[str, object]) -> None:
                             for i, d in enumerate(layer.outputs)]
         for k, (u, sp) in enumerate(inputs_of(g, n)):
             layer.inputs[k] = layer.inputs[k].with_dims(port_dims(types[(u, sp)].shape))
-    model._types = types
-    model._plans.clear()
+    model.use_types(types)
 
 
 def _baked_in_hint(model, err: IrrunError) -> str:

@@ -40,7 +40,7 @@ def step_files(specs: list[str]) -> list[list[str]] | None:
     """``--input`` options as steps: each .npz (or the .npz/.npy files of one directory, in name
     order) is one step; None when the options are one ordinary set of inputs."""
     if len(specs) == 1 and Path(specs[0]).is_dir():
-        from .common import input_dir_files
+        from ..io.inputs import input_dir_files
         return [[str(f)] for f in input_dir_files(specs[0])[:MAX_STEPS]]
     if len(specs) > 1 and all(s.endswith(".npz") and "=" not in Path(s).name for s in specs):
         return [[s] for s in specs[:MAX_STEPS]]
@@ -48,7 +48,7 @@ def step_files(specs: list[str]) -> list[list[str]] | None:
 
 
 def load_steps(model, specs: list[str]) -> list[dict]:
-    from .common import load_inputs
+    from ..io.inputs import load_inputs
     files = step_files(specs)
     return [load_inputs(model, s) for s in files] if files is not None else [load_inputs(model, specs)]
 
@@ -58,8 +58,8 @@ def run_compare(args) -> int:
     from .. import read_model
     from ..debug.accuracy.attribute import compare_models
     from ..debug.accuracy.report import as_json, ignored_scope, text, write_file
+    from ..io.inputs import input_files
     from ..io.writers import model_files
-    from .common import input_files
 
     ref_path = args.reference or args.model
     cand = read_model(args.model)

@@ -6,8 +6,8 @@ irrun could not check (never a false all-clear), 2 when the file cannot be read 
 from __future__ import annotations
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
+from ..io.inputs import split_named
 from ..types.shapes import PartialShape
-from .common import split_named
 
 
 def add_arguments(p) -> None:
@@ -41,12 +41,12 @@ def exit_code(findings, strict: bool = False) -> int:
 
 
 def main(args) -> int:
-    from ..analysis.check import check_model
+    from .. import check
     from .check_report import format_json, format_text
 
     shapes = parse_shapes(args.shape)
     try:
-        findings = check_model(args.model, shapes or None)
+        findings = check(args.model, shapes or None)
     except ValueError as e:
         raise InputError(f"bad --shape: {e}") from None
     print(format_json(findings) if args.json else format_text(args.model, findings))

@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
+from ..io.inputs import load_inputs
 from .accuracy import add_compare_arguments, run_compare
-from .common import load_inputs
 
 OPENVINO = {"openvino": "cpu", "openvino-reference": "reference"}
 

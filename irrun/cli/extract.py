@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..errors import EXIT_OK, printable
-from .common import input_files, load_inputs
+from ..io.inputs import input_files, load_inputs
 
 
 def add_arguments(p) -> None:

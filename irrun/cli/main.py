@@ -23,7 +23,7 @@ from types import ModuleType
 
 from ..errors import EXIT_ERROR, EXIT_INTERNAL, EXIT_OK, IrrunError, printable
 
-#: sub-command -> (module in irrun.cli.common, one-line help). ``run`` is also the default.
+#: sub-command -> (module in irrun.cli, one-line help). ``run`` is also the default.
 COMMANDS = {
     "run": ("run", "run a model and print or save its outputs (also: irrun MODEL.xml ...)"),
     "check": ("check", "check declared shapes and types against inferred ones"),

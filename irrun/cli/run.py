@@ -1,14 +1,14 @@
 """``irrun MODEL.xml --input ...``: run a model and print or save its outputs."""
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, IrrunError, OutputError, printable
-from .common import input_dir_files, input_files, load_inputs
+from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, IrrunError, printable
+from ..io.inputs import input_dir_files, input_files, load_inputs
+from ..io.outputs import output_file, write_outputs
 
 
 def add_arguments(p) -> None:
@@ -82,38 +82,6 @@ def _summary(outputs: dict[str, np.ndarray]) -> str:
     rows = [_summary_row(k, v) for k, v in outputs.items()]
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r[:5], widths)) + "  " + r[5] for r in rows)
-
-
-def output_file(arg: str, count: int | None, protect) -> Path:
-    """Where ``--output ARG`` writes, checked before the run: ``OUT.npz`` as given, ``OUT`` (no
-    suffix) as ``OUT.npz``, ``OUT.npy`` only for one output (``count``; None: not known yet);
-    another suffix, a directory or a path ending in a separator is refused."""
-    from ..io.writers import destination
-    p = Path(arg)
-    if arg.endswith(("/", os.sep)) or p.is_dir():
-        raise OutputError("is a directory; --output takes a file name such as out.npz (a directory "
-                          "only with --input DIR/)", file=arg)
-    if p.suffix == "":
-        p = p.with_name(p.name + ".npz")
-    elif p.suffix not in (".npz", ".npy"):
-        raise OutputError(f'--output must end in .npz (or .npy for a one-output model), not "{p.suffix}"',
-                          file=arg)
-    if p.suffix == ".npy" and count is not None and count != 1:
-        raise OutputError(f"a .npy holds one array, but there are {count} outputs; use .npz", file=arg)
-    return destination(p, protect=protect)
-
-
-def write_outputs(path: Path, outputs: dict[str, np.ndarray], protect) -> Path:
-    """The outputs as .npz (keyed by output name) or, for one output, .npy."""
-    from ..debug.dumps import storable
-    from ..io.writers import npy, npz, write_files
-    arrays = {k: storable(v, f'output "{printable(k)}"') for k, v in outputs.items()}
-    if path.suffix == ".npy":
-        if len(arrays) != 1:
-            raise OutputError(f"a .npy holds one array, but there are {len(arrays)} outputs; use .npz",
-                              file=str(path))
-        return write_files([(path, npy(next(iter(arrays.values()))))], protect=protect)[0]
-    return write_files([(path, npz(arrays))], protect=protect)[0]
 
 
 def _check_options(args, model) -> None:

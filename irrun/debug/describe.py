@@ -188,7 +188,7 @@ def _node_label(model, n, types=None) -> tuple[str, Role]:
     if t is Role.RESULT:
         src = inputs_of(model.dag, n)
         tensor = _edge_label(model, types or {}, *src[0]).split(": ", 1)[-1] if len(src) == 1 else ""
-        return f"{L.id} {printable(model._output_key(n))}\nResult {tensor}".rstrip(), t
+        return f"{L.id} {printable(model.output_key(n))}\nResult {tensor}".rstrip(), t
     if t is Role.PARAMETER:
         return (f"{L.id} {printable(L.name)}\nParameter "
                 f"{printable(L.data.get('element_type', ''))}[{printable(L.data.get('shape', ''))}]"), t

@@ -23,6 +23,7 @@ from ..errors import InputError
 from ..io import writers
 from ..io.files import open_regular
 from ..io.npy import load_npz
+from ..io.outputs import storable
 from ..limits import memory as budget
 from ..types import elements
 
@@ -53,21 +54,6 @@ def stats(a: np.ndarray) -> dict:
 
 def dtype_name(a: np.ndarray) -> str:
     return "string" if a.dtype.kind == "T" else str(a.dtype)
-
-
-def storable(a: np.ndarray, what: str = "a string array") -> np.ndarray:
-    """What an .npz for other programs holds: strings as fixed-width unicode (refused when that
-    widening exceeds the memory budget), ml_dtypes types as their bits."""
-    if a.dtype.kind == "T":
-        width = max(int(np.strings.str_len(a).max()) if a.size else 1, 1)
-        need = budget.nbytes(a.shape, np.dtype(f"<U{width}"))
-        if need > budget.current():
-            raise budget.MemoryBudgetError(budget.over_message(
-                f"{what} as fixed-width unicode ({width} characters each)", need, budget.current()))
-        return a.astype(np.dtypes.StrDType(width))
-    if a.dtype.kind == "V":
-        return a.view(f"u{a.dtype.itemsize}")
-    return a
 
 
 def _packed(a: np.ndarray) -> np.ndarray:

@@ -21,13 +21,13 @@ from ..analysis.graph import inputs_of
 from ..errors import InputError, ModelFileError
 from ..io import writers
 from ..io.files import open_regular
+from ..io.outputs import storable
 from ..ir.builder import IRWriter
 from ..model import Model
 from ..ops.registry import role_of
 from ..types import elements
 from ..types.shapes import PartialShape
 from ..types.tensor_info import Role
-from .dumps import storable
 from .tracing import find_layer, port_name, type_version
 
 

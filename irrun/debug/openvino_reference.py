@@ -39,6 +39,7 @@ from lxml import etree
 
 from ..errors import IrrunError
 from ..ops.registry import role_of
+from ..ports import feeds as model_feeds
 from ..types.tensor_info import Role
 
 PREFIX = "__irrun_"
@@ -96,7 +97,7 @@ def all_ports(model, inputs: Mapping[str, np.ndarray] | np.ndarray, mode: str = 
     if not available():
         raise OpenVINOError("openvino is not installed (pip install openvino), so there is no "
                             "OpenVINO reference; compare against a dump with --reference REF.npz")
-    feeds = model._feeds(inputs)
+    feeds = model_feeds(model, inputs)
     root = parse_xml(model.path)
     for le in root.find("layers").iterfind("layer"):
         le.set("name", f"{PREFIX}{le.get('id')}")

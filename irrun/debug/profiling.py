@@ -56,7 +56,7 @@ def random_inputs(model, given: dict[str, np.ndarray] | None = None, seed: int =
 
     rng = np.random.default_rng(seed)
     feeds = dict(given or {})
-    have = {model._find_input(k) for k in feeds}
+    have = {model.find_input(k) for k in feeds}
     for p in model.inputs:
         if p.node in have:
             continue
@@ -120,12 +120,12 @@ class Profile:
         }
 
     def text(self, top: int = 10) -> str:
-        from .tracing import _shapes, _short, table
+        from .tracing import shapes_text, short_name, table
 
         f = lambda s: f"{s * 1e3:.3f}"                                   # noqa: E731
         total = statistics.median(self.totals) or 1e-12
         rows = [("id", "name", "op", "inputs -> outputs", "median ms", "min", "max")]
-        rows += [(str(r.id), _short(r.name), r.op, f"{_shapes(r.inputs)} -> {_shapes(r.outputs)}",
+        rows += [(str(r.id), short_name(r.name), r.op, f"{shapes_text(r.inputs)} -> {shapes_text(r.outputs)}",
                   f(r.median), f(min(r.seconds)), f(max(r.seconds))) for r in self.layers]
         out = table(rows, {0, 4, 5, 6})
         note = f"; {len(self.folded)} folded before running ({', '.join(dict.fromkeys(self.folded))})" \
@@ -137,7 +137,7 @@ class Profile:
             slow = sorted(self.layers, key=lambda r: -r.median)[:top]
             out += ["", f"slowest {top} (median)"] + table(
                 [("id", "name", "op", "ms", "%")] +
-                [(str(r.id), _short(r.name), r.op, f(r.median), f"{100 * r.median / total:.1f}") for r in slow],
+                [(str(r.id), short_name(r.name), r.op, f(r.median), f"{100 * r.median / total:.1f}") for r in slow],
                 {0, 3, 4})
         if self.layers:
             out += ["", "per op type (median of each run's total)"] + table(

@@ -34,7 +34,7 @@ from ..types.tensor_info import Role
 from .dumps import MANIFEST, TENSORS, dtype_name, load_tensors, save_tensors, stats, storable  # noqa: F401
 
 if TYPE_CHECKING:
-    from ..ir.reader import Layer
+    from ..ir.records import Layer
     from ..model import Model
 
 # ---------------------------------------------------------------------------------------------
@@ -122,13 +122,13 @@ def selector(ops: Iterable[str] | None = None, names: Iterable[str] | None = Non
 def check_op_types(model, ops: Iterable[str]) -> None:
     """InputError unless every type in ``ops`` (comma lists allowed) is a layer type of ``model``:
     a typo would otherwise select nothing. Names the closest type (OpenVINO's or the model's)."""
-    from ..ops.registry import _canonical_names
+    from ..ops.registry import canonical_names
 
     have = {d["layer"].type.lower(): d["layer"].type for _, d in model.dag.nodes(data=True)}
     for t in (t.strip() for s in ops for t in s.split(",") if t.strip()):
         if t.lower() in have:
             continue
-        known = _canonical_names()
+        known = canonical_names()
         close = difflib.get_close_matches(t, sorted(set(have.values())), n=1) or \
             ([] if t.lower() in known else difflib.get_close_matches(t, sorted(known.values()), n=1))
         what = "the model has no layer of type" if t.lower() in known else "no op type is named"
@@ -206,12 +206,14 @@ def trace(model, inputs, *, stop_at: int | str | None = None, ops: Iterable[str]
 # ---------------------------------------------------------------------------------------------
 # Profile
 
-def _short(name: str, width: int = 32) -> str:
+def short_name(name: str, width: int = 32) -> str:
+    """A layer name for a table column: escaped, cut to ``width`` with an ellipsis."""
     name = printable(name)
     return name if len(name) <= width else name[: width - 1] + "…"
 
 
-def _shapes(shapes: Iterable[tuple[int, ...]]) -> str:
+def shapes_text(shapes: Iterable[tuple[int, ...]]) -> str:
+    """Shapes as ``[1,3] [3]`` for a table column."""
     return " ".join("[" + ",".join(map(str, s)) + "]" for s in shapes)
 
 
@@ -230,7 +232,7 @@ def format_profile(layers: list[LayerRun], top: int = 10) -> str:
     ms = lambda s: f"{s * 1e3:.3f}"                                    # noqa: E731
     pct = lambda s: f"{100 * s / total:.1f}"                           # noqa: E731
     rows = [("id", "name", "op", "inputs -> outputs", "ms")]
-    rows += [(str(r.id), _short(r.name), r.op, f"{_shapes(r.inputs)} -> {_shapes(r.shapes)}", ms(r.seconds))
+    rows += [(str(r.id), short_name(r.name), r.op, f"{shapes_text(r.inputs)} -> {shapes_text(r.shapes)}", ms(r.seconds))
              for r in ran]
     out = table(rows, {0, 4})
     note = f", {len(folded)} folded before running ({', '.join(dict.fromkeys(r.op for r in folded))})" \
@@ -239,7 +241,7 @@ def format_profile(layers: list[LayerRun], top: int = 10) -> str:
     if len(ran) > top:
         slow = sorted(ran, key=lambda r: -r.seconds)[:top]
         out += ["", f"slowest {top}"] + table(
-            [("id", "name", "op", "ms", "%")] + [(str(r.id), _short(r.name), r.op, ms(r.seconds), pct(r.seconds))
+            [("id", "name", "op", "ms", "%")] + [(str(r.id), short_name(r.name), r.op, ms(r.seconds), pct(r.seconds))
                                                 for r in slow], {0, 3, 4})
     by_op: dict[str, list[float]] = {}
     for r in ran:

@@ -244,7 +244,7 @@ def _finish(name: str, outcome: Outcome, target: Path | None, protect: list[str]
     if outcome.outputs is None:
         failure = Failure(name, outcome.kind, outcome.message, outcome.exit_code)
     elif target is not None:
-        from ..cli.run import write_outputs
+        from ..io.outputs import write_outputs
         try:
             result.written.append(write_outputs(target, outcome.outputs, protect))
         except IrrunError as e:

@@ -114,7 +114,7 @@ def _run_one(job: Job, item: str | dict) -> Outcome:
     try:
         model, lock = _cached(job.model, job.digest)
         if isinstance(item, str):
-            from ..cli.common import load_inputs
+            from ..io.inputs import load_inputs
             feeds = load_inputs(model, [item])
         else:
             feeds = dict(item)

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 from lxml import etree
 
-from ..ops.registry import written_type
 from ..types import elements
 from ..types.tensor_info import Role
+from .records import FORMAT_LAYERS
 
 if TYPE_CHECKING:
     from ..io.writers import Fill
@@ -47,7 +47,7 @@ class IRWriter:
         shape_s = shape if isinstance(shape, str) else ",".join(str(d) for d in shape)
         if dims is None:
             dims = [] if isinstance(shape, str) else [d if isinstance(d, int) else -1 for d in shape]
-        lid = self._add(*written_type(Role.PARAMETER), [], {"shape": shape_s, "element_type": etype},
+        lid = self._add(*FORMAT_LAYERS[Role.PARAMETER], [], {"shape": shape_s, "element_type": etype},
                         [(elements.TYPES[etype].precision, list(dims), name)], name=name)
         return (lid, 0)
 
@@ -67,7 +67,7 @@ class IRWriter:
         self.blob += raw
         attrs = {"element_type": et.name, "shape": ", ".join(str(d) for d in shape),
                  "offset": str(offset), "size": str(len(raw))}
-        lid = self._add(*written_type(Role.CONSTANT), [], attrs, [(et.precision, list(shape), None)])
+        lid = self._add(*FORMAT_LAYERS[Role.CONSTANT], [], attrs, [(et.precision, list(shape), None)])
         return (lid, 0)
 
     def layer(self, type_: str, inputs, attrs=None, version: str = "opset1", n_out: int = 1,
@@ -83,7 +83,7 @@ class IRWriter:
         return outs[0] if n_out == 1 else outs
 
     def result(self, src, name: str | None = None) -> int:
-        return self._add(*written_type(Role.RESULT), [src], {}, [], name=name,
+        return self._add(*FORMAT_LAYERS[Role.RESULT], [src], {}, [], name=name,
                          extra={"output_names": name} if name else {})
 
     def to_xml(self) -> bytes:
@@ -119,7 +119,7 @@ class IRWriter:
         from ..io.writers import data
         xml_path = Path(xml_path)
         blob = bytes(self.blob)
-        if not blob and any(L["type"] == written_type(Role.CONSTANT)[0] for L in self.layers):
+        if not blob and any(L["type"] == FORMAT_LAYERS[Role.CONSTANT][0] for L in self.layers):
             blob = b"\0"   # OpenVINO cannot read a 0-byte .bin when the IR has a (empty) Const
         return [(xml_path, data(self.to_xml())), (xml_path.with_suffix(".bin"), data(blob))]
 

@@ -24,8 +24,8 @@ from ..errors import IrrunError
 from ..types import elements
 from ..types.shapes import xml_int
 from .declared_ports import PortDecl, split_names
-from .reader import _PRECISIONS, Edge, IRGraph, IRModel, Layer, is_const, rt_entry
-from .xml import _DOCTYPE, safe_parser
+from .records import PRECISIONS, Edge, IRGraph, IRModel, Layer, is_const, rt_entry
+from .xml import DOCTYPE, safe_parser
 
 #: The encoding a file declares (none: UTF-8).
 _DECLARED = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9._-]+)")
@@ -40,7 +40,7 @@ def encoding(data: bytes) -> str | None:
         return None
     m = _DECLARED.match(data)
     enc = m.group(1).decode().lower() if m is not None else "utf-8"
-    return enc if enc in _ASCII_BASED and _DOCTYPE.search(data) is None else None
+    return enc if enc in _ASCII_BASED and DOCTYPE.search(data) is None else None
 
 
 class _GiveUp(Exception):
@@ -150,9 +150,9 @@ def read(reader, data: bytes):
                     prec = pa.get("precision")
                     et = None
                     if prec is not None:
-                        et = _PRECISIONS.get(prec)
+                        et = PRECISIONS.get(prec)
                         if et is None:
-                            et = _PRECISIONS[prec] = elements.from_precision(prec)   # KeyError: give up
+                            et = PRECISIONS[prec] = elements.from_precision(prec)   # KeyError: give up
                     names = pa.get("names")
                     out.append(PortDecl(xml_int(pa["id"]), i, prec, et, None,
                                         tuple(split_names(names)) if names else (), lazy, nports + i))

@@ -12,12 +12,9 @@ nested :class:`IRGraph` records with their own id space.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NoReturn
 
-import numpy as np
 from lxml import etree
 
 from ..errors import IrrunError, LayerRef, ModelFileError
@@ -25,7 +22,8 @@ from ..limits import memory as budget
 from ..types import elements
 from ..types.shapes import xml_int
 from .declared_ports import LazyDims, PortDecl, all_plain, split_names
-from .weights import ConstBytes, WeightsFile, release_pages
+from .records import PRECISIONS, Edge, IRGraph, IRModel, Layer, is_const, rt_entry
+from .weights import WeightsFile
 from .xml import parse_xml, parse_xml_bytes, read_xml_bytes  # noqa: F401 (parse_xml: others' import)
 
 BODY_TAGS = ("body", "then_body", "else_body")
@@ -33,78 +31,6 @@ BODY_TAGS = ("body", "then_body", "else_body")
 #: allows about 60; real models use a handful).
 MAX_BODY_DEPTH = 32
 PORT_MAP_TAGS = ("port_map", "then_port_map", "else_port_map")
-
-
-@dataclass(slots=True)
-class Layer:
-    id: int
-    name: str
-    type: str
-    version: str
-    data: dict[str, str]
-    inputs: list[PortDecl]
-    outputs: list[PortDecl]
-    position: int                        # order of appearance in the XML
-    rt_info: dict[str, Any] = field(default_factory=dict)
-    output_names: list[str] | None = None   # Result only (v11)
-    const: "np.ndarray | ConstBytes | None" = None
-    bodies: dict[str, "IRGraph"] = field(default_factory=dict)
-    port_maps: dict[str, list[dict[str, str]]] = field(default_factory=dict)
-    back_edges: Sequence[dict[str, str]] = ()   # (not a new list per layer: fewer objects to track)
-    path: tuple[str, ...] = ()           # ids of enclosing sub-graph layers
-
-    @property
-    def ref(self) -> LayerRef:
-        return LayerRef(str(self.id), self.name, self.type, self.version, self.path)
-
-    @property
-    def const_value(self) -> np.ndarray | None:
-        """A Const's value (unpacked anew on each access when it is large and packed), None when
-        its bytes could not be decoded (``read_ir(strict=False)``) or for other layers."""
-        return self.const.value() if isinstance(self.const, ConstBytes) else self.const
-
-    @property
-    def const_shape(self) -> tuple[int, ...] | None:
-        """A Const's shape, without unpacking it."""
-        return None if self.const is None else tuple(self.const.shape)
-
-
-class Edge(NamedTuple):
-    from_layer: int
-    from_port: int
-    to_layer: int
-    to_port: int
-
-
-@dataclass
-class IRGraph:
-    layers: list[Layer]
-    edges: list[Edge]
-    #: a second (third...) ``<layers>`` or ``<edges>`` element, as (tag, line): OpenVINO reads
-    #: the first and silently ignores the others, and so does irrun; ``check`` warns of them
-    ignored: list[tuple[str, int]] = field(default_factory=list)
-
-
-@dataclass
-class IRModel:
-    xml_path: str
-    bin_path: str | None
-    name: str
-    ir_version: int
-    graph: IRGraph
-    rt_info: dict[str, Any]
-    #: Const layers whose bytes could not be decoded, when read with ``strict=False``
-    problems: list[IrrunError] = field(default_factory=list)
-    weights_map: Any = field(default=None, repr=False)   # the .bin's mmap, once a Const mapped it
-
-    def release_pages(self) -> None:
-        """Let the kernel take back the .bin pages this process has touched (they count in its
-        RSS until then): called once decompressed weights are cached, so the compressed bytes
-        are not resident twice. Arrays that view the map still work (pages fault back in)."""
-        release_pages(self.weights_map)
-
-
-_PRECISIONS: dict[str, elements.ElementType] = {}      # port precision text -> type, as read
 
 
 class _Reader:
@@ -261,7 +187,7 @@ class _Reader:
         common case (integer id and dims, a known precision) costs one pass and no checks
         beyond ``int()``; anything else goes the slow way, which names what is wrong."""
         out = []
-        precisions, lazy, dims = _PRECISIONS, self.lazy, None
+        precisions, lazy, dims = PRECISIONS, self.lazy, None
         for i, pe in enumerate(elem.iterchildren("port")):
             get = pe.get
             try:
@@ -306,12 +232,6 @@ class _Reader:
         return tuple(dims)
 
 
-def is_const(type_name: str) -> bool:
-    """Is this the IR's Const layer, whose bytes the reader decodes (the file format's one layer
-    type the reader must know)?"""
-    return type_name.lower() in ("const", "constant")
-
-
 def _ascii_ints(text: str) -> bool:
     """Is ``text`` (integers ``int()`` took, run together) free of what ``int()`` takes but
     OpenVINO does not: other scripts' digits and ``_``?"""
@@ -343,19 +263,6 @@ def _rt_info(elem) -> dict[str, Any]:
             key, value = rt_entry(c.tag, c.attrib, _rt_info(c) if len(c) else None)
             out[key] = value
     return out
-
-
-def rt_entry(tag: str, attrib: Mapping[str, str], children: dict[str, Any] | None) -> tuple[str, Any]:
-    """An ``<rt_info>`` child as (key, value) in its parent's dict: keyed by its ``name`` (info,
-    attribute, user_data) or its tag; its ``children`` when it has any, an attribute's other
-    attributes, else its ``value``. (The tree reader's and the fast path's, irrun/ir/fast_reader.py.)"""
-    name = attrib.get("name")
-    key = name if tag in ("info", "attribute", "user_data") and name else tag
-    if children is not None:
-        return key, children
-    if tag == "attribute":
-        return key, {k: v for k, v in attrib.items() if k != "name"}
-    return key, attrib.get("value", "")
 
 
 #: other model formats, by extension: (name, how to get an IR from it)

@@ -14,7 +14,7 @@ from ..io.files import open_regular
 from ..limits import memory as budget
 
 _FIRST_ELEMENT = re.compile(rb"<[A-Za-z_]")
-_DOCTYPE = re.compile(rb"<!DOCTYPE", re.IGNORECASE)
+DOCTYPE = re.compile(rb"<!DOCTYPE", re.IGNORECASE)
 #: XML whitespace before an XML declaration (``\n<?xml ...``): libxml2 refuses it ("XML
 #: declaration allowed only at the start of the document"); OpenVINO's reader (pugixml) reads
 #: such a file, and so does irrun, without it. Anything else before the declaration stays an error.
@@ -62,7 +62,7 @@ def parse_xml_bytes(data: bytes, path: str, keep_blank: bool = True):
     whitespace between elements (a quarter less memory and time; the reader never reads it)."""
     data = without_leading_space(data)
     m = _FIRST_ELEMENT.search(data)
-    if _DOCTYPE.search(data, 0, m.start() if m else len(data)):
+    if DOCTYPE.search(data, 0, m.start() if m else len(data)):
         raise ModelFileError("the file has a DOCTYPE declaration; OpenVINO IR never has one, "
                              "and irrun refuses it (it could pull in external entities)", file=path)
     try:

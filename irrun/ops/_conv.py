@@ -106,7 +106,7 @@ def _depthwise(x: np.ndarray, wk: np.ndarray, strides: Sequence[int], dilations:
 # ---------------------------------------------------------------------------------------------
 # Forward convolutions
 
-_CONV_ATTRS = {
+CONV_ATTRS = {
     "strides": Attr("ints", required=True),
     "pads_begin": Attr("ints", required=True),
     "pads_end": Attr("ints", required=True),
@@ -135,7 +135,8 @@ def check_conv_attrs(op, num_spatial: int) -> None:
                       "mis-sizes such convolutions)", unsupported=True)
 
 
-def _dilated(k: Dim, d: int) -> Dim:
+def dilated_kernel(k: Dim, d: int) -> Dim:
+    """The extent of a kernel dim ``k`` with dilation ``d``: ``(k - 1) * d + 1``."""
     return Dim((max(k.lo, 1) - 1) * d + 1, None if k.hi is None else (max(k.hi, 1) - 1) * d + 1)
 
 
@@ -149,7 +150,7 @@ class ConvolutionOp(Op):
     category = "linear"
     precision = Precision.SIGNIFICANT
 
-    attrs = _CONV_ATTRS
+    attrs = CONV_ATTRS
     num_inputs = (2, 2)
     lead = 2
     fresh_outputs = True
@@ -169,7 +170,7 @@ class ConvolutionOp(Op):
     def geometry(self, d: Sequence[Dim], k: Sequence[Dim]) -> tuple[list[int], list[int], list[Dim]]:
         """(pads_begin, pads_end, output spatial dims) for data spatial dims ``d`` and kernel
         dims ``k`` — checked like OpenVINO; with static dims this also sizes the kernel's work."""
-        kernels = [_dilated(kk, dl) for kk, dl in zip(k, self.dilations)]
+        kernels = [dilated_kernel(kk, dl) for kk, dl in zip(k, self.dilations)]
         for i, (kk, dl) in enumerate(zip(k, self.dilations)):
             if kk.hi == 0:        # an empty filter: OpenVINO's (k - 1) * d + 1 is below 1
                 check_kernel_fits(0, 0, (kk.lo - 1) * dl + 1, i)

@@ -94,7 +94,9 @@ class OutputMap:
     concat: Slicing | None = None
 
 
-def _int(entry: dict, name: str, where: str, default: int | None = None) -> int:
+def entry_int(entry: dict, name: str, where: str, default: int | None = None) -> int:
+    """Integer attribute ``name`` of a port-map or back-edge entry (``default`` when absent and
+    given); OpError naming the entry (``where``) otherwise."""
     text = entry.get(name)
     if text is None:
         if default is None:
@@ -106,41 +108,46 @@ def _int(entry: dict, name: str, where: str, default: int | None = None) -> int:
         raise OpError(f'{where}: {name}="{text}" is not an integer') from None
 
 
-def _where(tag: str, e: dict) -> str:
+def entry_where(tag: str, e: dict) -> str:
+    """How messages name a port-map entry: ``<port_map> <input external_port_id="0" ...>``."""
     attrs = " ".join(f'{k}="{v}"' for k, v in e.items() if k != "kind")
     return f"<{tag}> <{e['kind']} {attrs}>"
 
 
-def _slicing(e: dict, where: str, output: bool) -> Slicing | None:
+def entry_slicing(e: dict, where: str, output: bool) -> Slicing | None:
+    """The entry's slicing (``axis``, ``start``, ``end``, ``stride``, ``part_size``), checked; None
+    when it has no ``axis`` (the whole tensor)."""
     if "axis" not in e:
         return None
-    s = Slicing(*(_int(e, k, where, d) for k, d in
+    s = Slicing(*(entry_int(e, k, where, d) for k, d in
                   (("axis", None), ("start", 0), ("end", -1), ("stride", 1), ("part_size", 1))))
     s.check(where, output)
     return s
 
 
-def _outputs(layer, tag: str, body) -> list[tuple[OutputMap, dict]]:
+def output_maps(layer, tag: str, body) -> list[tuple[OutputMap, dict]]:
     """Output entries with ``external_port_id >= 0``, sorted by it (first of duplicates wins)."""
     seen: dict[int, tuple[OutputMap, dict]] = {}
     for e in layer.port_maps.get(tag, ()):
         if e["kind"] != "output":
             continue
-        where = _where(tag, e)
-        ext, rid = _int(e, "external_port_id", where), _int(e, "internal_layer_id", where)
+        where = entry_where(tag, e)
+        ext, rid = entry_int(e, "external_port_id", where), entry_int(e, "internal_layer_id", where)
         if ext < 0 or ext in seen:
             continue
         if rid not in body.results:
             raise OpError(f"{where}: internal_layer_id {rid} is not a Result of the body")
-        seen[ext] = (OutputMap(rid, _slicing(e, where, True)), e)
+        seen[ext] = (OutputMap(rid, entry_slicing(e, where, True)), e)
     return [seen[k] for k in sorted(seen)]
 
 
-def _special(layer, tag: str, body, kind: str, purpose: str) -> int | None:
+def special_port(layer, tag: str, body, kind: str, purpose: str) -> int | None:
+    """The body Parameter/Result (``kind`` input/output) a Loop port-map entry marks with
+    ``purpose`` (``current_iteration``, ``execution_condition``), or None."""
     for e in layer.port_maps.get(tag, ()):
         if e["kind"] == kind and e.get("purpose") == purpose:
-            where = _where(tag, e)
-            lid = _int(e, "internal_layer_id", where)
+            where = entry_where(tag, e)
+            lid = entry_int(e, "internal_layer_id", where)
             if lid not in (body.params if kind == "input" else body.results):
                 raise OpError(f"{where}: internal_layer_id {lid} is not a "
                               f"{'Parameter' if kind == 'input' else 'Result'} of the body")
@@ -156,7 +163,7 @@ def hull(a: PartialShape, b: PartialShape) -> PartialShape:
                         for x, y in zip(a, b))
 
 
-def _widen(cur: PartialShape, res: PartialShape, again: bool) -> PartialShape:
+def widen_back_edge(cur: PartialShape, res: PartialShape, again: bool) -> PartialShape:
     """The back-edge Parameter's shape after seeing Result shape ``res`` (see module doc)."""
     if cur.rank is None:
         return cur
@@ -169,7 +176,7 @@ def _widen(cur: PartialShape, res: PartialShape, again: bool) -> PartialShape:
     return PartialShape(dims)
 
 
-def _one(info: TensorInfo, what: str, port: str | None) -> None:
+def check_one_value(info: TensorInfo, what: str, port: str | None) -> None:
     """A condition / trip count / iteration number: a scalar or one element."""
     if info.shape.rank not in (None, 0, 1):
         raise OpError(f"Rank of {what} must be equal to 0 or 1", port=port)
@@ -177,13 +184,14 @@ def _one(info: TensorInfo, what: str, port: str | None) -> None:
         raise OpError(f"The number of values in the {what} constant is greater than 1", port=port)
 
 
-def _scalar(a: np.ndarray, what: str, port: str | None = None):
+def scalar_value(a: np.ndarray, what: str, port: str | None = None):
+    """The one value of a condition, trip count or iteration number; OpError unless it has one."""
     if a.size != 1:
         raise OpError(f"{what} has {a.size} values, not 1", port=port)
     return a.reshape(())[()]
 
 
-def _param_info(body, param: int, x: TensorInfo, shape: PartialShape | None = None,
+def body_param_info(body, param: int, x: TensorInfo, shape: PartialShape | None = None,
                 keep_value: bool = True) -> TensorInfo:
     """What a body Parameter gets from the op's input ``x``: its type and shape replace the
     declared ones, as OpenVINO does (the checker reports a stale declaration)."""
@@ -191,7 +199,8 @@ def _param_info(body, param: int, x: TensorInfo, shape: PartialShape | None = No
     return TensorInfo(etype, x.shape if shape is None else shape, x.value if keep_value else None)
 
 
-def _dyn_info(a: np.ndarray) -> TensorInfo:
+def info_of(a: np.ndarray) -> TensorInfo:
+    """The TensorInfo of a concrete array (its type and static shape, no value kept)."""
     return TensorInfo(elements.from_dtype(a.dtype), PartialShape(a.shape))
 
 

@@ -14,7 +14,7 @@ from ..types.elements import ElementType
 from ..types.shapes import DYN, Dim, PartialShape
 from .base import TensorInfo
 
-_FLOATS = ("f64", "f32", "f16", "bf16")
+FLOAT_TYPES = ("f64", "f32", "f16", "bf16")
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -67,14 +67,15 @@ def _check_ranks(shapes: Sequence[PartialShape], ranks: Sequence[int]) -> None:
                           port=f"input {i}")
 
 
-def _dim(s: PartialShape, i: int) -> Dim:
+def dim_or_dynamic(s: PartialShape, i: int) -> Dim:
+    """Dim ``i`` of ``s``, or a dynamic dim when the rank is unknown."""
     return DYN if s.rank is None else s[i]
 
 
 def _merge_all(d: Dim, shapes: Sequence[PartialShape], axis: int, what: str) -> Dim:
     """``d`` merged with dim ``axis`` of every shape (a dynamic rank merges as ``?``)."""
     for s in shapes:
-        d = _merge(d, _dim(s, axis), what)
+        d = _merge(d, dim_or_dynamic(s, axis), what)
     return d
 
 
@@ -103,8 +104,8 @@ def cell_shape(fam: Family, shapes: Sequence[PartialShape], lbr: bool = False) -
     s = fam.states
     _check_ranks(shapes, [2] * (1 + s) + [2, 2, 1])
     x, h, w, r, b = shapes[0], shapes[1], shapes[1 + s], shapes[2 + s], shapes[3 + s]
-    batch = _merge_all(_dim(x, 0), shapes[1:1 + s], 0, "batch_size")      # H[, C]
-    hidden = _merge_all(_dim(h, 1), [*shapes[2:1 + s], r], 1, "hidden_size")      # [C,] R
+    batch = _merge_all(dim_or_dynamic(x, 0), shapes[1:1 + s], 0, "batch_size")      # H[, C]
+    hidden = _merge_all(dim_or_dynamic(h, 1), [*shapes[2:1 + s], r], 1, "hidden_size")      # [C,] R
     return batch, _weights_hidden(hidden, fam.gates, w, r, b, 0, "First", lbr)
 
 
@@ -113,15 +114,15 @@ def sequence_shape(fam: Family, shapes: Sequence[PartialShape], ndir: int, lbr: 
     s = fam.states
     _check_ranks(shapes, [3] * (1 + s) + [1, 3, 3, 2])
     x, h, w, r, b = shapes[0], shapes[1], shapes[2 + s], shapes[3 + s], shapes[4 + s]
-    batch = _merge_all(_dim(x, 0), shapes[1:2 + s], 0, "batch_size")      # H[, C], sequence_lengths
-    hidden = _merge_all(_dim(h, 2), [*shapes[2:1 + s], r], 2, "hidden_size")      # [C,] R
+    batch = _merge_all(dim_or_dynamic(x, 0), shapes[1:2 + s], 0, "batch_size")      # H[, C], sequence_lengths
+    hidden = _merge_all(dim_or_dynamic(h, 2), [*shapes[2:1 + s], r], 2, "hidden_size")      # [C,] R
     dirs: Dim | None = Dim(ndir, ndir)
     for i, axis in [(i, 1) for i in range(1, 1 + s)] + [(i, 0) for i in range(2 + s, 5 + s)]:
-        dirs = dirs and dirs.intersect(_dim(shapes[i], axis))
+        dirs = dirs and dirs.intersect(dim_or_dynamic(shapes[i], axis))
     if dirs is None:
         raise OpError("Dimension `num_directions` doesn't match to other inputs or `direction` attribute.")
     hidden = _weights_hidden(hidden, fam.gates, w, r, b, 1, "Second", lbr)
-    return batch, dirs, _dim(x, 1), hidden
+    return batch, dirs, dim_or_dynamic(x, 1), hidden
 
 
 def merge_types(infos: Sequence[TensorInfo], message: str) -> ElementType:

@@ -17,8 +17,8 @@ MODES_4 = ("nearest", "linear", "linear_onnx", "cubic")
 MODES_11 = MODES_4 + ("bilinear_pillow", "bicubic_pillow")
 CTM = ("half_pixel", "pytorch_half_pixel", "asymmetric", "tf_half_pixel_for_nn", "align_corners")
 NEAREST = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil", "simple")
-_F32 = np.float32
-_EPS = _F32(1e-6)
+F32 = np.float32
+_EPS = F32(1e-6)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -26,11 +26,11 @@ _EPS = _F32(1e-6)
 
 def scale_dim(d: Dim, scale: float) -> Dim:
     """OpenVINO's ``dim::scale``: each bound times ``scale + 1e-6`` in float32, truncated."""
-    s = _F32(scale)
-    if s == _F32(1.0):
+    s = F32(scale)
+    if s == F32(1.0):
         return d
     s = s + _EPS
-    f = lambda v: int(_F32(v) * s)  # noqa: E731
+    f = lambda v: int(F32(v) * s)  # noqa: E731
     return Dim(f(d.lo), None if d.hi is None else f(d.hi))
 
 
@@ -76,18 +76,18 @@ def out_shape(data: PartialShape, pb: Sequence[int], pe: Sequence[int], axes: Se
 
 def source_coords(n_out: int, n_in: int, scale: np.float32, ctm: str) -> np.ndarray:
     """float32 input coordinate of every output position (OpenVINO's GetOriginalCoordinate)."""
-    o = np.arange(n_out, dtype=_F32)
-    if scale == _F32(1.0) or n_out == n_in:
+    o = np.arange(n_out, dtype=F32)
+    if scale == F32(1.0) or n_out == n_in:
         return o
-    h = _F32(0.5)
+    h = F32(0.5)
     if ctm == "pytorch_half_pixel":
-        return (o + h) / scale - h if n_out > 1 else np.zeros(n_out, _F32)
+        return (o + h) / scale - h if n_out > 1 else np.zeros(n_out, F32)
     if ctm == "asymmetric":
         return o / scale
     if ctm == "tf_half_pixel_for_nn":
         return (o + h) / scale
     if ctm == "align_corners":
-        return np.zeros(n_out, _F32) if n_out == 1 else o * _F32(n_in - 1) / _F32(n_out - 1)
+        return np.zeros(n_out, F32) if n_out == 1 else o * F32(n_in - 1) / F32(n_out - 1)
     return (o + h) / scale - h
 
 
@@ -108,12 +108,12 @@ def nearest_index(c: np.ndarray, mode: str, downsample: bool) -> np.ndarray:
 
 def cubic_coeffs(s: np.ndarray, a: float | np.floating) -> np.ndarray:
     """``[n, 4]`` float32 weights of the taps at floor(c)-1 .. floor(c)+2."""
-    a, s = _F32(a), np.abs(s).astype(_F32)
-    one, two = _F32(1), _F32(2)
+    a, s = F32(a), np.abs(s).astype(F32)
+    one, two = F32(1), F32(2)
     return np.stack([((a * (s + one) - 5 * a) * (s + one) + 8 * a) * (s + one) - 4 * a,
                      ((a + 2) * s - (a + 3)) * s * s + one,
                      ((a + 2) * (one - s) - (a + 3)) * (one - s) * (one - s) + one,
-                     ((a * (two - s) - 5 * a) * (two - s) + 8 * a) * (two - s) - 4 * a], axis=1).astype(_F32)
+                     ((a * (two - s) - 5 * a) * (two - s) + 8 * a) * (two - s) - 4 * a], axis=1).astype(F32)
 
 
 def _pillow_taps(n_in: int, n_out: int, cubic: bool, a: float) -> tuple[np.ndarray, np.ndarray]:
@@ -174,37 +174,37 @@ class Resize:
                               "outside the input)", openvino_loads=True)
         if self.mode == "nearest":
             for a, n, scale in zip(axes, out, scales):
-                s = _F32(scale)
+                s = F32(scale)
                 c = source_coords(n, x.shape[a], s, self.ctm)
                 i = np.clip(nearest_index(c, self.nearest_mode, bool(s < 1)), 0, x.shape[a] - 1)
                 x = np.take(x, i, axis=a)
             return x
         if self.mode in ("bilinear_pillow", "bicubic_pillow"):
             return self.pillow(x, axes, out)
-        y = x.astype(np.float64 if dtype == np.float64 else _F32, copy=False)
+        y = x.astype(np.float64 if dtype == np.float64 else F32, copy=False)
         for a, n, scale in zip(axes, out, scales):
-            s = _F32(scale)
+            s = F32(scale)
             n_in = y.shape[a]
             c = source_coords(n, n_in, s, self.ctm)
             if self.mode == "linear_onnx":
-                c = np.clip(c, _F32(0), _F32(n_in - 1))
+                c = np.clip(c, F32(0), F32(n_in - 1))
                 i1 = np.minimum(c.astype(np.int64), n_in - 1)
                 i2 = np.minimum(i1 + 1, n_in - 1)
-                d1, d2 = np.abs(c - i1.astype(_F32)), np.abs(c - i2.astype(_F32))
+                d1, d2 = np.abs(c - i1.astype(F32)), np.abs(c - i2.astype(F32))
                 same = i1 == i2
-                d1, d2 = np.where(same, _F32(0.5), d1), np.where(same, _F32(0.5), d2)
+                d1, d2 = np.where(same, F32(0.5), d1), np.where(same, F32(0.5), d2)
                 y = apply_taps(y, a, np.stack([i1, i2], 1), np.stack([d2, d1], 1))
             elif self.mode == "cubic":
                 base = np.floor(c).astype(np.int64)
-                w = cubic_coeffs(c - base.astype(_F32), self.cube_coeff)
+                w = cubic_coeffs(c - base.astype(F32), self.cube_coeff)
                 idx = np.clip(base[:, None] + np.arange(4)[None, :] - 1, 0, n_in - 1)
                 y = apply_taps(y, a, idx, w)
             else:                 # linear: the triangle filter over round(c)-2 .. round(c)+2
                 j = round_half_away(c.astype(np.float64)).astype(np.int64)[:, None] + np.arange(-2, 3)[None, :]
                 ok = (j >= 0) & (j < n_in)
-                w = np.where(ok, np.maximum(_F32(0), _F32(1) - np.abs(c[:, None] - j.astype(_F32))), _F32(0))
+                w = np.where(ok, np.maximum(F32(0), F32(1) - np.abs(c[:, None] - j.astype(F32))), F32(0))
                 ws = w.sum(axis=1, keepdims=True)
-                w = np.where(ws > 0, w / np.where(ws > 0, ws, 1), _F32(0))
+                w = np.where(ws > 0, w / np.where(ws > 0, ws, 1), F32(0))
                 y = apply_taps(y, a, np.clip(j, 0, n_in - 1), w)
         if dtype.kind in "iu":                   # the CPU plugin rounds and saturates
             info = np.iinfo(dtype)

@@ -16,7 +16,7 @@ are constant); a last-iteration output is the Result's type, widened to the init
 back edge when the loop may run zero times. An If with a constant condition takes the chosen
 body's outputs (values included); otherwise the hull of both bodies' shapes.
 
-Measured on OpenVINO 2026.4.1's CPU plugin (tools/make_subgraph_fixtures.py), and held to here:
+Measured on OpenVINO 2026.4.1's CPU plugin (tools/fixtures/make_subgraph_fixtures.py), and held to here:
 
 * Sliced inputs: the plugin iterates over chunks of ``|stride|`` and always starts at the first
   chunk (stride > 0) or the last one (stride < 0), whatever ``start`` says; its iteration count
@@ -44,11 +44,23 @@ from ..errors import IrrunError, LayerRef, OpError, ShapeError
 from ..limits import iterations
 from ..limits import memory as budget
 from ..types.shapes import DYN, Dim, PartialShape
-from ._port_maps import InputMap, Slicing, _dyn_info, _int, _outputs, _param_info, _slicing, _special, _where, _widen, hull
+from ._port_maps import (
+    InputMap,
+    Slicing,
+    body_param_info,
+    entry_int,
+    entry_slicing,
+    entry_where,
+    hull,
+    info_of,
+    output_maps,
+    special_port,
+    widen_back_edge,
+)
 from .base import Op, Role, TensorInfo, normalize_axis
 
 if TYPE_CHECKING:
-    from ..ir.reader import Layer
+    from ..ir.records import Layer
 
 _RUN_CACHE = 8
 #: what irrun does not run of sliced inputs and concatenated outputs (TensorIterator and Loop)
@@ -60,7 +72,7 @@ _MAX_ROUNDS = 64
 
 # ---------------------------------------------------------------------------------------------
 
-class _SubgraphOp(Op):
+class SubgraphOp(Op):
     """Bodies by tag; a body with ReadValue/Assign makes the op use the run's context."""
     category = "control"
     role = Role.SUBGRAPH
@@ -68,10 +80,10 @@ class _SubgraphOp(Op):
     body_tags: ClassVar[tuple[str, ...]] = ("body",)
     bodies: dict                        # tag -> irrun.runtime.subgraph.Body (from_ir)
     owner: LayerRef                     # the layer itself, for messages about its bodies
-    _runs: dict                         # input signature -> what ``_cached`` made for it
+    _runs: dict | None = None           # input signature -> what ``_cached`` made for it
 
     @classmethod
-    def from_ir(cls, layer, build) -> "_SubgraphOp":
+    def from_ir(cls, layer, build) -> "SubgraphOp":
         op = cls.from_layer(layer.data)
         op.bodies = {}
         op.owner = layer.ref
@@ -81,7 +93,6 @@ class _SubgraphOp(Op):
             op.bodies[tag] = build.body(layer.bodies[tag], layer, tag)
         op.uses_context = any(b.uses_context for b in op.bodies.values())
         op.parse(layer)
-        op._runs = {}
         return op
 
     def parse(self, layer) -> None:
@@ -92,7 +103,7 @@ class _SubgraphOp(Op):
         raise NotImplementedError
 
     def lies(self, ins: list[TensorInfo]) -> list[tuple["Layer", str, bool]]:
-        """Body Parameters declared unlike what the layer feeds them (see _Iterating)."""
+        """Body Parameters declared unlike what the layer feeds them (see IteratingOp)."""
         return []
 
     def declared_error(self, body, ins: list[TensorInfo] | None) -> ShapeError | None:
@@ -107,6 +118,8 @@ class _SubgraphOp(Op):
         return None
 
     def _cached(self, key, make):
+        if self._runs is None:
+            self._runs = {}
         got = self._runs.get(key)
         if got is None:
             if len(self._runs) >= _RUN_CACHE:
@@ -121,7 +134,7 @@ class _Analysis:
     types: dict                       # the body's inferred ports with them
 
 
-class _Iterating(_SubgraphOp):
+class IteratingOp(SubgraphOp):
     """TensorIterator and Loop: port map, back edges, iterations."""
 
     first_input: ClassVar[int] = 0
@@ -132,21 +145,21 @@ class _Iterating(_SubgraphOp):
         back: dict[int, int] = {}
         for e in layer.back_edges:
             where = "<back_edges> <edge " + " ".join(f'{k}="{v}"' for k, v in e.items()) + ">"
-            src, dst = _int(e, "from-layer", where), _int(e, "to-layer", where)
+            src, dst = entry_int(e, "from-layer", where), entry_int(e, "to-layer", where)
             if src not in body.results:
                 raise OpError(f"{where}: from-layer {src} is not a Result of the body")
             if dst not in body.params:
                 raise OpError(f"{where}: to-layer {dst} is not a Parameter of the body")
             back.setdefault(dst, src)
-        self.current = _special(layer, "port_map", body, "input", "current_iteration")
-        self.condition = _special(layer, "port_map", body, "output", "execution_condition")
+        self.current = special_port(layer, "port_map", body, "input", "current_iteration")
+        self.condition = special_port(layer, "port_map", body, "output", "execution_condition")
         self.inputs: list[InputMap] = []
         seen: set[int] = set()
         for e in layer.port_maps.get("port_map", ()):
             if e["kind"] != "input" or e.get("purpose") == "current_iteration":
                 continue
-            where = _where("port_map", e)
-            ext, pid = _int(e, "external_port_id", where), _int(e, "internal_layer_id", where)
+            where = entry_where("port_map", e)
+            ext, pid = entry_int(e, "external_port_id", where), entry_int(e, "internal_layer_id", where)
             if pid not in body.params:
                 raise OpError(f"{where}: internal_layer_id {pid} is not a Parameter of the body")
             if ext < 0:
@@ -154,13 +167,13 @@ class _Iterating(_SubgraphOp):
             if ext in seen:          # OpenVINO keeps the first entry of an input
                 continue
             seen.add(ext)
-            sl = _slicing(e, where, False)
+            sl = entry_slicing(e, where, False)
             self.inputs.append(InputMap(ext, pid, sl, back.get(pid) if sl is None else None))
         fed = {m.param for m in self.inputs} | {self.current}
         for p in body.params:
             if p not in fed:
                 raise OpError(f'body Parameter {p} "{body.layer(p).name}" is fed by no port_map input')
-        self.outputs = [m for m, _ in _outputs(layer, "port_map", body)]
+        self.outputs = [m for m, _ in output_maps(layer, "port_map", body)]
 
     # -- inference ------------------------------------------------------------------------------
     def check_inputs(self, n: int) -> None:
@@ -179,14 +192,14 @@ class _Iterating(_SubgraphOp):
         for m in self.inputs:
             x = ins[m.index]
             if m.slicing is None:
-                params[m.param] = _param_info(self.body, m.param, x)
+                params[m.param] = body_param_info(self.body, m.param, x)
                 continue
             shape = x.shape
             if shape.rank is not None:
                 ax = normalize_axis(m.slicing.axis, shape.rank)
                 shape = PartialShape(Dim.of(m.slicing.part_size) if i == ax else d
                                      for i, d in enumerate(shape))
-            params[m.param] = _param_info(self.body, m.param, x, shape, keep_value=False)
+            params[m.param] = body_param_info(self.body, m.param, x, shape, keep_value=False)
         return params
 
     def lies(self, ins: list[TensorInfo]) -> list[tuple[Layer, str, bool]]:
@@ -235,7 +248,7 @@ class _Iterating(_SubgraphOp):
                                   f"into body Parameter {m.param}, which holds {cur.etype}")
                 keep = (cur.value is not None and res.value is not None
                         and cur.value.dtype == res.value.dtype and np.array_equal(cur.value, res.value))
-                shape = _widen(cur.shape, res.shape, m.param in widened)
+                shape = widen_back_edge(cur.shape, res.shape, m.param in widened)
                 if shape != cur.shape or (cur.value is not None and not keep):
                     widened.add(m.param)
                     params[m.param] = TensorInfo(cur.etype, shape, cur.value if keep else None)
@@ -310,7 +323,7 @@ class _Iterating(_SubgraphOp):
     # -- running ----------------------------------------------------------------------------------
     def prepare(self, xs: tuple[np.ndarray, ...]):
         def make():
-            a = self.analyse([_dyn_info(x) for x in xs])
+            a = self.analyse([info_of(x) for x in xs])
             return a, self.body.plan(a.params)
         return self._cached(tuple((x.dtype.str, x.shape) for x in xs), make)
 

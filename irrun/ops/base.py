@@ -198,7 +198,7 @@ class Op:
 
     @classmethod
     def from_ir(cls, layer: Any, build: Any) -> "Op":
-        """Build the op from its whole IR layer record (:class:`irrun.ir.reader.Layer`). Ops that
+        """Build the op from its whole IR layer record (:class:`irrun.ir.records.Layer`). Ops that
         need more than ``<data>`` override it: sub-graph ops build their bodies and ReadValue/
         Assign find their variable through ``build`` (:class:`irrun.runtime.subgraph.Build`)."""
         return cls.from_layer(layer.data, layer.const_value)

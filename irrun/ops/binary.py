@@ -1,5 +1,6 @@
-"""Element-wise ops of two inputs: arithmetic, comparison, logical and bitwise, one declarative
-table (``BINARY``: kernel, element-type family, value-bound rule) and one class per row.
+"""Element-wise ops of two inputs: arithmetic, comparison, logical and bitwise, one short class
+per op (``Add1``: ``Add`` of opset1 ...) holding its ``row`` (:class:`Binary`: kernel,
+element-type family, value-bound rule); :class:`BinaryOp` does the rest.
 
 Every binary op shares :func:`irrun.ops._broadcast.broadcast_shapes` (``auto_broadcast`` numpy /
 none / pdpd), which follows OpenVINO's ``broadcast_merge`` on intervals exactly, and is called by
@@ -36,7 +37,7 @@ from . import bounds
 from ._broadcast import AUTO_BROADCAST, align_pdpd, broadcast_shapes, numpy_shape
 from ._numerics import DIRECT, NUMERIC, RESTRICTION, float_math, quiet, unsupported, work_dtype
 from .base import Attr, Op, Precision, TensorInfo, spec_url
-from .registry import define
+from .registry import register
 
 BOOL = TYPES["boolean"]
 
@@ -102,15 +103,14 @@ def _squared_difference(a, b):
 
 
 class Binary:
-    """One row of ``BINARY``: ``kind`` is arithmetic / comparison / logical (OpenVINO's three
+    """How a two-input op computes (its class's ``row``): ``kind`` is arithmetic / comparison / logical (OpenVINO's three
     base classes and their element-type checks), ``floats``/``ints`` the kernels (``ints`` also
     gets booleans for comparisons)."""
 
-    def __init__(self, kind: str, spec: str, doc: str, floats: Callable, ints: Callable | None = None,
-                 version: str = "opset1", interval: Callable | None = None):
-        self.kind, self.spec, self.doc = kind, spec_url(spec), doc
+    def __init__(self, kind: str, floats: Callable, ints: Callable | None = None,
+                 interval: Callable | None = None):
+        self.kind = kind
         self.floats, self.ints = floats, ints or floats
-        self.version = version
         #: value-bound rule ``(op, a, b) -> (lo, hi) | None`` on two intervals (irrun/ops/bounds.py)
         self.interval = interval
 
@@ -120,58 +120,6 @@ def _divide_interval(op, a, b):
     if b[0] <= 0 <= b[1] or math.isinf(b[0]) or math.isinf(b[1]):
         return None
     return bounds.corners(bounds.div(getattr(op, "m_pythondiv", True)), a, b)
-
-
-BINARY: dict[str, Binary] = {
-    "Add": Binary("arithmetic", "arithmetic/add-1", "a + b (integers wrap).", np.add,
-        interval=lambda op, a, b: (a[0] + b[0], a[1] + b[1])),
-    "Subtract": Binary("arithmetic", "arithmetic/subtract-1", "a - b (integers wrap).", np.subtract,
-        interval=lambda op, a, b: (a[0] - b[1], a[1] - b[0])),
-    "Multiply": Binary("arithmetic", "arithmetic/multiply-1", "a * b (integers wrap).", np.multiply,
-        interval=lambda op, a, b: bounds.corners(bounds.mul, a, b)),
-    "Divide": Binary("arithmetic", "arithmetic/divide-1", "a / b; integers floor when "
-                     "``m_pythondiv`` (default true), else truncate; integer division by zero is "
-                     "refused, as by OpenVINO's reference evaluator.", np.divide,
-        interval=_divide_interval),
-    "Power": Binary("arithmetic", "arithmetic/power-1", "a ** b; integers exact, negative "
-                    "exponents truncate (2 ** -1 = 0).", np.power, _int_power),
-    "Maximum": Binary("arithmetic", "arithmetic/maximum-1", "``a < b ? b : a`` (NaN: see module).",
-                      _maximum,
-                      interval=lambda op, a, b: (max(a[0], b[0]), max(a[1], b[1]))),
-    "Minimum": Binary("arithmetic", "arithmetic/minimum-1", "``b < a ? b : a`` (NaN: see module).",
-                      _minimum,
-                      interval=lambda op, a, b: (min(a[0], b[0]), min(a[1], b[1]))),
-    "FloorMod": Binary("arithmetic", "arithmetic/floormod-1", "Remainder with the divisor's sign "
-                       "(Python's %).", np.mod, _int_modulo("FloorMod", np.mod)),
-    "Mod": Binary("arithmetic", "arithmetic/mod-1", "Remainder with the dividend's sign (C's "
-                  "fmod / %).", np.fmod, _int_modulo("Mod", np.fmod)),
-    "SquaredDifference": Binary("arithmetic", "arithmetic/squared-difference-1", "(a - b) ** 2.",
-                                _squared_difference),
-    "Equal": Binary("comparison", "comparison/equal-1", "a == b.", np.equal),
-    "NotEqual": Binary("comparison", "comparison/notequal-1", "a != b.", np.not_equal),
-    "Less": Binary("comparison", "comparison/less-1", "a < b.", np.less),
-    "LessEqual": Binary("comparison", "comparison/lessequal-1", "a <= b.", np.less_equal),
-    "Greater": Binary("comparison", "comparison/greater-1", "a > b.", np.greater),
-    "GreaterEqual": Binary("comparison", "comparison/greater-equal-1", "a >= b.", np.greater_equal),
-    "LogicalAnd": Binary("logical", "logical/logical-and-1", "a and b.", np.logical_and),
-    "LogicalOr": Binary("logical", "logical/logical-or-1", "a or b.", np.logical_or),
-    "LogicalXor": Binary("logical", "logical/logical-xor-1", "a xor b (written version=\"opset2\", "
-                         "in every opset table from opset1).", np.logical_xor),
-    "Xor": Binary("logical", "logical/logical-xor-1", "a xor b: opset1's older name of LogicalXor "
-                  "(ov::op::v0::Xor), the same rule.", np.logical_xor),
-    "BitwiseAnd": Binary("bitwise", "bitwise/bitwise-and-13", "a & b on integers or booleans.", np.bitwise_and,
-                         version="opset13"),
-    "BitwiseOr": Binary("bitwise", "bitwise/bitwise-or-13", "a | b on integers or booleans.", np.bitwise_or,
-                        version="opset13"),
-    "BitwiseXor": Binary("bitwise", "bitwise/bitwise-xor-13", "a ^ b on integers or booleans.", np.bitwise_xor,
-                         version="opset13"),
-    "BitwiseLeftShift": Binary("shift", "bitwise/bitwise-left-shift-15", "a << b on integers, as the "
-                               "reference kernel's C++ on x86 (counts modulo the width, see _shift).",
-                               _shift(True), version="opset15"),
-    "BitwiseRightShift": Binary("shift", "bitwise/bitwise-right-shift-15", "a >> b on integers, as the "
-                                "reference kernel's C++ on x86 (arithmetic for signed types, logical "
-                                "for unsigned).", _shift(False), version="opset15"),
-}
 
 
 def same_type(a: ElementType, b: ElementType) -> ElementType:
@@ -185,8 +133,8 @@ def same_type(a: ElementType, b: ElementType) -> ElementType:
 
 
 class BinaryOp(Op):
-    """Base of the ``BINARY`` ops; ``auto_broadcast`` numpy (default), none/explicit, pdpd.
-    f32/f64 arithmetic calls the ufunc directly, into the buffer of an input of the result's
+    """Base of the one-row binary ops below (``row``: their :class:`Binary`); ``auto_broadcast``
+    numpy (default), none/explicit, pdpd. f32/f64 arithmetic calls the ufunc directly, into the buffer of an input of the result's
     shape when the planner offers one (``inplace``)."""
     category = "elementwise"
     allocation = "checked"        # irrun/ops/base.py: Op.allocation
@@ -256,7 +204,39 @@ class BinaryOp(Op):
         return float_math(self.row.floats, a, b)
 
 
-class _Divide(BinaryOp):
+# ---------------------------------------------------------------------------------------------
+# The binary ops: one class each, a row apiece
+
+@register
+class Add1(BinaryOp):
+    """Add-1: a + b (integers wrap)."""
+    type, version, spec = "Add", "opset1", spec_url("arithmetic/add-1")
+    row = Binary("arithmetic", np.add, interval=lambda op, a, b: (a[0] + b[0], a[1] + b[1]))
+    precision = Precision.EPSILON
+
+
+@register
+class Subtract1(BinaryOp):
+    """Subtract-1: a - b (integers wrap)."""
+    type, version, spec = "Subtract", "opset1", spec_url("arithmetic/subtract-1")
+    row = Binary("arithmetic", np.subtract, interval=lambda op, a, b: (a[0] - b[1], a[1] - b[0]))
+
+
+@register
+class Multiply1(BinaryOp):
+    """Multiply-1: a * b (integers wrap)."""
+    type, version, spec = "Multiply", "opset1", spec_url("arithmetic/multiply-1")
+    row = Binary("arithmetic", np.multiply, interval=lambda op, a, b: bounds.corners(bounds.mul, a, b))
+    precision = Precision.SQUARE
+
+
+@register
+class Divide1(BinaryOp):
+    """Divide-1: a / b; integers floor when ``m_pythondiv`` (default true), else truncate; integer
+    division by zero is refused, as by OpenVINO's reference evaluator."""
+    type, version, spec = "Divide", "opset1", spec_url("arithmetic/divide-1")
+    row = Binary("arithmetic", np.divide, interval=_divide_interval)
+    precision = Precision.DIVIDE
     attrs = {"auto_broadcast": AUTO_BROADCAST, "m_pythondiv": Attr("bool", True)}
 
     def compute(self, a, b):
@@ -265,15 +245,158 @@ class _Divide(BinaryOp):
         return super().compute(a, b)
 
 
-#: how OpenVINO's precision passes see these ops (irrun/debug/accuracy/precision.py)
-_PRECISION = {"Add": Precision.EPSILON, "Maximum": Precision.EPSILON, "Multiply": Precision.SQUARE,
-              "SquaredDifference": Precision.SQUARE, "Divide": Precision.DIVIDE,
-              "Power": Precision.EPSILON | Precision.SQUARE | Precision.POWER}
+@register
+class Power1(BinaryOp):
+    """Power-1: a ** b; integers exact, negative exponents truncate (2 ** -1 = 0)."""
+    type, version, spec = "Power", "opset1", spec_url("arithmetic/power-1")
+    row = Binary("arithmetic", np.power, _int_power)
+    precision = Precision.EPSILON | Precision.SQUARE | Precision.POWER
 
-for _name, _row in BINARY.items():
-    _ver = "opset2" if _name == "LogicalXor" else _row.version
-    globals()[f"{_name}{_ver[5:]}"] = define(_Divide if _name == "Divide" else BinaryOp, _name, _ver,
-                                             _row.spec, _row.doc, row=_row,
-                                             restrictions="" if _row.kind == "logical" else RESTRICTION,
-                                             precision=_PRECISION.get(_name, Precision.NONE))
-del _name, _row, _ver
+
+@register
+class Maximum1(BinaryOp):
+    """Maximum-1: ``a < b ? b : a`` (NaN: see module)."""
+    type, version, spec = "Maximum", "opset1", spec_url("arithmetic/maximum-1")
+    row = Binary("arithmetic", _maximum, interval=lambda op, a, b: (max(a[0], b[0]), max(a[1], b[1])))
+    precision = Precision.EPSILON
+
+
+@register
+class Minimum1(BinaryOp):
+    """Minimum-1: ``b < a ? b : a`` (NaN: see module)."""
+    type, version, spec = "Minimum", "opset1", spec_url("arithmetic/minimum-1")
+    row = Binary("arithmetic", _minimum, interval=lambda op, a, b: (min(a[0], b[0]), min(a[1], b[1])))
+
+
+@register
+class FloorMod1(BinaryOp):
+    """FloorMod-1: Remainder with the divisor's sign (Python's %)."""
+    type, version, spec = "FloorMod", "opset1", spec_url("arithmetic/floormod-1")
+    row = Binary("arithmetic", np.mod, _int_modulo("FloorMod", np.mod))
+
+
+@register
+class Mod1(BinaryOp):
+    """Mod-1: Remainder with the dividend's sign (C's fmod / %)."""
+    type, version, spec = "Mod", "opset1", spec_url("arithmetic/mod-1")
+    row = Binary("arithmetic", np.fmod, _int_modulo("Mod", np.fmod))
+
+
+@register
+class SquaredDifference1(BinaryOp):
+    """SquaredDifference-1: (a - b) ** 2."""
+    type, version, spec = "SquaredDifference", "opset1", spec_url("arithmetic/squared-difference-1")
+    row = Binary("arithmetic", _squared_difference)
+    precision = Precision.SQUARE
+
+
+@register
+class Equal1(BinaryOp):
+    """Equal-1: a == b."""
+    type, version, spec = "Equal", "opset1", spec_url("comparison/equal-1")
+    row = Binary("comparison", np.equal)
+
+
+@register
+class NotEqual1(BinaryOp):
+    """NotEqual-1: a != b."""
+    type, version, spec = "NotEqual", "opset1", spec_url("comparison/notequal-1")
+    row = Binary("comparison", np.not_equal)
+
+
+@register
+class Less1(BinaryOp):
+    """Less-1: a < b."""
+    type, version, spec = "Less", "opset1", spec_url("comparison/less-1")
+    row = Binary("comparison", np.less)
+
+
+@register
+class LessEqual1(BinaryOp):
+    """LessEqual-1: a <= b."""
+    type, version, spec = "LessEqual", "opset1", spec_url("comparison/lessequal-1")
+    row = Binary("comparison", np.less_equal)
+
+
+@register
+class Greater1(BinaryOp):
+    """Greater-1: a > b."""
+    type, version, spec = "Greater", "opset1", spec_url("comparison/greater-1")
+    row = Binary("comparison", np.greater)
+
+
+@register
+class GreaterEqual1(BinaryOp):
+    """GreaterEqual-1: a >= b."""
+    type, version, spec = "GreaterEqual", "opset1", spec_url("comparison/greater-equal-1")
+    row = Binary("comparison", np.greater_equal)
+
+
+@register
+class LogicalAnd1(BinaryOp):
+    """LogicalAnd-1: a and b."""
+    type, version, spec = "LogicalAnd", "opset1", spec_url("logical/logical-and-1")
+    row = Binary("logical", np.logical_and)
+    restrictions = ""
+
+
+@register
+class LogicalOr1(BinaryOp):
+    """LogicalOr-1: a or b."""
+    type, version, spec = "LogicalOr", "opset1", spec_url("logical/logical-or-1")
+    row = Binary("logical", np.logical_or)
+    restrictions = ""
+
+
+@register
+class LogicalXor2(BinaryOp):
+    """LogicalXor-2: a xor b (written version="opset2", in every opset table from opset1)."""
+    type, version, spec = "LogicalXor", "opset2", spec_url("logical/logical-xor-1")
+    row = Binary("logical", np.logical_xor)
+    restrictions = ""
+
+
+@register
+class Xor1(BinaryOp):
+    """Xor-1: a xor b: opset1's older name of LogicalXor (ov::op::v0::Xor), the same rule."""
+    type, version, spec = "Xor", "opset1", spec_url("logical/logical-xor-1")
+    row = Binary("logical", np.logical_xor)
+    restrictions = ""
+
+
+@register
+class BitwiseAnd13(BinaryOp):
+    """BitwiseAnd-13: a & b on integers or booleans."""
+    type, version, spec = "BitwiseAnd", "opset13", spec_url("bitwise/bitwise-and-13")
+    row = Binary("bitwise", np.bitwise_and)
+
+
+@register
+class BitwiseOr13(BinaryOp):
+    """BitwiseOr-13: a | b on integers or booleans."""
+    type, version, spec = "BitwiseOr", "opset13", spec_url("bitwise/bitwise-or-13")
+    row = Binary("bitwise", np.bitwise_or)
+
+
+@register
+class BitwiseXor13(BinaryOp):
+    """BitwiseXor-13: a ^ b on integers or booleans."""
+    type, version, spec = "BitwiseXor", "opset13", spec_url("bitwise/bitwise-xor-13")
+    row = Binary("bitwise", np.bitwise_xor)
+
+
+@register
+class BitwiseLeftShift15(BinaryOp):
+    """BitwiseLeftShift-15: a << b on integers, as the reference kernel's C++ on x86 (counts modulo the
+    width, see _shift)."""
+    type, version, spec = "BitwiseLeftShift", "opset15", spec_url("bitwise/bitwise-left-shift-15")
+    row = Binary("shift", _shift(True))
+
+
+@register
+class BitwiseRightShift15(BinaryOp):
+    """BitwiseRightShift-15: a >> b on integers, as the reference kernel's C++ on x86 (arithmetic for
+    signed types, logical for unsigned)."""
+    type, version, spec = "BitwiseRightShift", "opset15", spec_url("bitwise/bitwise-right-shift-15")
+    row = Binary("shift", _shift(False))
+

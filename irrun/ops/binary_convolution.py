@@ -17,7 +17,7 @@ import numpy as np
 
 from ..errors import OpError
 from ..types.shapes import Dim
-from ._conv import _CONV_ATTRS, DenseConvolution, conv_kernel
+from ._conv import CONV_ATTRS, DenseConvolution, conv_kernel
 from ._window import pad_spatial
 from .base import Attr, Precision, TensorInfo, spec_url
 from .registry import register
@@ -30,7 +30,7 @@ class BinaryConvolution1(DenseConvolution):
 
     type, version = "BinaryConvolution", "opset1"
     spec = spec_url("convolution/binary-convolution-1")
-    attrs = {**_CONV_ATTRS, "mode": Attr("enum", required=True, default="xnor-popcount", choices=("xnor-popcount",)),
+    attrs = {**CONV_ATTRS, "mode": Attr("enum", required=True, default="xnor-popcount", choices=("xnor-popcount",)),
              "pad_value": Attr("float", required=True, default=0.0)}
 
     def infer(self, inputs):

@@ -15,7 +15,7 @@ import numpy as np
 from ..errors import OpError
 from ..types.shapes import DYN, Dim, PartialShape
 from .base import Op, TensorInfo, spec_url
-from .registry import define
+from .registry import register
 
 
 def _half(d: Dim) -> Dim:
@@ -105,13 +105,29 @@ class _ColorConvert(Op):
         return [out.astype(planes[0].dtype)]
 
 
-def _define(name: str, planes: str, bgr: bool, page: str) -> type[Op]:
-    return define(_ColorConvert, name, "opset8", spec_url(page),
-                  f"{planes.upper()} to {'BGR' if bgr else 'RGB'}; see the module docstring.",
-                  planes=planes, bgr=bgr, num_inputs=(1, 2 if planes == "nv12" else 3))
+@register
+class NV12toRGB8(_ColorConvert):
+    """NV12toRGB-8: NV12 to RGB; see the module docstring."""
+    type, version, spec = "NV12toRGB", "opset8", spec_url("image/nv12-to-rgb-8")
+    planes, bgr, num_inputs = "nv12", False, (1, 2)
 
 
-NV12toRGB8 = _define("NV12toRGB", "nv12", False, "image/nv12-to-rgb-8")
-NV12toBGR8 = _define("NV12toBGR", "nv12", True, "image/nv12-to-bgr-8")
-I420toRGB8 = _define("I420toRGB", "i420", False, "image/i420-to-rgb-8")
-I420toBGR8 = _define("I420toBGR", "i420", True, "image/i420-to-bgr-8")
+@register
+class NV12toBGR8(_ColorConvert):
+    """NV12toBGR-8: NV12 to BGR; see the module docstring."""
+    type, version, spec = "NV12toBGR", "opset8", spec_url("image/nv12-to-bgr-8")
+    planes, bgr, num_inputs = "nv12", True, (1, 2)
+
+
+@register
+class I420toRGB8(_ColorConvert):
+    """I420toRGB-8: I420 to RGB; see the module docstring."""
+    type, version, spec = "I420toRGB", "opset8", spec_url("image/i420-to-rgb-8")
+    planes, bgr, num_inputs = "i420", False, (1, 3)
+
+
+@register
+class I420toBGR8(_ColorConvert):
+    """I420toBGR-8: I420 to BGR; see the module docstring."""
+    type, version, spec = "I420toBGR", "opset8", spec_url("image/i420-to-bgr-8")
+    planes, bgr, num_inputs = "i420", True, (1, 3)

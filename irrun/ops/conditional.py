@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 from ..errors import IrrunError, OpError
-from ._port_maps import _dyn_info, _int, _one, _outputs, _param_info, _scalar, _where, hull
-from ._subgraph_op import _SubgraphOp
+from ._port_maps import body_param_info, check_one_value, entry_int, entry_where, hull, info_of, output_maps, scalar_value
+from ._subgraph_op import SubgraphOp
 from .base import TensorInfo, spec_url
 from .registry import register
 
 
 @register
-class If8(_SubgraphOp):
+class If8(SubgraphOp):
     """Runs ``then_body`` when input 0 is true, else ``else_body``; each body's port map feeds
     some of inputs 1.. to its Parameters."""
 
@@ -28,8 +28,8 @@ class If8(_SubgraphOp):
             for e in layer.port_maps.get(pm, ()):
                 if e["kind"] != "input":
                     continue
-                where = _where(pm, e)
-                ext, pid = _int(e, "external_port_id", where), _int(e, "internal_layer_id", where)
+                where = entry_where(pm, e)
+                ext, pid = entry_int(e, "external_port_id", where), entry_int(e, "internal_layer_id", where)
                 if pid not in body.params:
                     raise OpError(f"{where}: internal_layer_id {pid} is not a Parameter of the body")
                 if ext < 1:
@@ -42,7 +42,7 @@ class If8(_SubgraphOp):
                     raise OpError(f'<{tag}> Parameter {p} "{body.layer(p).name}" is fed by no '
                                   f"<{pm}> input")
             self.feeds[tag] = feeds
-            self.results[tag] = [m.result for m, _ in _outputs(layer, pm, body)]
+            self.results[tag] = [m.result for m, _ in output_maps(layer, pm, body)]
             counts[tag] = len(self.results[tag])
         if counts["then_body"] != counts["else_body"]:
             short = min(counts, key=counts.__getitem__)
@@ -51,11 +51,11 @@ class If8(_SubgraphOp):
 
     def params(self, tag: str, ins, dynamic: bool = False) -> dict[int, TensorInfo]:
         if dynamic:
-            return {p: _dyn_info(ins[i]) for i, p in self.feeds[tag]}
+            return {p: info_of(ins[i]) for i, p in self.feeds[tag]}
         for i, _ in self.feeds[tag]:
             if i >= len(ins):
                 raise OpError(f"<{tag[:4]}_port_map> names input {i}, but the layer has {len(ins)} inputs")
-        return {p: _param_info(self.bodies[tag], p, ins[i]) for i, p in self.feeds[tag]}
+        return {p: body_param_info(self.bodies[tag], p, ins[i]) for i, p in self.feeds[tag]}
 
     def body_inputs(self, inputs):
         out = []
@@ -69,7 +69,7 @@ class If8(_SubgraphOp):
 
     def infer(self, inputs):
         cond = inputs[0]
-        _one(cond, "If condition input", "input 0")
+        check_one_value(cond, "If condition input", "input 0")
         for b in self.bodies.values():
             b.check_declared()
         types = {tag: b.infer(self.params(tag, inputs)) for tag, b in self.bodies.items()}
@@ -86,7 +86,7 @@ class If8(_SubgraphOp):
         return outs
 
     def run(self, cond, *xs, ctx=None):
-        tag = "then_body" if bool(_scalar(cond, "the If condition", "input 0")) else "else_body"
+        tag = "then_body" if bool(scalar_value(cond, "the If condition", "input 0")) else "else_body"
         body = self.bodies[tag]
         ins = (cond,) + xs
         params = self.params(tag, ins, dynamic=True)

@@ -11,7 +11,7 @@ from .registry import register
 
 @register
 class Constant1(Op):
-    """The reader's bytes (:class:`irrun.ir.reader.ConstBytes`), decoded on first use (a view of the
+    """The reader's bytes (:class:`irrun.ir.weights.ConstBytes`), decoded on first use (a view of the
     memory-mapped .bin where possible). A large packed Const has no value at inference: it is unpacked
     when it runs, like any layer, so that only what is computed from it is kept
     (irrun/runtime/program.py caches the decompressed weights, not the unpacked codes)."""

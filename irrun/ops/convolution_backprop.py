@@ -11,7 +11,7 @@ import numpy as np
 from ..errors import OpError
 from ..limits.memory import check_alloc
 from ..types.shapes import DYN, Dim, PartialShape
-from ._conv import _CONV_ATTRS, _dilated, check_conv_attrs, conv_kernel
+from ._conv import CONV_ATTRS, check_conv_attrs, conv_kernel, dilated_kernel
 from ._numerics import compute_dtype, require_numeric, same_etype
 from ._window import check_rank
 from .base import Attr, Op, Precision, TensorInfo, as_int64, spec_url
@@ -33,7 +33,7 @@ class ConvolutionBackpropData1(Op):
 
     type, version = "ConvolutionBackpropData", "opset1"
     spec = spec_url("convolution/convolution-backprop-data-1")
-    attrs = dict(_CONV_ATTRS, output_padding=Attr("ints", []))
+    attrs = dict(CONV_ATTRS, output_padding=Attr("ints", []))
     num_inputs = (2, 3)
     lead = 2      # filter dims before the kernel: [C_in, C_out, k...]
     rank_what = "Data batch"   # OpenVINO's rank-mismatch message starts "<rank_what> and filters rank"
@@ -56,7 +56,7 @@ class ConvolutionBackpropData1(Op):
         """(pads_begin, pads_end, output spatial dims) — for shapes and, with static dims, the kernel."""
         n = len(self.strides)
         op = self.output_padding or [0] * n
-        kd = [_dilated(k, d) for k, d in zip(ks, self.dilations)]
+        kd = [dilated_kernel(k, d) for k, d in zip(ks, self.dilations)]
         pb, pe = [0] * n, [0] * n
         if self.auto_pad == "explicit":
             pb, pe = list(self.pads_begin or pb), list(self.pads_end or pe)

@@ -15,7 +15,7 @@ import numpy as np
 from ..errors import OpError
 from ..limits.memory import check_alloc
 from ..types.shapes import Dim, PartialShape
-from ._conv import _CONV_ATTRS, ConvolutionOp
+from ._conv import CONV_ATTRS, ConvolutionOp
 from ._numerics import compute_dtype
 from .base import Attr, Precision, TensorInfo, spec_url
 from .registry import register
@@ -114,7 +114,7 @@ class DeformableConvolution1(_Deformable):
 
     type, version = "DeformableConvolution", "opset1"
     spec = spec_url("convolution/deformable-convolution-1")
-    attrs = {**_CONV_ATTRS, "group": Attr("int", 1), "deformable_group": Attr("int", 1)}
+    attrs = {**CONV_ATTRS, "group": Attr("int", 1), "deformable_group": Attr("int", 1)}
     num_inputs = (3, 3)
     pad_mode = False
 
@@ -125,7 +125,7 @@ class DeformableConvolution8(_Deformable):
 
     type, version = "DeformableConvolution", "opset8"
     spec = spec_url("convolution/deformable-convolution-8")
-    attrs = {**_CONV_ATTRS, "group": Attr("int", 1), "deformable_group": Attr("int", 1),
+    attrs = {**CONV_ATTRS, "group": Attr("int", 1), "deformable_group": Attr("int", 1),
              "bilinear_interpolation_pad": Attr("bool", False)}
     num_inputs = (3, 4)
 

@@ -1,9 +1,9 @@
-"""Element-wise math and logic: one declarative table, one class per row.
+"""Element-wise math and logic of one input: one short class per op.
 
-``UNARY`` maps an op type to its float kernel and its rule for integers. One class per table row
-is generated and registered (``Exp`` -> ``Exp-opset1`` ...), each with a docstring that links its
-spec; Round-5 and IsInf-10, which have attributes, are written out. The two-input ops are in
-:mod:`irrun.ops.binary`.
+Each class (``Exp1``: ``Exp`` of opset1 ...) names its type, version and spec and holds its
+``row`` (:class:`Unary`): the float kernel and the rule for integers; :class:`UnaryOp` does the
+rest. Round-5 and IsInf-10, which have attributes, are written out in full. The two-input ops are
+in :mod:`irrun.ops.binary`.
 
 Numerics, as measured on OpenVINO 2026.4.1's reference evaluator (tests/fixtures/math_expectations):
 
@@ -39,7 +39,7 @@ from ._numerics import (
     zero_signs,
 )
 from .base import Attr, Op, Precision, TensorInfo, spec_url
-from .registry import define, register
+from .registry import register
 
 BOOL = TYPES["boolean"]
 
@@ -117,17 +117,15 @@ def _atanh_int(x: np.ndarray) -> np.ndarray:
 
 
 class Unary:
-    """One row of ``UNARY``: how an op computes, and which element types it takes.
+    """How a table-driven unary op computes (its class's ``row``), and which element types it takes.
 
     ``ints``: the kernel for integer inputs (None: OpenVINO refuses integers with ``refuse``),
     ``floats`` likewise for floating-point ones;
     ``boolean``: whether OpenVINO accepts boolean inputs (then they pass through ``ints``)."""
 
-    def __init__(self, version: str, spec: str, doc: str, floats: Callable | None,
-                 ints: Callable | None, refuse: str = "This operation does not support input with "
-                 "element type: {}", boolean: bool = False, out_bool: bool = False,
-                 direct: Callable | None = None):
-        self.version, self.spec, self.doc = version, spec_url(spec), doc
+    def __init__(self, floats: Callable | None, ints: Callable | None,
+                 refuse: str = "This operation does not support input with element type: {}",
+                 boolean: bool = False, out_bool: bool = False, direct: Callable | None = None):
         self.floats, self.ints, self.refuse = floats, ints, refuse
         self.boolean, self.out_bool = boolean, out_bool
         #: ``direct(x, out)``: the f32/f64 kernel run on the whole array as it is, into ``out``
@@ -135,71 +133,10 @@ class Unary:
         self.direct = direct
 
 
-UNARY: dict[str, Unary] = {
-    "Abs": Unary("opset1", "arithmetic/abs-1", "|x|.", np.abs, np.abs),
-    "Ceiling": Unary("opset1", "arithmetic/ceiling-1", "Round up; integers unchanged.", np.ceil, _identity),
-    "Floor": Unary("opset1", "arithmetic/floor-1", "Round down; integers unchanged.", np.floor, _identity),
-    "Negative": Unary("opset1", "arithmetic/negative-1", "-x (unsigned integers wrap).", np.negative,
-                      np.negative),
-    "Sign": Unary("opset1", "arithmetic/sign-1", "-1, 0 or 1 (NaN stays NaN, -0.0 gives 0.0).", _sign, np.sign),
-    "Exp": Unary("opset1", "activation/exp-1", "e**x; integers: truncated.", np.exp, _trunc_of(np.exp, "Exp")),
-    "Log": Unary("opset1", "arithmetic/log-1", "Natural log; integers: truncated.", np.log,
-                 _trunc_of(np.log, "Log")),
-    "Sin": Unary("opset1", "arithmetic/sin-1", "sin(x); integers: truncated.", np.sin, _trunc_of(np.sin, "Sin")),
-    "Cos": Unary("opset1", "arithmetic/cos-1", "cos(x); integers: rounded.", np.cos, _round_of(np.cos, "Cos")),
-    "Tanh": Unary("opset1", "arithmetic/tanh-1", "tanh(x); integers: rounded.", np.tanh,
-                  _round_of(np.tanh, "Tanh")),
-    "Sqrt": Unary("opset1", "arithmetic/sqrt-1", "Square root; integers: rounded.", np.sqrt,
-                  _round_of(np.sqrt, "Sqrt")),
-    "Erf": Unary("opset1", "arithmetic/erf-1", "The Gauss error function (Cody's rational "
-                 "approximations in f64); integers: rounded.", erf, _round_of(erf, "Erf")),
-    "Acos": Unary("opset1", "arithmetic/acos-1", "arccos(x) (NaN outside [-1, 1]); integers: rounded.",
-                  np.arccos, _round_of(np.arccos, "Acos")),
-    "Asin": Unary("opset1", "arithmetic/asin-1", "arcsin(x) (NaN outside [-1, 1]); integers: truncated.",
-                  np.arcsin, _trunc_of(np.arcsin, "Asin")),
-    "Atan": Unary("opset1", "arithmetic/atan-1", "arctan(x); integers: rounded.", np.arctan,
-                  _round_of(np.arctan, "Atan")),
-    "Cosh": Unary("opset1", "arithmetic/cosh-1", "cosh(x); integers: rounded.", np.cosh, _round_of(np.cosh, "Cosh")),
-    "Sinh": Unary("opset1", "arithmetic/sinh-1", "sinh(x); integers: rounded.", np.sinh, _round_of(np.sinh, "Sinh")),
-    "Tan": Unary("opset1", "arithmetic/tan-1", "tan(x); integers: rounded, negative results wrap on "
-                 "unsigned types.", np.tan, _via_f64(np.tan, round_half_away, "Tan", wrap=True)),
-    "Acosh": Unary("opset4", "arithmetic/acosh-3", "arccosh(x) (NaN below 1), written version=\"opset4\" (the "
-                   "spec calls it Acosh-3); integers: rounded.", np.arccosh, _round_of(np.arccosh, "Acosh")),
-    "Asinh": Unary("opset4", "arithmetic/asinh-3", "arcsinh(x), written version=\"opset4\" (the spec calls "
-                   "it Asinh-3); integers: rounded.", np.arcsinh, _round_of(np.arcsinh, "Asinh")),
-    "Atanh": Unary("opset4", "arithmetic/atanh-3", "arctanh(x) (+-inf at +-1, NaN outside), written "
-                   "version=\"opset4\" (the spec calls it Atanh-3); integers as the spec defines them: "
-                   "the type's minimum at x <= -1, its maximum at x >= 1, else 0.", np.arctanh, _atanh_int),
-    "BitwiseNot": Unary("opset13", "bitwise/bitwise-not-13", "~x on integers (two's complement), not x on "
-                        "booleans; floats are refused.", None, np.invert, boolean=True,
-                        refuse="The element type of the input tensor must be integer or boolean."),
-    "Relu": Unary("opset1", "activation/relu-1", "max(x, 0), written ``ReLU`` in IR (NaN and -0.0 "
-                  "pass through: ``x < 0 ? 0 : x``).", _relu, _relu, direct=_relu),
-    "Sigmoid": Unary("opset1", "activation/sigmoid-1", "1 / (1 + e**-x); integers: 1 where x > 0, "
-                     "else 0 (the reference kernel's integer arithmetic).", _sigmoid,
-                     lambda x: (x > 0).astype(x.dtype)),
-    "HSwish": Unary("opset4", "activation/hswish-4", "x * min(max(x + 3, 0), 6) / 6; integers: in "
-                    "f64, rounded to nearest even (the CPU plugin; the reference has no integer "
-                    "kernel).", _hswish, _rint_of(_hswish, "HSwish")),
-    "HSigmoid": Unary("opset5", "activation/hsigmoid-5", "min(max(x + 3, 0), 6) / 6; integers as "
-                      "HSwish.", _hsigmoid, _rint_of(_hsigmoid, "HSigmoid")),
-    "Mish": Unary("opset4", "activation/mish-4", "x * tanh(softplus(x)).", _mish, None,
-                  refuse="Element must be of floating point type, Got: {}"),
-    "LogicalNot": Unary("opset1", "logical/logical-not-1", "not x; any element type (numbers: 1 where "
-                        "x == 0, else 0, in the input's type).", lambda x: (x == 0).astype(x.dtype),
-                        lambda x: (x == 0).astype(x.dtype), boolean=True),
-    "IsNaN": Unary("opset10", "comparison/isnan-10", "x is NaN.", np.isnan, None,
-                   refuse="The element type of the input tensor must be a floating point number.",
-                   out_bool=True),
-    "IsFinite": Unary("opset10", "comparison/isfinite-10", "x is neither infinite nor NaN.", np.isfinite,
-                      None, refuse="The element type of the input tensor must be a floating point "
-                      "number or dynamic (got {}).", out_bool=True),
-}
-
-
 class UnaryOp(Op):
-    """Base of the ``UNARY`` ops: same shape out, same element type (boolean for IsNaN...).
-    Float results may be written into the input's buffer (``inplace``)."""
+    """Base of the one-row unary ops below (``row``: their :class:`Unary`): same shape out, same
+    element type (boolean for IsNaN...). Float results may be written into the input's buffer
+    (``inplace``)."""
     category = "elementwise"
     allocation = "inputs"        # irrun/ops/base.py: Op.allocation
     elementwise = True
@@ -207,7 +144,7 @@ class UnaryOp(Op):
     row: ClassVar[Unary]
     restrictions = RESTRICTION
     inplace = (0,)
-    fresh_outputs = True          # (not for rows whose integer kernel returns x itself: define())
+    fresh_outputs = True          # (not Ceiling/Floor, whose integer kernel returns x itself)
 
     def out_type(self, et: ElementType) -> ElementType:
         """Check the input's element type as OpenVINO does; the output's element type."""
@@ -233,6 +170,232 @@ class UnaryOp(Op):
         if self.row.direct is not None and x.dtype in DIRECT:
             return [self.row.direct(x, out if fits(out, x) else None)]
         return [float_math(self.row.floats, x, out=out)]
+
+
+# ---------------------------------------------------------------------------------------------
+# The unary ops: one class each, a row apiece
+
+@register
+class Abs1(UnaryOp):
+    """Abs-1: |x|."""
+    type, version, spec = "Abs", "opset1", spec_url("arithmetic/abs-1")
+    row = Unary(np.abs, np.abs)
+
+
+@register
+class Ceiling1(UnaryOp):
+    """Ceiling-1: Round up; integers unchanged."""
+    type, version, spec = "Ceiling", "opset1", spec_url("arithmetic/ceiling-1")
+    row = Unary(np.ceil, _identity)
+    fresh_outputs = False       # integers pass through: the kernel returns x itself
+
+
+@register
+class Floor1(UnaryOp):
+    """Floor-1: Round down; integers unchanged."""
+    type, version, spec = "Floor", "opset1", spec_url("arithmetic/floor-1")
+    row = Unary(np.floor, _identity)
+    fresh_outputs = False       # integers pass through: the kernel returns x itself
+
+
+@register
+class Negative1(UnaryOp):
+    """Negative-1: -x (unsigned integers wrap)."""
+    type, version, spec = "Negative", "opset1", spec_url("arithmetic/negative-1")
+    row = Unary(np.negative, np.negative)
+
+
+@register
+class Sign1(UnaryOp):
+    """Sign-1: -1, 0 or 1 (NaN stays NaN, -0.0 gives 0.0)."""
+    type, version, spec = "Sign", "opset1", spec_url("arithmetic/sign-1")
+    row = Unary(_sign, np.sign)
+
+
+@register
+class Exp1(UnaryOp):
+    """Exp-1: e**x; integers: truncated."""
+    type, version, spec = "Exp", "opset1", spec_url("activation/exp-1")
+    row = Unary(np.exp, _trunc_of(np.exp, "Exp"))
+    precision = Precision.EXP
+
+
+@register
+class Log1(UnaryOp):
+    """Log-1: Natural log; integers: truncated."""
+    type, version, spec = "Log", "opset1", spec_url("arithmetic/log-1")
+    row = Unary(np.log, _trunc_of(np.log, "Log"))
+
+
+@register
+class Sin1(UnaryOp):
+    """Sin-1: sin(x); integers: truncated."""
+    type, version, spec = "Sin", "opset1", spec_url("arithmetic/sin-1")
+    row = Unary(np.sin, _trunc_of(np.sin, "Sin"))
+
+
+@register
+class Cos1(UnaryOp):
+    """Cos-1: cos(x); integers: rounded."""
+    type, version, spec = "Cos", "opset1", spec_url("arithmetic/cos-1")
+    row = Unary(np.cos, _round_of(np.cos, "Cos"))
+
+
+@register
+class Tanh1(UnaryOp):
+    """Tanh-1: tanh(x); integers: rounded."""
+    type, version, spec = "Tanh", "opset1", spec_url("arithmetic/tanh-1")
+    row = Unary(np.tanh, _round_of(np.tanh, "Tanh"))
+
+
+@register
+class Sqrt1(UnaryOp):
+    """Sqrt-1: Square root; integers: rounded."""
+    type, version, spec = "Sqrt", "opset1", spec_url("arithmetic/sqrt-1")
+    row = Unary(np.sqrt, _round_of(np.sqrt, "Sqrt"))
+    precision = Precision.EPSILON
+
+
+@register
+class Erf1(UnaryOp):
+    """Erf-1: The Gauss error function (Cody's rational approximations in f64); integers: rounded."""
+    type, version, spec = "Erf", "opset1", spec_url("arithmetic/erf-1")
+    row = Unary(erf, _round_of(erf, "Erf"))
+
+
+@register
+class Acos1(UnaryOp):
+    """Acos-1: arccos(x) (NaN outside [-1, 1]); integers: rounded."""
+    type, version, spec = "Acos", "opset1", spec_url("arithmetic/acos-1")
+    row = Unary(np.arccos, _round_of(np.arccos, "Acos"))
+
+
+@register
+class Asin1(UnaryOp):
+    """Asin-1: arcsin(x) (NaN outside [-1, 1]); integers: truncated."""
+    type, version, spec = "Asin", "opset1", spec_url("arithmetic/asin-1")
+    row = Unary(np.arcsin, _trunc_of(np.arcsin, "Asin"))
+
+
+@register
+class Atan1(UnaryOp):
+    """Atan-1: arctan(x); integers: rounded."""
+    type, version, spec = "Atan", "opset1", spec_url("arithmetic/atan-1")
+    row = Unary(np.arctan, _round_of(np.arctan, "Atan"))
+
+
+@register
+class Cosh1(UnaryOp):
+    """Cosh-1: cosh(x); integers: rounded."""
+    type, version, spec = "Cosh", "opset1", spec_url("arithmetic/cosh-1")
+    row = Unary(np.cosh, _round_of(np.cosh, "Cosh"))
+
+
+@register
+class Sinh1(UnaryOp):
+    """Sinh-1: sinh(x); integers: rounded."""
+    type, version, spec = "Sinh", "opset1", spec_url("arithmetic/sinh-1")
+    row = Unary(np.sinh, _round_of(np.sinh, "Sinh"))
+
+
+@register
+class Tan1(UnaryOp):
+    """Tan-1: tan(x); integers: rounded, negative results wrap on unsigned types."""
+    type, version, spec = "Tan", "opset1", spec_url("arithmetic/tan-1")
+    row = Unary(np.tan, _via_f64(np.tan, round_half_away, "Tan", wrap=True))
+
+
+@register
+class Acosh4(UnaryOp):
+    """Acosh-4: arccosh(x) (NaN below 1), written version="opset4" (the spec calls it Acosh-3);
+    integers: rounded."""
+    type, version, spec = "Acosh", "opset4", spec_url("arithmetic/acosh-3")
+    row = Unary(np.arccosh, _round_of(np.arccosh, "Acosh"))
+
+
+@register
+class Asinh4(UnaryOp):
+    """Asinh-4: arcsinh(x), written version="opset4" (the spec calls it Asinh-3); integers: rounded."""
+    type, version, spec = "Asinh", "opset4", spec_url("arithmetic/asinh-3")
+    row = Unary(np.arcsinh, _round_of(np.arcsinh, "Asinh"))
+
+
+@register
+class Atanh4(UnaryOp):
+    """Atanh-4: arctanh(x) (+-inf at +-1, NaN outside), written version="opset4" (the spec calls it
+    Atanh-3); integers as the spec defines them: the type's minimum at x <= -1, its maximum at x >=
+    1, else 0."""
+    type, version, spec = "Atanh", "opset4", spec_url("arithmetic/atanh-3")
+    row = Unary(np.arctanh, _atanh_int)
+
+
+@register
+class BitwiseNot13(UnaryOp):
+    """BitwiseNot-13: ~x on integers (two's complement), not x on booleans; floats are refused."""
+    type, version, spec = "BitwiseNot", "opset13", spec_url("bitwise/bitwise-not-13")
+    row = Unary(None, np.invert, boolean=True,
+                refuse="The element type of the input tensor must be integer or boolean.")
+
+
+@register
+class Relu1(UnaryOp):
+    """Relu-1: max(x, 0), written ``ReLU`` in IR (NaN and -0.0 pass through: ``x < 0 ? 0 : x``)."""
+    type, version, spec = "Relu", "opset1", spec_url("activation/relu-1")
+    row = Unary(_relu, _relu, direct=_relu)
+
+
+@register
+class Sigmoid1(UnaryOp):
+    """Sigmoid-1: 1 / (1 + e**-x); integers: 1 where x > 0, else 0 (the reference kernel's integer
+    arithmetic)."""
+    type, version, spec = "Sigmoid", "opset1", spec_url("activation/sigmoid-1")
+    row = Unary(_sigmoid, lambda x: (x > 0).astype(x.dtype))
+
+
+@register
+class HSwish4(UnaryOp):
+    """HSwish-4: x * min(max(x + 3, 0), 6) / 6; integers: in f64, rounded to nearest even (the CPU
+    plugin; the reference has no integer kernel)."""
+    type, version, spec = "HSwish", "opset4", spec_url("activation/hswish-4")
+    row = Unary(_hswish, _rint_of(_hswish, "HSwish"))
+
+
+@register
+class HSigmoid5(UnaryOp):
+    """HSigmoid-5: min(max(x + 3, 0), 6) / 6; integers as HSwish."""
+    type, version, spec = "HSigmoid", "opset5", spec_url("activation/hsigmoid-5")
+    row = Unary(_hsigmoid, _rint_of(_hsigmoid, "HSigmoid"))
+
+
+@register
+class Mish4(UnaryOp):
+    """Mish-4: x * tanh(softplus(x))."""
+    type, version, spec = "Mish", "opset4", spec_url("activation/mish-4")
+    row = Unary(_mish, None, refuse="Element must be of floating point type, Got: {}")
+
+
+@register
+class LogicalNot1(UnaryOp):
+    """LogicalNot-1: not x; any element type (numbers: 1 where x == 0, else 0, in the input's type)."""
+    type, version, spec = "LogicalNot", "opset1", spec_url("logical/logical-not-1")
+    row = Unary(lambda x: (x == 0).astype(x.dtype), lambda x: (x == 0).astype(x.dtype), boolean=True)
+
+
+@register
+class IsNaN10(UnaryOp):
+    """IsNaN-10: x is NaN."""
+    type, version, spec = "IsNaN", "opset10", spec_url("comparison/isnan-10")
+    row = Unary(np.isnan, None,
+                refuse="The element type of the input tensor must be a floating point number.", out_bool=True)
+
+
+@register
+class IsFinite10(UnaryOp):
+    """IsFinite-10: x is neither infinite nor NaN."""
+    type, version, spec = "IsFinite", "opset10", spec_url("comparison/isfinite-10")
+    row = Unary(np.isfinite, None, out_bool=True, refuse="The element type of the input tensor must be a "
+                "floating point number or dynamic (got {}).")
+
 
 
 # ---------------------------------------------------------------------------------------------
@@ -286,18 +449,3 @@ class IsInf10(Op):
     def run(self, x):
         x = x.astype(work_dtype(x.dtype), copy=False)
         return [np.asarray((np.isposinf(x) & self.detect_positive) | (np.isneginf(x) & self.detect_negative))]
-
-
-# ---------------------------------------------------------------------------------------------
-# Class generation
-
-
-#: how OpenVINO's precision passes see these ops (irrun/debug/accuracy/precision.py)
-_PRECISION = {"Exp": Precision.EXP, "Sqrt": Precision.EPSILON}
-
-for _name, _row in UNARY.items():
-    globals()[f"{_name}{_row.version[5:]}"] = define(UnaryOp, _name, _row.version, _row.spec, _row.doc, row=_row,
-                                                     fresh_outputs=_row.ints is not _identity,
-                                                     precision=_PRECISION.get(_name, Precision.NONE))
-
-del _name, _row

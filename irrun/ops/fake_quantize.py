@@ -2,7 +2,7 @@
 
 
 Measured on OpenVINO 2026.4.1 (tests/fixtures/attention_quantize_movement_expectations,
-tools/make_attention_quantize_movement_expectations.py):
+tools/expectations/make_attention_quantize_movement_expectations.py):
 
 * The reference kernel (``Node.evaluate``; ConstantFolding never folds FakeQuantize) computes the
   spec formula literally in f32, rounding half to even (``std::nearbyint``):

@@ -44,8 +44,8 @@ from ..types.shapes import DYN, Dim, PartialShape
 from . import bounds
 from ._numerics import require_numeric
 from ._resize import (
-    _F32,
     CTM,
+    F32,
     MODES_4,
     MODES_11,
     NEAREST,
@@ -128,7 +128,7 @@ class _Interpolate(Op):
                     raise OpError(f"sizes {sizes} must not be negative", port=f"input {port}",
                                   openvino_loads=True)
         elif v is not None:
-            scales = np.asarray(v).astype(_F32).reshape(-1).tolist()
+            scales = np.asarray(v).astype(F32).reshape(-1).tolist()
             if axes is not None:
                 check_count(len(scales), axes, "scales", f"input {port}")
                 if any(not s > 0 or not math.isfinite(s) for s in scales[:len(axes)]):
@@ -161,7 +161,7 @@ class _Interpolate(Op):
         xp = pad_data(x, pb, pe)
         out = [shape[a] for a in axes]
         if scales is None:
-            scales = [float(_F32(n) / _F32(xp.shape[a])) if xp.shape[a] else 1.0 for a, n in zip(axes, out)]
+            scales = [float(F32(n) / F32(xp.shape[a])) if xp.shape[a] else 1.0 for a, n in zip(axes, out)]
         resize = Resize(self.mode, self.coordinate_transformation_mode, self.nearest_mode, self.cube_coeff)
         return [resize(xp, axes, out, scales[:len(axes)])]
 
@@ -302,6 +302,6 @@ class Interpolate1(Op):
             shape[a] = n
         _check_work(x.shape, pb, pe, shape, x.dtype)
         xp = pad_data(x, pb, pe)
-        scales = [float(_F32(n) / _F32(xp.shape[a])) if xp.shape[a] else 1.0 for a, n in zip(axes, out)]
+        scales = [float(F32(n) / F32(xp.shape[a])) if xp.shape[a] else 1.0 for a, n in zip(axes, out)]
         y = self.resize_for(rank)(xp, axes, out, scales)
         return [y[tuple(slice(0, x.shape[i]) if i not in axes else slice(None) for i in range(rank))]]

@@ -6,14 +6,14 @@ import numpy as np
 from ..errors import IrrunError, OpError
 from ..limits import iterations
 from ..types.shapes import Dim
-from ._port_maps import _one, _scalar
-from ._subgraph_op import SLICING_RESTRICTIONS, _Iterating
+from ._port_maps import check_one_value, scalar_value
+from ._subgraph_op import SLICING_RESTRICTIONS, IteratingOp
 from .base import TensorInfo, as_int64, spec_url
 from .registry import register
 
 
 @register
-class Loop5(_Iterating):
+class Loop5(IteratingOp):
     """Runs the body while the trip count (``-1``: unbounded) and the execution condition allow:
     input 0 is the trip count, input 1 the first condition, the body's ``execution_condition``
     Result the next one; a ``current_iteration`` Parameter gets 0, 1, 2..."""
@@ -35,19 +35,19 @@ class Loop5(_Iterating):
         a = super().analyse(ins)
         if self.current is not None:
             cur = self.body.declared(self.current)
-            _one(cur, "CurrentIteration input", None)
+            check_one_value(cur, "CurrentIteration input", None)
             if not (cur.etype.is_integer or cur.etype.is_dynamic):
                 raise OpError(f"the current_iteration body Parameter is {cur.etype}, not an integer")
         return a
 
     def iterations(self, ins, a) -> Dim:
         trip, cond = ins[0], ins[1]
-        _one(trip, "TripCount", "input 0")
-        _one(cond, "ExecutionCondition", "input 1")
+        check_one_value(trip, "TripCount", "input 0")
+        check_one_value(cond, "ExecutionCondition", "input 1")
         if not (trip.etype.is_integer or trip.etype.is_dynamic):
             raise OpError(f"the trip count is {trip.etype}, not an integer", port="input 0")
         body_cond = self.body.result(a.types, self.condition)
-        _one(body_cond, "BodyExecutionCondition", None)
+        check_one_value(body_cond, "BodyExecutionCondition", None)
         again = None if body_cond.value is None else bool(body_cond.value.reshape(-1)[0])
         t = None if trip.value is None else int(as_int64(trip.value).reshape(-1)[0])
         first = None if cond.value is None else bool(cond.value.reshape(-1)[0])
@@ -91,12 +91,12 @@ class Loop5(_Iterating):
                 f"and {iterations.DEFAULT_MAX_WORK} units of loop work)")
 
     def run(self, trip, cond, *rest, ctx=None):
-        t = int(as_int64(np.asarray(_scalar(trip, "the trip count", "input 0"))))
-        go = bool(_scalar(cond, "the execution condition", "input 1"))
+        t = int(as_int64(np.asarray(scalar_value(trip, "the trip count", "input 0"))))
+        go = bool(scalar_value(cond, "the execution condition", "input 1"))
 
         def more(i, res):
             if res is not None:
-                return bool(_scalar(res[self.condition], "the body's execution condition")) and \
+                return bool(scalar_value(res[self.condition], "the body's execution condition")) and \
                     (t < 0 or i < t)
             return go and (t < 0 or i < t)
         xs = (trip, cond) + rest

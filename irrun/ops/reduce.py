@@ -1,5 +1,6 @@
 """Reductions over the axes given by input 1: ReduceSum/Mean/Max/Min/Prod-1, ReduceL1/L2-4,
-ReduceLogicalAnd/Or-1, one table row each; ``keep_dims`` keeps the reduced axes as 1.
+ReduceLogicalAnd/Or-1, one short class each (its kernel; :class:`ReduceOp` does the rest);
+``keep_dims`` keeps the reduced axes as 1.
 
 The axes (scalar or 1-D, any integer type, ``[-rank, rank-1]``, duplicates allowed) are resolved
 by :func:`reduce_axes` and the output shape by :func:`reduce_shape`, both used by ``infer`` (when
@@ -28,7 +29,7 @@ from ..types.shapes import Dim, PartialShape
 from . import bounds
 from ._numerics import NUMERIC, RESTRICTION, quiet, unsupported, work_dtype
 from .base import Attr, Op, Precision, TensorInfo, check_index_input, int_list, normalize_axis, spec_url
-from .registry import define
+from .registry import register
 
 ONE = Dim(1, 1)
 
@@ -163,24 +164,73 @@ class ReduceOp(Op):
             return [np.asarray(type(self).kernel(x, ax, self.keep_dims))]
 
 
-REDUCE: dict[str, tuple[str, str, str, Callable[..., np.ndarray]]] = {  # op type -> (version, spec page, doc, kernel)
-    "ReduceSum": ("opset1", "reduce-sum-1", "Sum over the axes.", _sum),
-    "ReduceMean": ("opset1", "reduce-mean-1", "Arithmetic mean over the axes (integers truncate).", _mean),
-    "ReduceMax": ("opset1", "reduce-max-1", "Maximum over the axes (NaN skipped).", _max),
-    "ReduceMin": ("opset1", "reduce-min-1", "Minimum over the axes (NaN skipped).", _min),
-    "ReduceProd": ("opset1", "reduce-prod-1", "Product over the axes.", _prod),
-    "ReduceL1": ("opset4", "reduce-l1-4", "Sum of absolute values over the axes.", _l1),
-    "ReduceL2": ("opset4", "reduce-l2-4", "Square root of the sum of squares over the axes.", _l2),
-    "ReduceLogicalAnd": ("opset1", "reduce-logical-and-1", "All true over the axes (boolean).", _all),
-    "ReduceLogicalOr": ("opset1", "reduce-logical-or-1", "Any true over the axes (boolean).", _any),
-}
 
-for _name, (_ver, _page, _doc, _kernel) in REDUCE.items():
-    globals()[f"{_name}{_ver[5:]}"] = define(ReduceOp, _name, _ver, spec_url("reduction/" + _page), _doc,
-                                             kernel=staticmethod(_kernel), logical="Logical" in _name,
-                                             # they select an element: value bounds pass (irrun/ops/bounds.py)
-                                             moves_values=(0,) if _name in ("ReduceMax", "ReduceMin") else (),
-                                             restrictions="" if "Logical" in _name else RESTRICTION,
-                                             precision=Precision.SUM_REDUCTION if _name in ("ReduceSum", "ReduceMean")
-                                             else Precision.NONE)
-del _name, _ver, _page, _doc, _kernel
+@register
+class ReduceSum1(ReduceOp):
+    """ReduceSum-1: Sum over the axes."""
+    type, version, spec = "ReduceSum", "opset1", spec_url("reduction/reduce-sum-1")
+    kernel = staticmethod(_sum)
+    precision = Precision.SUM_REDUCTION
+
+
+@register
+class ReduceMean1(ReduceOp):
+    """ReduceMean-1: Arithmetic mean over the axes (integers truncate)."""
+    type, version, spec = "ReduceMean", "opset1", spec_url("reduction/reduce-mean-1")
+    kernel = staticmethod(_mean)
+    precision = Precision.SUM_REDUCTION
+
+
+@register
+class ReduceMax1(ReduceOp):
+    """ReduceMax-1: Maximum over the axes (NaN skipped)."""
+    type, version, spec = "ReduceMax", "opset1", spec_url("reduction/reduce-max-1")
+    kernel = staticmethod(_max)
+    moves_values = (0,)          # it selects an element: value bounds pass (irrun/ops/bounds.py)
+
+
+@register
+class ReduceMin1(ReduceOp):
+    """ReduceMin-1: Minimum over the axes (NaN skipped)."""
+    type, version, spec = "ReduceMin", "opset1", spec_url("reduction/reduce-min-1")
+    kernel = staticmethod(_min)
+    moves_values = (0,)          # it selects an element: value bounds pass (irrun/ops/bounds.py)
+
+
+@register
+class ReduceProd1(ReduceOp):
+    """ReduceProd-1: Product over the axes."""
+    type, version, spec = "ReduceProd", "opset1", spec_url("reduction/reduce-prod-1")
+    kernel = staticmethod(_prod)
+
+
+@register
+class ReduceL14(ReduceOp):
+    """ReduceL1-4: Sum of absolute values over the axes."""
+    type, version, spec = "ReduceL1", "opset4", spec_url("reduction/reduce-l1-4")
+    kernel = staticmethod(_l1)
+
+
+@register
+class ReduceL24(ReduceOp):
+    """ReduceL2-4: Square root of the sum of squares over the axes."""
+    type, version, spec = "ReduceL2", "opset4", spec_url("reduction/reduce-l2-4")
+    kernel = staticmethod(_l2)
+
+
+@register
+class ReduceLogicalAnd1(ReduceOp):
+    """ReduceLogicalAnd-1: All true over the axes (boolean)."""
+    type, version, spec = "ReduceLogicalAnd", "opset1", spec_url("reduction/reduce-logical-and-1")
+    kernel = staticmethod(_all)
+    logical = True
+    restrictions = ""
+
+
+@register
+class ReduceLogicalOr1(ReduceOp):
+    """ReduceLogicalOr-1: Any true over the axes (boolean)."""
+    type, version, spec = "ReduceLogicalOr", "opset1", spec_url("reduction/reduce-logical-or-1")
+    kernel = staticmethod(_any)
+    logical = True
+    restrictions = ""

@@ -26,7 +26,6 @@ _NOT_OPS = frozenset({"base", "registry", "bounds"})
 # IR spellings that differ from the C++ class names (the serializer writes the left ones).
 _IR_SPELLING = {"const": "Constant", "relu": "Relu", "softmax": "Softmax", "prelu": "PRelu"}
 #: how OpenVINO's serializer writes a Constant's type
-_WRITTEN_CONSTANT = "Const"
 # The reader's special cases (ir-format.md §11).
 _OPSET1_TO_OPSET2 = {"MVN", "ROIPooling", "ReorgYolo"}
 _EXPERIMENTAL = {
@@ -78,18 +77,6 @@ def index() -> dict[str, list[str]]:
     return {t: sorted(out[t]) for t in sorted(out)}
 
 
-def define(base: type[Op], type_: str, version: str, spec: str, doc: str, module: str | None = None,
-           **cls_vars) -> type[Op]:
-    """Create and register the class ``<type_><n>`` of ``base`` for one row of an op table (the
-    class naming rule: type name + opset number, ``Add1``); ``module`` is the op module that
-    defines the row (by default ``base``'s), where the index (``index.json``) looks it up."""
-    cls = type(f"{type_}{version[5:]}", (base,), {
-        "type": type_, "version": version, "spec": spec, "__module__": module or base.__module__,
-        "__qualname__": f"{type_}{version[5:]}", "__doc__": f"{type_}-{version[5:]}: {doc}\nSpec: {spec}",
-        **cls_vars})
-    return register(cls)
-
-
 def register(cls: type[Op]) -> type[Op]:
     """Class decorator: register an Op subclass under ``(cls.type, cls.version)``."""
     key = (cls.type, cls.version)
@@ -106,7 +93,9 @@ def _opsets() -> dict[str, dict[str, str]]:
 
 
 @cache
-def _canonical_names() -> dict[str, str]:
+def canonical_names() -> dict[str, str]:
+    """Every op type OpenVINO knows (any opset) and the IR's other spellings, lowercased -> as
+    OpenVINO spells it: type names in IR files and on the command line are case-insensitive."""
     names = {t.lower(): t for table in _opsets().values() for t in table}
     names.update(_IR_SPELLING)
     return names
@@ -114,7 +103,7 @@ def _canonical_names() -> dict[str, str]:
 
 def canonical_type(type_name: str) -> str:
     """``"const"`` -> ``"Constant"``, ``"mvn"`` -> ``"MVN"``; unknown names are returned as given."""
-    return _canonical_names().get(type_name.lower(), type_name)
+    return canonical_names().get(type_name.lower(), type_name)
 
 
 def resolve(type_name: str, version: str) -> type[Op]:
@@ -190,23 +179,6 @@ def precision_of(type_name: str) -> Precision:
     return out
 
 
-def by_role(role: Role) -> type[Op]:
-    """The newest op class of a role that only one type has (Parameter, Result, Constant), for
-    code that writes such layers."""
-    load_all()
-    found = sorted({cls.type for cls in _REGISTRY.values() if cls.role is role})
-    if len(found) != 1:
-        raise ValueError(f"{role} is the role of {found or 'no type'}")
-    return _REGISTRY[(found[0], versions_of(found[0])[-1])]
-
-
-def written_type(role: Role) -> tuple[str, str]:
-    """(type, version) as OpenVINO's serializer writes a layer of that role (``("Const",
-    "opset1")``), for code that writes IR (:mod:`irrun.ir.builder`)."""
-    cls = by_role(role)
-    return (_WRITTEN_CONSTANT if role is Role.CONSTANT else cls.type), cls.version
-
-
 def all_ops() -> list[type[Op]]:
     """Every registered op class, sorted by type and version (for ``irrun ops``)."""
     load_all()
@@ -216,7 +188,7 @@ def all_ops() -> list[type[Op]]:
 
 
 def write_index() -> str:
-    """Rewrite ``index.json`` from the registry (``python tools/make_op_index.py``); one line
+    """Rewrite ``index.json`` from the registry (``python -m tools.ops.make_op_index``); one line
     per type."""
     path = str(resources.files(__package__).joinpath("index.json"))
     body = ",\n".join(f"{json.dumps(t)}: {json.dumps(m)}" for t, m in index().items())

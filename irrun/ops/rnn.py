@@ -42,14 +42,14 @@ from ..types.elements import ElementType
 from ..types.shapes import DYN, Dim, PartialShape
 from ._numerics import compute_dtype
 from ._recurrence import (
-    _FLOATS,
     ACTIVATIONS,
+    FLOAT_TYPES,
     GRU,
     LSTM,
     RNN,
     Family,
-    _dim,
     cell_shape,
+    dim_or_dynamic,
     merge_types,
     recurrence,
     sequence_lengths,
@@ -97,7 +97,7 @@ class _Recurrent(Op):
         fam = self.family
         extra = "" if self.type == "LSTMCell" else " inputs"
         et = merge_types(infos, f"Element types for X, {fam.state_names}, W, R and B{extra} do not match.")
-        if not et.is_dynamic and et.name not in _FLOATS:
+        if not et.is_dynamic and et.name not in FLOAT_TYPES:
             raise OpError(f"irrun runs {self.type} on f64/f32/f16/bf16 data, not {et}", unsupported=True)
         return et
 
@@ -123,7 +123,7 @@ class _Cell(_Recurrent):
         """(batch, hidden) — the one rule of ``infer`` and ``run`` (with the arrays' shapes)."""
         batch, hidden = cell_shape(self.family, shapes, self.lbr)
         hidden = self.hidden_of(shapes, hidden)
-        self.check_runnable(hidden, _dim(shapes[0], 1), _dim(shapes[1 + self.family.states], 1))
+        self.check_runnable(hidden, dim_or_dynamic(shapes[0], 1), dim_or_dynamic(shapes[1 + self.family.states], 1))
         return batch, hidden
 
     def hidden_of(self, shapes: Sequence[PartialShape], hidden: Dim) -> Dim:
@@ -244,7 +244,7 @@ class _Sequence(_Recurrent):
     def shape(self, shapes: Sequence[PartialShape]) -> tuple[Dim, Dim, Dim, Dim]:
         s = self.family.states
         dims = sequence_shape(self.family, shapes, self.ndir, self.lbr)
-        self.check_runnable(dims[3], _dim(shapes[0], 2), _dim(shapes[2 + s], 2), dims[2])
+        self.check_runnable(dims[3], dim_or_dynamic(shapes[0], 2), dim_or_dynamic(shapes[2 + s], 2), dims[2])
         return dims
 
     def infer(self, inputs):

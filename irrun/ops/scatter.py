@@ -5,7 +5,7 @@ All three reduce to one kernel, :func:`scatter_reduce`: ``data`` viewed as rows 
 slices), one target row per update, applied in the order of ``indices`` (row-major) as
 OpenVINO's reference evaluator does — so for duplicate targets the last update wins (``none``)
 or the reduction folds them in that order. The data is always copied first; inputs are never
-written. Measured with OpenVINO 2026.4.1 (tools/make_index_expectations.py): integers wrap,
+written. Measured with OpenVINO 2026.4.1 (tools/expectations/make_index_expectations.py): integers wrap,
 booleans reduce logically (sum = or, sub = xor, prod/min = and, max = or), f16/bf16 are
 accumulated in f32 and rounded once at the end.
 """

@@ -4,13 +4,13 @@ from __future__ import annotations
 from ..errors import OpError
 from ..types.shapes import Dim
 from ._port_maps import InputMap, Slicing
-from ._subgraph_op import SLICING_RESTRICTIONS, _Iterating
+from ._subgraph_op import SLICING_RESTRICTIONS, IteratingOp
 from .base import normalize_axis, spec_url
 from .registry import register
 
 
 @register
-class TensorIterator1(_Iterating):
+class TensorIterator1(IteratingOp):
     """Runs the body once per chunk of its sliced inputs (once when none is sliced); back edges
     carry Results to Parameters; outputs are the last iteration's or all concatenated."""
 

@@ -1,6 +1,6 @@
 """TopK-1/3/11: the ``k`` largest or smallest elements of every slice along ``axis``, and their indices.
 
-Order (measured on OpenVINO 2026.4.1, tools/make_select_expectations.py): the reference evaluator
+Order (measured on OpenVINO 2026.4.1, tools/expectations/make_select_expectations.py): the reference evaluator
 ranks by value and breaks ties by the lower index, whatever ``stable`` says, and the spec's
 ``stable=true`` rule is the same; irrun always does this (the CPU plugin does it only for
 sort=value with stable=true; elsewhere it picks tied elements arbitrarily). ``sort=index`` returns

@@ -20,7 +20,7 @@ from .base import Attr, Op, Role, TensorInfo, spec_url
 from .registry import register
 
 if TYPE_CHECKING:
-    from ..runtime.state import Variable
+    from ..types.variable import Variable
 
 
 class _VariableOp(Op):

@@ -49,7 +49,7 @@ class Program:
         self.constant_bytes = 0
         self._warned = False
         #: called after every ``RELEASE_EVERY`` bytes of constants computed: lets the kernel take
-        #: back the compressed .bin pages they were computed from (irrun.ir.reader.IRModel.release_pages)
+        #: back the compressed .bin pages they were computed from (irrun.ir.records.IRModel.release_pages)
         self.release: Callable[[], None] | None = None
 
     def plan(self, key: tuple, types: Callable[[], dict], order: list | None = None,

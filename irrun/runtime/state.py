@@ -1,8 +1,8 @@
 """A model's variables (ReadValue/Assign): what the IR declares, and the values they hold.
 
 Stateful models (the KV cache of an LLM export) read a variable with ``ReadValue`` and write it
-with ``Assign`` (ir-format.md §8.3). A :class:`Variable` collects what the IR says about one
-``variable_id``: the type and shape ReadValue-6 declares (``variable_type``, ``variable_shape``)
+with ``Assign`` (ir-format.md §8.3). A :class:`~irrun.types.variable.Variable` collects what the
+IR says about one ``variable_id``: the type and shape ReadValue-6 declares (``variable_type``, ``variable_shape``)
 and which layers read and write it. :class:`State` — ``Model.state`` — holds the values; they
 persist across ``Model.run`` calls until reset, like the state of one OpenVINO infer request.
 
@@ -16,42 +16,13 @@ by the CPU plugin (``ReadValue node ... doesn't have sibling output``).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, MutableMapping
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import InputError, LayerRef
-from ..types.elements import DYNAMIC, ElementType
+from ..errors import InputError
+from ..types.elements import ElementType
 from ..types.shapes import PartialShape
-
-
-@dataclass(eq=False)
-class Variable:
-    """One ``variable_id``: its declared element type and shape (dynamic when the IR does not say,
-    e.g. ReadValue-3, whose variable takes its initial value's type and shape), and its layers."""
-
-    id: str
-    etype: ElementType = DYNAMIC
-    shape: PartialShape = field(default_factory=lambda: PartialShape(None))
-    readers: list[LayerRef] = field(default_factory=list)
-    writers: list[LayerRef] = field(default_factory=list)
-
-    def pairing_problem(self) -> str | None:
-        """Why OpenVINO cannot compile this variable's layers, or None: it needs exactly one
-        ReadValue and one Assign per variable."""
-        r, w = len(self.readers), len(self.writers)
-        if r == 1 and w == 1:
-            return None
-        return (f'variable "{self.id}" is read by {r} ReadValue and written by {w} Assign layers; '
-                "OpenVINO needs exactly one of each (its CPU plugin refuses the model: "
-                + ("ReadValue ... doesn't have sibling output)" if r else "Assign has no ReadValue)"))
-
-    def zeros(self, etype: ElementType, shape: PartialShape) -> np.ndarray:
-        """The value of an unset variable without an initial value: zeros, dynamic dims 0."""
-        if etype.dtype is None or shape.rank is None:
-            raise InputError(f'variable "{self.id}" has no value and no initial value, and its '
-                             f"{'element type' if etype.dtype is None else 'rank'} is unknown")
-        return np.zeros(tuple(d.lo for d in shape), etype.dtype)
+from ..types.variable import Variable
 
 
 class State(MutableMapping):

@@ -16,14 +16,14 @@ import numpy as np
 from ..analysis.graph import Graph, build_graph, inputs_of, live_order
 from ..analysis.inference import Types, infer_types
 from ..errors import InternalError, IrrunError, OpError, ShapeError, UnsupportedError
-from ..ir.reader import IRGraph, Layer
+from ..ir.records import IRGraph, Layer
 from ..limits import memory as budget
 from ..ops import registry
 from ..ops.base import Op
 from ..types.tensor_info import TensorInfo
+from ..types.variable import Variable
 from .executor import RunContext, Step, check_memory, execute
 from .program import Program
-from .state import Variable
 
 
 class Build:

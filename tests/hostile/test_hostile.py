@@ -1,9 +1,8 @@
-"""The hostile-input corpus (tests/hostile/corpus, built by tools/make_hostile_corpus.py): every
+"""The hostile-input corpus (tests/hostile/corpus, built by tools/fuzz/make_hostile_corpus.py): every
 bad input gets its documented exit code and one short paragraph naming the layer or file, never a
 traceback; nothing outside the named files is read and nothing is fetched."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
@@ -24,11 +23,8 @@ CASES = json.loads((HERE / "cases.json").read_text())
 
 
 def _tool():
-    spec = importlib.util.spec_from_file_location("make_hostile_corpus",
-                                                  ROOT / "tools" / "make_hostile_corpus.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    from tools.fuzz import make_hostile_corpus
+    return make_hostile_corpus
 
 
 def case_dir(case, tmp_path) -> Path:

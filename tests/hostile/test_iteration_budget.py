@@ -1,5 +1,5 @@
 """The iteration budget (irrun/limits/iterations.py) and the run's live-memory bound (budget.Live) on the
-Loop fixtures (tools/make_subgraph_fixtures.py); string inputs converted within the budget."""
+Loop fixtures (tools/fixtures/make_subgraph_fixtures.py); string inputs converted within the budget."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,5 +1,5 @@
 """OpenVINO's measured answers for the math ops (tests/fixtures/math_expectations.{json,npz}, made by
-tools/make_math_expectations.py), and the one check that holds irrun to them.
+tools/expectations/make_math_expectations.py), and the one check that holds irrun to them.
 
 Each case is one layer exactly as OpenVINO serialised it (IR type spelling, version, attributes)
 with its inputs, and what OpenVINO 2026.4.1 did with it:
@@ -95,7 +95,7 @@ def _pools() -> dict[str, np.ndarray]:
 
 def _array(case: dict, key: str) -> np.ndarray:
     """Input ``in<i>``, reference output ``out<j>`` or CPU output ``cpu<j>`` of a case: a slice
-    of a flat pool (tools/make_math_expectations.py: ``pack``)."""
+    of a flat pool (tools/expectations/make_math_expectations.py: ``pack``)."""
     kind, i = key[:-1], int(key[-1])
     spec = {"in": case.get("inputs"), "out": case.get("outputs"), "cpu": case.get("cpu_outputs")}[kind][i]
     pool, offset = case["data"][key]

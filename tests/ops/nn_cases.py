@@ -1,5 +1,5 @@
-"""The OpenVINO measurements of tools/make_nn_expectations.py (and of the generators built on it,
-tools/make_<family>_expectations.py), replayed through irrun.
+"""The OpenVINO measurements of tools/expectations/make_nn_expectations.py (and of the generators built on it,
+tools/expectations/make_<family>_expectations.py), replayed through irrun.
 
 ``tests/fixtures/<family>_expectations.json`` lists one case per line: the layer exactly as OpenVINO
 serialised it (type, version, attributes), its inputs (arrays in the .npz, or a Parameter's
@@ -30,7 +30,7 @@ from irrun.types.shapes import Dim, PartialShape
 from helpers import Param, infer_op, run_op
 
 #: every ``tests/fixtures/<name>_expectations.{json,npz}`` pair in the format of
-#: tools/make_nn_expectations.py (the math fixture has its own format and reader, expectations.py)
+#: tools/expectations/make_nn_expectations.py (the math fixture has its own format and reader, expectations.py)
 FIXTURES = sorted(p.with_suffix("") for p in (Path(__file__).resolve().parents[1] / "fixtures").glob("*_expectations.json")
                   if p.name != "math_expectations.json")
 #: float tolerances: f32/f64 as the issue asks; f16/bf16 results round differently per evaluator

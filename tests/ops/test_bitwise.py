@@ -1,7 +1,7 @@
 """BitwiseAnd/Or/Xor/Not-13 and BitwiseLeftShift/RightShift-15: the specs' examples, every
 integer type and booleans, broadcasting, the shift rules (counts modulo the width, arithmetic vs
 logical right shifts, narrow types promoted to 32 bits), partial shapes, element-type errors,
-and OpenVINO's answers (tools/make_trig_bitwise_dft_sampling_expectations.py)."""
+and OpenVINO's answers (tools/expectations/make_trig_bitwise_dft_sampling_expectations.py)."""
 import numpy as np
 import pytest
 

@@ -1,6 +1,6 @@
 """DetectionOutput-1/8: the spec's shape example, small hand-computed detections (Caffe and MXNet
 styles, keep_top_k, ARM inputs), the shape rule, and the OpenVINO measurements of
-tools/make_detection_expectations.py."""
+tools/expectations/make_detection_expectations.py."""
 from functools import partial
 
 import numpy as np

@@ -1,6 +1,6 @@
 """DFT-7, IDFT-7, RDFT-9, IRDFT-9: every shape example of the four specs, hand-computed transforms
 (impulse, constant, a cosine), round trips, partial shapes, errors, element types, and OpenVINO's
-answers (tools/make_trig_bitwise_dft_sampling_expectations.py)."""
+answers (tools/expectations/make_trig_bitwise_dft_sampling_expectations.py)."""
 
 import numpy as np
 import pytest

@@ -1,6 +1,6 @@
 """Einsum-7: the einsum-7.rst examples 1-8 and its shape examples, ellipsis broadcasting, diagonals,
 implicit mode, OpenVINO's equation checks and shape rule (measured with 2026.4.1), element types,
-and the CPU-plugin measurements of tools/make_select_expectations.py (the reference evaluator has
+and the CPU-plugin measurements of tools/expectations/make_select_expectations.py (the reference evaluator has
 no Einsum kernel)."""
 from functools import partial
 

@@ -18,11 +18,13 @@ from irrun import read_model
 from irrun.errors import ExecutionError, ShapeError, UnsupportedError
 from irrun.ir.builder import IRWriter
 from irrun.ops._numerics import erf
-from irrun.ops.binary import BINARY
-from irrun.ops.elementwise import UNARY
+from irrun.ops.binary import BinaryOp
+from irrun.ops.elementwise import UnaryOp
 
 ACTIVATIONS = {"Relu", "Sigmoid", "HSwish", "HSigmoid", "Mish"}     # tested in test_activations.py
-TYPES = [("ReLU" if t == "Relu" else t) for t in UNARY if t not in ACTIVATIONS] + list(BINARY) + ["Round", "IsInf"]
+UNARY = [c.type for c in UnaryOp.__subclasses__()]      # the one-row classes, in module order
+BINARY = [c.type for c in BinaryOp.__subclasses__()]
+TYPES = [("ReLU" if t == "Relu" else t) for t in UNARY if t not in ACTIVATIONS] + BINARY + ["Round", "IsInf"]
 BF16 = elements.TYPES["bf16"].dtype
 NUMERIC = [np.float64, np.float32, np.float16, BF16, np.int64, np.int32, np.int16, np.int8,
            np.uint64, np.uint32, np.uint16, np.uint8]

@@ -1,6 +1,6 @@
 """Eye-9: the spec's three worked examples and two IR examples, diagonals inside and outside the
 matrix, batch shapes, run-time inputs, every output type, partial shapes, errors, and OpenVINO's
-answers (tools/make_trig_bitwise_dft_sampling_expectations.py)."""
+answers (tools/expectations/make_trig_bitwise_dft_sampling_expectations.py)."""
 from functools import partial
 
 import numpy as np

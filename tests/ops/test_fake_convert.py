@@ -1,6 +1,7 @@
 """FakeConvert-13: the spec's IR example and formula, hand-checked f8e4m3/f8e5m2 roundings
 (ties, subnormals, saturation, NaN as OpenVINO's CPU plugin gives it), scale/shift broadcasting,
-partial shapes, errors, element types, and OpenVINO's answers (tools/make_trig_bitwise_dft_sampling_expectations.py)."""
+partial shapes, errors, element types, and OpenVINO's answers
+(tools/expectations/make_trig_bitwise_dft_sampling_expectations.py)."""
 from functools import partial
 
 import numpy as np

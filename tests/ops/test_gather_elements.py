@@ -1,5 +1,5 @@
 """GatherElements-6: the gather-elements-6.rst examples, negative and out-of-range indices, errors,
-partial shapes, every element type, and the OpenVINO measurements (tools/make_index_expectations.py;
+partial shapes, every element type, and the OpenVINO measurements (tools/expectations/make_index_expectations.py;
 OpenVINO has no reference kernel for this op, so the CPU plugin is the oracle)."""
 from functools import partial
 

@@ -1,6 +1,6 @@
 """GatherND-5/8: the gather-nd-5/8.rst examples (v5 multiplies the batch dims together, v8 keeps
 them), negative and out-of-range indices, errors, partial shapes, every element type, and the
-OpenVINO measurements (tools/make_index_expectations.py; no reference kernel: CPU plugin only)."""
+OpenVINO measurements (tools/expectations/make_index_expectations.py; no reference kernel: CPU plugin only)."""
 from functools import partial
 
 import numpy as np

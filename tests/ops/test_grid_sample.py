@@ -1,6 +1,6 @@
 """GridSample-9: the spec's example, hand-computed samples of the spec's formulas (denormalisation,
 padding modes, interpolation), partial shapes, errors, element types, and OpenVINO's answers
-(tools/make_trig_bitwise_dft_sampling_expectations.py)."""
+(tools/expectations/make_trig_bitwise_dft_sampling_expectations.py)."""
 from functools import partial
 
 import numpy as np

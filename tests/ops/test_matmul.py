@@ -1,5 +1,5 @@
 """MatMul-1: the matmul-1.rst rules (transposes, 1-D operands, batch broadcasting) with hand-computed
-values, and the OpenVINO measurements of tools/make_nn_expectations.py (nn_cases)."""
+values, and the OpenVINO measurements of tools/expectations/make_nn_expectations.py (nn_cases)."""
 from functools import partial
 
 import numpy as np

@@ -1,6 +1,6 @@
 """NonMaxSuppression-1/3/4/5/9: the spec's shape examples, the classic worked example (ONNX's boxes,
 with OpenVINO's answer), the measured tie and threshold rules, Soft-NMS, the -1 padding of
-v1/v3/v4, shape inference, and the OpenVINO measurements of tools/make_detection_expectations.py."""
+v1/v3/v4, shape inference, and the OpenVINO measurements of tools/expectations/make_detection_expectations.py."""
 from functools import partial
 
 import numpy as np

@@ -1,6 +1,6 @@
 """NonZero-3: the nonzero-3.rst example, scalars, IEEE zeros and NaN, the ``[rank, 0..numel]`` shape
 rule (measured with OpenVINO 2026.4.1), element types, and the OpenVINO measurements of
-tools/make_select_expectations.py."""
+tools/expectations/make_select_expectations.py."""
 from functools import partial
 
 import numpy as np

@@ -1,6 +1,6 @@
 """OneHot-1/16: the one-hot-1/16.rst examples, negative and out-of-range indices, depth from a Const
 or at run time, partial shapes, errors, on/off values of every type, and the OpenVINO
-measurements of tools/make_select_expectations.py."""
+measurements of tools/expectations/make_select_expectations.py."""
 from functools import partial
 
 import numpy as np

@@ -1,6 +1,6 @@
 """PriorBox-1/8 and PriorBoxClustered-1: the specs' shape examples, boxes computed by hand from the
 rules in irrun/ops/prior_box.py, the refusals, and the OpenVINO measurements of
-tools/make_detection_expectations.py."""
+tools/expectations/make_detection_expectations.py."""
 from functools import partial
 
 import numpy as np

@@ -11,10 +11,10 @@ from expectations import cases, check
 from helpers import Param, infer_op, raises_for, run_op, shape_str
 from irrun.types import elements
 from irrun.errors import ExecutionError, ShapeError
-from irrun.ops.reduce import REDUCE
+from irrun.ops.reduce import ReduceOp
 
-TYPES = list(REDUCE)
-VERSION = {t: v for t, (v, *_) in REDUCE.items()}
+TYPES = [c.type for c in ReduceOp.__subclasses__()]
+VERSION = {c.type: c.version for c in ReduceOp.__subclasses__()}
 NUMERIC = [np.float64, np.float32, np.float16, elements.TYPES["bf16"].dtype, np.int64, np.int32, np.int16,
            np.int8, np.uint64, np.uint32, np.uint16, np.uint8]
 

@@ -1,6 +1,6 @@
 """RegionYolo-1: the spec's shape examples, hand-computed sigmoid/softmax values, the batch
 addressing OpenVINO uses with extra channels, shapes, and the OpenVINO measurements of
-tools/make_detection_expectations.py."""
+tools/expectations/make_detection_expectations.py."""
 import numpy as np
 import pytest
 

@@ -1,6 +1,6 @@
 """ReorgYolo-2: the spec's shape example, a hand-derived permutation for every element type,
 channel counts that are not a multiple of stride^2, shapes, and the OpenVINO measurements of
-tools/make_detection_expectations.py."""
+tools/expectations/make_detection_expectations.py."""
 from functools import partial
 
 import numpy as np

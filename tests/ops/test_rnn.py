@@ -1,7 +1,7 @@
 """LSTMCell-1/4, GRUCell-3, RNNCell, LSTMSequence-5, GRUSequence-5, RNNSequence-5: the spec's
 layer examples (shapes), hand-computed gate-order and sequence-length cases, the OpenVINO
-measurements (tools/make_rnn_expectations.py) and two models converted from torch nn.LSTM /
-nn.GRU with openvino.convert_model (tools/make_rnn_models.py)."""
+measurements (tools/expectations/make_rnn_expectations.py) and two models converted from torch nn.LSTM /
+nn.GRU with openvino.convert_model (tools/fixtures/make_rnn_models.py)."""
 from __future__ import annotations
 
 import functools

@@ -1,6 +1,6 @@
 """ROIAlign-3/9: the spec's IR example, hand-computed bins (bilinear samples, avg and max, the
 aligned modes' offsets, boxes outside the map), partial shapes, errors, element types, and
-OpenVINO's answers (tools/make_trig_bitwise_dft_sampling_expectations.py)."""
+OpenVINO's answers (tools/expectations/make_trig_bitwise_dft_sampling_expectations.py)."""
 from functools import partial
 
 import numpy as np

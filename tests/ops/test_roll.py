@@ -1,6 +1,6 @@
 """Roll-7: the roll-7.rst examples, scalar shift over several axes, repeated and negative axes,
 Const and Parameter shift/axes, partial shapes, errors, every element type, and the OpenVINO
-measurements of tools/make_select_expectations.py (CPU plugin; the reference evaluator has no
+measurements of tools/expectations/make_select_expectations.py (CPU plugin; the reference evaluator has no
 Roll kernel)."""
 from functools import partial
 

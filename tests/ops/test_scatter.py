@@ -1,7 +1,7 @@
 """ScatterUpdate-3, ScatterNDUpdate-3 (IR opset4) / -15, ScatterElementsUpdate-3/-12: the worked
 examples of their .rst specs (with the corrections OpenVINO's measured values call for), duplicate
 indices, reductions, negative and out-of-range indices, errors, partial shapes, every element
-type, inputs never written, and the OpenVINO measurements (tools/make_index_expectations.py)."""
+type, inputs never written, and the OpenVINO measurements (tools/expectations/make_index_expectations.py)."""
 from functools import partial
 
 import numpy as np

@@ -1,6 +1,6 @@
 """TopK-1/3/11: the top-k-*.rst examples and order tables, the stable tie rule, the v3 spec's NaN
 sentence, k from a Const or at run time, partial shapes, errors, element types, and the OpenVINO
-measurements of tools/make_select_expectations.py."""
+measurements of tools/expectations/make_select_expectations.py."""
 from functools import partial
 
 import numpy as np

@@ -1,7 +1,8 @@
 """Acos, Asin, Atan, Cosh, Sinh, Tan (opset1) and Acosh, Asinh, Atanh (written opset4, the specs'
 "-3"): the Tan spec's examples, domain edges (NaN outside the domain, infinities), the integer
 rules measured on the reference kernels (rounded, Asin truncated, Atanh's spec rule), f16/bf16/f64,
-partial shapes, the boolean refusal, and OpenVINO's answers (tools/make_trig_bitwise_dft_sampling_expectations.py)."""
+partial shapes, the boolean refusal, and OpenVINO's answers
+(tools/expectations/make_trig_bitwise_dft_sampling_expectations.py)."""
 import numpy as np
 import pytest
 

@@ -1,6 +1,6 @@
 """Unique-10: the spec's three examples, hand-worked sorted/unsorted tables (values, first
 indices, inverse indices, counts) for elements and slices, output element types, partial shapes,
-errors, every element type, and OpenVINO's answers (tools/make_trig_bitwise_dft_sampling_expectations.py)."""
+errors, every element type, and OpenVINO's answers (tools/expectations/make_trig_bitwise_dft_sampling_expectations.py)."""
 from functools import partial
 
 import numpy as np

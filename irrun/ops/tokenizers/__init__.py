@@ -6,7 +6,7 @@ Strings travel between these ops decomposed, as OpenVINO's extension does (see :
 a string tensor is ``(begins i32, ends i32, chars u8)`` and a ragged tensor adds a row level
 ``(ragged_begins i32, ragged_ends i32, ...)``. Semantics follow the extension's C++ sources
 (openvinotoolkit/openvino_tokenizers, src/*.cpp) and are measured against openvino-tokenizers
-2026.4 by tests/test_tokenizers.py (fixtures from tools/make_tokenizer_fixtures.py).
+2026.4 by tests/test_tokenizers.py (fixtures from tools/fixtures/make_tokenizer_fixtures.py).
 """
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ CharsMapNormalization ``normalization_form`` nfc/nfkc ± ``case_fold``), rebuilt
 The normalizer then takes the longest key at each position. openvino-tokenizers built its tables
 with ICU; irrun builds them with :mod:`unicodedata`, once per form, on first use (0.3 s of CPU
 for nfc, 2 s for nfkc with case folding). Measured against openvino-tokenizers 2026.4.1 with
-Python 3.11's Unicode 14.0 (``tools/make_tokenizer_op_fixtures.py --measure``): NormalizeUnicode
+Python 3.11's Unicode 14.0 (``tools/fixtures/make_tokenizer_op_fixtures.py --measure``): NormalizeUnicode
 of every form, CaseFold and nfc/nfkc + case folding give the same bytes on each of the 1111997
 code points alone and on each of the 219904 multi-character keys alone. A Python whose Unicode
 version differs from that ICU's would differ on the characters added in between.

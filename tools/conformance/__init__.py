@@ -1,0 +1,1 @@
+"""The conformance run (python -m tools.conformance.conformance): every suite, one pass table."""

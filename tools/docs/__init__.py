@@ -1,0 +1,1 @@
+"""Generated documentation: docs/api.md and the sample models of samples/."""

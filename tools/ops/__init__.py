@@ -1,0 +1,1 @@
+"""Op authoring: the three files a new op starts from, and irrun/ops/index.json."""
