@@ -48,7 +48,7 @@ class Model:
         self.ops: dict[int, Op]
         self.op_errors: dict[int, IrrunError]
         self.ops, self.op_errors = build.ops(self.dag)    # bodies of sub-graph ops included
-        widened = not declared_types and compute_f16_in_f32(self.dag, self.ops)
+        widened = not declared_types and ir.ir_version == 10 and compute_f16_in_f32(self.dag, self.ops)
         self.variables: dict[str, Variable] = build.variables
         self.state = State(self.variables, self._variable_type)
         self.order = live_order(self.dag) if not any(

@@ -90,7 +90,10 @@ X = np.array([1.0001, 2.0003, 3.1415926, 100.123, 0.3333333, 7.77777, 1e-3 + 1e-
 
 
 def _save(b: IRWriter, tmp_path: Path) -> Path:
-    return b.save(tmp_path / "m.xml")
+    """The graph as an IR v10 file (f16 is computed in f32 for v10 files: Model Optimizer's FP16)."""
+    xml = b.save(tmp_path / "m.xml")
+    xml.write_bytes(xml.read_bytes().replace(b'version="11"', b'version="10"', 1))
+    return xml
 
 
 def test_live_convert_to_f16_is_a_no_op(tmp_path):
@@ -130,21 +133,17 @@ def test_f16_activations_are_computed_in_f32(tmp_path):
     np.testing.assert_array_equal(model.run(X)["y"], np.array(ov, np.float32))
 
 
-def test_v11_f16_parameter_and_result_keep_f16_at_the_api(tmp_path):
-    """A v11 f16 Parameter takes f16 and an f16 Result gives f16 (OpenVINO's Model.inputs/
-    outputs), computed in f32 in between: x * 0.1 then Sqrt, rounded once at the end."""
+def test_v10_f16_parameter_and_result_are_f32_at_the_api(tmp_path):
+    """An IR v10 f16 Parameter takes f32 and an f16 Result gives f32 (OpenVINO's v10 reader),
+    computed in f32 in between: x * f16(0.1), then Sqrt, never rounded."""
     b = IRWriter()
     x = b.parameter("x", "f16", [8])
     m = b.layer("Multiply", [x, b.const(np.full(8, 0.1, np.float16))], out_precision="FP16")
     b.result(b.layer("Sqrt", [m], out_precision="FP16"), "y")
     model = irrun.read_model(_save(b, tmp_path))
-    assert [p.etype.name for p in model.inputs] == ["f16"] and [p.etype.name for p in model.outputs] == ["f16"]
-    x16 = X.astype(np.float16)
-    y = model.run(x16)["y"]
-    want = np.sqrt(x16.astype(np.float32) * np.float32(np.float16(0.1))).astype(np.float16)
-    assert y.dtype == np.float16 and np.array_equal(y, want)
-    with pytest.raises(irrun.errors.InputError, match="f16"):
-        model.run(X)
+    assert [p.etype.name for p in model.inputs] == ["f32"] and [p.etype.name for p in model.outputs] == ["f32"]
+    y = model.run(X)["y"]
+    assert y.dtype == np.float32 and np.array_equal(y, np.sqrt(X * np.float32(np.float16(0.1))))
 
 
 # -- check: a stale precision nothing computes with is a warning ----------------------------

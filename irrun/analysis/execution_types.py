@@ -13,7 +13,9 @@ Measured on OpenVINO 2026.4.1 CPU (tests/test_f16_compute.py):
   end; IR v10's f16 Parameters and Results are f32 at the API, unrounded (the v10 reader's
   legacy element-type map, what ``Model.inputs``/``outputs`` report).
 
-irrun does the same by retyping its ops once, when a model is read for running (the checker and
+irrun does the same for IR v10 files (Model Optimizer's FP16 output; v11 f16 graphs, rare, keep
+their declared types: OpenVINO validates a graph as written, which the retyping would hide) by
+retyping its ops once, when a model is read for running (the checker and
 ``irrun extract`` keep the declared types): :func:`compute_f16_in_f32` asks each op to widen its
 f16 element-type attributes (:meth:`irrun.ops.base.Op.widen_f16`). Not yet for a model whose
 TensorIterator/Loop/If bodies name f16: it is computed as declared, in f16. ``irrun MODEL --precision f16`` then shows what
