@@ -74,4 +74,4 @@ def check(path: str | os.PathLike, shapes: Mapping[str, object] | None = None) -
     ``shapes`` (input name -> dims, e.g. ``{"x": "1,3,?,?"}``) checks it for new input shapes."""
     from .analysis.check import check_model
     from .model import Model
-    return check_model(path, shapes, build=lambda ir: Model(ir, strict=False))
+    return check_model(path, shapes, build=lambda ir: Model(ir, strict=False, declared_types=True))

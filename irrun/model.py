@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .analysis.execution_types import ApiTypes, compute_f16_in_f32
 from .analysis.graph import ancestors, build_graph, inputs_of, live_order
 from .analysis.inference import Types, infer_types
 from .errors import InputError, IrrunError
@@ -29,8 +30,7 @@ from .types.elements import ElementType
 from .types.shapes import PartialShape
 from .types.tensor_info import Role, TensorInfo
 
-_FEEDABLE = frozenset(t.dtype for t in elements.TYPES.values()
-                      if t.dtype is not None and t.name not in elements.PACKED)
+_FEEDABLE = frozenset(t.dtype for t in elements.TYPES.values() if t.dtype is not None and t.name not in elements.PACKED)
 
 
 class Model:
@@ -38,8 +38,8 @@ class Model:
     :meth:`infer_shapes` and :meth:`run`; ``state`` holds its variables' values (stateful models)
     across runs, :meth:`reset_state` resets them. Made by :func:`read_model`."""
 
-    def __init__(self, ir: IRModel, strict: bool = True):
-        self.ir = ir
+    def __init__(self, ir: IRModel, strict: bool = True, declared_types: bool = False):
+        self.ir = ir      # declared_types: no f16 computed in f32 (irrun.analysis.execution_types)
         self.path = ir.xml_path
         if strict and ir.problems:
             raise ir.problems[0]
@@ -51,6 +51,7 @@ class Model:
         self.ops: dict[int, Op]
         self.op_errors: dict[int, IrrunError]
         self.ops, self.op_errors = build.ops(self.dag)    # bodies of sub-graph ops included
+        widened = not declared_types and ir.ir_version == 10 and compute_f16_in_f32(self.dag, self.ops)
         self.variables: dict[str, Variable] = build.variables
         self.state = State(self.variables, self._variable_type)
         self.order = live_order(self.dag) if not any(
@@ -63,6 +64,7 @@ class Model:
         self._plans: dict[tuple, Plan] = self.program.plans
         self._any_shape: bool | None = None     # may the plan of the declared shapes run?
         self._out_keys: dict[int, str] | None = None
+        self.api = ApiTypes(self.dag, self._params, self._results, ir.ir_version if widened else -1)
 
     # -- structure --------------------------------------------------------------------------
     @property
@@ -140,7 +142,8 @@ class Model:
             op = self.ops.get(n)
             if op is None:
                 raise self.op_errors[n]
-            out.append(PortSpec(self.input_names(n)[0], self.input_names(n), op.element_type, op.shape, n))
+            names = self.input_names(n)
+            out.append(PortSpec(names[0], names, self.api.input(n, op.element_type), op.shape, n))
         return out
 
     @property
@@ -161,7 +164,7 @@ class Model:
             key, names = self.output_key(n), self.output_names(n)
             names = (key, *names[1:]) if key.startswith(names[0]) and key != names[0] else \
                 (key, *(x for x in names if x != key))
-            out.append(PortSpec(key, names, info.etype, info.shape, n))
+            out.append(PortSpec(key, names, self.api.output(n, info.etype), info.shape, n))
         return out
 
     # -- shapes -----------------------------------------------------------------------------
@@ -232,8 +235,7 @@ class Model:
 
     # -- state ------------------------------------------------------------------------------
     def reset_state(self) -> None:
-        """Reset every variable (ReadValue/Assign): the next run starts from the initial values,
-        like OpenVINO's ``InferRequest.reset_state``."""
+        """Reset every variable (ReadValue/Assign) to its initial value (``InferRequest.reset_state``)."""
         self.state.reset()
 
     def _variable_type(self, var: Variable) -> tuple[ElementType, PartialShape]:
@@ -270,7 +272,7 @@ class Model:
         """Does an array of ``dtype`` and ``shape`` fit Parameter ``n``? (Also used on .npy
         headers, before their data is read; a unicode array fits a string input.)"""
         info = self._param_info(n)
-        name = self.input_names(n)[0]
+        info, name = TensorInfo(self.api.input(n, info.etype), info.shape), self.input_names(n)[0]
         if info.etype.dtype is not None and not conversion.convertible(dtype, info.etype.dtype) and not (
                 dtype.kind == "U" and info.etype.name == "string"):
             raise InputError(conversion.refusal(name, dtype, str(info.etype), info.etype.dtype), file=self.path)
@@ -335,10 +337,11 @@ class Model:
         for n, arr in feeds.items():
             if arr.dtype.kind == "U" and self.ops[n].element_type.name == "string":
                 feeds[n] = arr = as_strings(arr, f'input "{self.input_names(n)[0]}"')   # .npy: <U
-            want = self._param_info(n).etype
+            want = self.api.input(n, self._param_info(n).etype)      # the type OpenVINO shows
             if want.dtype is not None and arr.dtype != want.dtype and arr.dtype.kind != "U":   # OpenVINO's habit
                 feeds[n] = arr = conversion.convert(self.input_names(n)[0], arr, want.dtype, str(want), self.path)
             self.check_input(n, arr)
+            feeds[n] = self.api.feed(n, arr)
         target = None if stop_at is None else self._stop_target(stop_at)
         steps = self._any_shape_plan() if target is None and observe is None else None
         if steps is not None:
@@ -367,7 +370,8 @@ class Model:
         with iterations.limit(max_iterations), budget.live_scope():   # per-run accounts
             results = execute(steps, feeds, self.path, observe, ctx)
         self.state.commit(ctx.writes)       # only a run that succeeded changes the state
-        return Results({self.output_key(n): results[n] for n in self._results}, lambda: self.outputs)
+        return Results({self.output_key(n): self.api.result(n, results[n]) for n in self._results},
+                       lambda: self.outputs)
 
     def _any_shape_plan(self) -> Plan | None:
         """The plan inferred from the declared input shapes, which every input that passed
@@ -393,8 +397,7 @@ class Model:
         overrides = {}
         for n, a in feeds.items():
             etype = self._param_info(n).etype
-            overrides[n] = TensorInfo(etype if etype.dtype is not None else elements.from_dtype(a.dtype),
-                                      PartialShape(a.shape))
+            overrides[n] = TensorInfo(etype if etype.dtype is not None else elements.from_dtype(a.dtype), PartialShape(a.shape))
         return infer_types(self.dag, self.order, self.ops, self.path, overrides)
 
     def _order_to(self, target: int | None) -> list:
@@ -418,6 +421,8 @@ class Model:
         result_key = self.output_key(target) if target in self._results else ""
         stop = StopAt(target, self.dag.nodes[target]["layer"], result_key, observe)
         execute(steps, feeds, self.path, stop, RunContext(self.state.held))   # state unchanged
+        if target in self._results:                # as OpenVINO's API shows the output
+            return {k: self.api.result(target, v) for k, v in stop.got.items()}
         return stop.got
 
 

@@ -21,7 +21,9 @@ from irrun.ir.builder import IRWriter
 
 from helpers import needs_openvino
 FIXTURES = Path(__file__).parent / "fixtures"
-ALL_IRS = sorted(FIXTURES.rglob("*.xml"))
+#: (tests/fixtures/public/ holds Model Optimizer's v10 files from public repositories, which carry
+#: findings OpenVINO ignores — output_padding, stale precisions: tests/test_public_corpus.py)
+ALL_IRS = sorted(p for p in FIXTURES.rglob("*.xml") if "public" not in p.relative_to(FIXTURES).parts)
 
 
 def edit(path: Path, fn) -> Path:

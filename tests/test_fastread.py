@@ -46,7 +46,9 @@ def test_fast_path_records_equal_the_tree_readers(path):
     if fast is None:
         data = path.read_bytes()
         enc = fastread.encoding(data)
-        assert enc is None or not all_plain(data, enc) or b"<body>" in data or b"then_body" in data, \
+        legacy = b"<meta_data>" in data or b"<quantization_parameters>" in data   # Model Optimizer's v10
+        # sections (tests/fixtures/public/): the fast path leaves them to the tree reader
+        assert enc is None or not all_plain(data, enc) or b"<body>" in data or b"then_body" in data or legacy, \
             "gave up on a plain file"
         return
     tree = _Reader(str(path), str(path.with_suffix(".bin"))).read(path.read_bytes(), lazy_dims=False)

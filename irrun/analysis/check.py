@@ -6,7 +6,8 @@ the XML: ``out 3``, ``in 0``), with the declared and the inferred value. Severit
 
 * ``error`` — the file is wrong or cannot run;
 * ``warning`` — suspicious but harmless for OpenVINO (a layer that feeds no Result, an unknown
-  or missing attribute OpenVINO silently defaults, a Const with spare bytes);
+  or missing attribute OpenVINO silently defaults, a Const with spare bytes, a stale declared
+  precision on a port no layer computes with: unread, or read only by a Result);
 * ``unchecked`` — a layer irrun cannot check (an op it does not implement, a Const too big to
   unpack within the memory budget): named, never silently trusted, and the layers it feeds are
   not checked either (their count is in the message).
@@ -65,7 +66,7 @@ LOADS_BUT_FAILS = "OpenVINO loads this file but fails at inference"
 class BuiltModel(Protocol):
     """What the checker reads of a model built from its IR without refusing anything: the graph
     and its problems, the live order, the ops (sub-graph bodies included) and the layers that made
-    no op. The model layer builds it (``irrun.Model(ir, strict=False)``) and passes the builder
+    no op. The model layer builds it (``irrun.Model(ir, strict=False, declared_types=True)``) and passes the builder
     in, because building the ops' bodies is the runtime's work, which sits above analysis."""
 
     path: str
@@ -356,13 +357,15 @@ class _Check:
     def compare(self, sc: _Scope) -> None:
         dims = not self.shapes      # new input shapes make the declared dims stale by design
         g = sc.g
+        computed = {(u, d["src_port"]) for n in sc.order if role_of(g.nodes[n]["layer"].type) is not Role.RESULT
+                    for u, _, d in g.in_edges(n, data=True)}     # ports another layer computes with
         for n in sc.order:
             layer = g.nodes[n]["layer"]
             for i, decl in enumerate(layer.outputs):
                 info = sc.types.get((n, i))
                 if info is not None:
                     self.port(layer, f"out {decl.id}", decl, info.shape if dims else None,
-                              info.etype, "", "what the layer produces")
+                              info.etype, "", "what the layer produces", read=(n, i) in computed)
             for u, _, k, d in g.in_edges(n, keys=True, data=True):
                 decl, sp = layer.inputs[k], d["src_port"]
                 prod = g.nodes[u]["layer"]
@@ -379,7 +382,11 @@ class _Check:
                               PartialShape(pdecl.dims) if dims else None, pdecl.etype, "input-",
                               f"what {src} (declared; its type is not inferred)")
 
-    def port(self, layer, port, decl: PortDecl, shape, etype, prefix, what) -> None:
+    def port(self, layer, port, decl: PortDecl, shape, etype, prefix, what, read: bool = True) -> None:
+        """Findings for one declared port. ``read``: another layer computes with an output port;
+        a precision on a port nothing reads, or only a Result (a model output), is a warning —
+        OpenVINO ignores declared precisions, and an output's API type is its own (IR v10
+        shows f16 outputs as f32)."""
         if shape is not None:
             why = _dims_problem(decl.dims, shape)
             if why == "rank":
@@ -389,8 +396,11 @@ class _Check:
                 self.add("error", prefix + "dims", layer, port, _dims_text(decl.dims), str(shape),
                          f"declared dims differ from {what} ({why})")
         if _etype_differs(decl, etype):
-            self.add("error", prefix + "precision", layer, port, decl.precision, etype.precision,
-                     f"declared precision differs from {what} ({etype.name})")
+            self.add("error" if read else "warning", prefix + "precision", layer, port,
+                     decl.precision, etype.precision,
+                     f"declared precision differs from {what} ({etype.name})" + ("" if read else
+                     "; no layer computes with this port (a model output or unused), and OpenVINO "
+                     "ignores declared precisions"))
 
     def downstream_notes(self) -> None:
         """Say, on each layer that stopped inference, how many layers after it went unchecked."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -22,6 +23,7 @@ from ..io import writers
 from ..io.files import open_regular
 from ..io.outputs import storable
 from ..ir.builder import IRWriter
+from ..model import Model
 from ..ops.registry import role_of
 from ..types import elements
 from ..types.shapes import PartialShape
@@ -68,6 +70,15 @@ def targets(directory: str | os.PathLike, protect=()) -> Path:
     return writers.directory_of(directory, FILES, protect=protect)
 
 
+def _as_declared(arr: np.ndarray, info) -> np.ndarray:
+    """A computed array in its port's declared type (an f16 port computed in f32, rounded)."""
+    dtype = None if info is None else info.etype.dtype
+    if dtype is None or arr.dtype == dtype or arr.dtype.kind != "f":
+        return arr
+    with np.errstate(over="ignore"):
+        return arr.astype(dtype)
+
+
 def extract_layer(model, layer: int | str, directory: str | os.PathLike, inputs=None,
                   protect=()) -> Extracted:
     """Write ``directory/model.xml`` + ``.bin`` (and, given ``inputs``, ``inputs.npz`` and
@@ -83,7 +94,8 @@ def extract_layer(model, layer: int | str, directory: str | os.PathLike, inputs=
     if L.bodies:
         raise InputError(f"{L.ref} has a sub-graph; irrun cannot extract TensorIterator/Loop/If "
                          "layers yet", file=model.path)
-    static = model.types()
+    declared: Any = Model(model.ir, strict=False, declared_types=True) if model.api.widened else model
+    static = declared.types()          # the file's types (an f16 graph is run in f32: not these)
     seen: dict = {}
     if inputs is not None:
         def grab(step, args, outs, seconds):
@@ -108,7 +120,7 @@ def extract_layer(model, layer: int | str, directory: str | os.PathLike, inputs=
                 arr = seen["args"][k]
                 et = known.etype.name if known else elements.from_dtype(arr.dtype).name
                 shape = PartialShape(arr.shape)
-                feeds[name] = arr
+                feeds[name] = _as_declared(arr, known)
             else:
                 et, shape = known.etype.name, known.shape
             pdims = None if shape.rank is None else [d.lo if d.is_static else -1 for d in shape]
@@ -116,7 +128,7 @@ def extract_layer(model, layer: int | str, directory: str | os.PathLike, inputs=
             res.params[name] = f"{et}{shape}"
             continue
         res.consts += 1
-    infos = seen.get("infos") or [static.get((n, i)) for i in range(len(L.outputs))]
+    infos = (None if model.api.widened else seen.get("infos")) or [static.get((n, i)) for i in range(len(L.outputs))]
     dims: list[list[int] | None] = [list(o.shape) for o in seen["outs"]] if seen else \
         [None if i is None or i.shape.rank is None else [d.lo if d.is_static else -1 for d in i.shape]
          for i in infos]
@@ -133,7 +145,7 @@ def extract_layer(model, layer: int | str, directory: str | os.PathLike, inputs=
     d = res.directory
     files = b.files(d / "model.xml")
     if seen:
-        res.inputs, res.outputs = feeds, dict(zip(out_names, seen["outs"]))
+        res.inputs, res.outputs = feeds, {k: _as_declared(v, i) for k, v, i in zip(out_names, seen["outs"], infos)}
         files += [(d / "inputs.npz", writers.npz({k: storable(v) for k, v in feeds.items()})),
                   (d / "outputs.npz", writers.npz({k: storable(v) for k, v in res.outputs.items()}))]
     writers.write_files(files, protect=protect)

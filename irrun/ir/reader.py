@@ -77,7 +77,10 @@ class _Reader:
                       "not an OpenVINO IR file")
         version = root.get("version")
         if version not in ("10", "11"):
-            self.fail(f'IR version "{version}" is not supported (irrun reads IR v10 and v11)')
+            legacy = version is not None and version.isdigit() and int(version) < 10
+            self.fail(f'IR version "{version}" is not supported (irrun reads IR v10 and v11)'
+                      + ("; OpenVINO 2026 cannot read it either (Model Optimizer before 2020.1 wrote it): "
+                         "convert the original model again with OpenVINO's ovc" if legacy else ""))
         graph = self.graph(root, ())
         if self.lazy is not None:
             self.lazy.count = self.nports

@@ -15,6 +15,16 @@ from ..limits import memory as budget
 
 _FIRST_ELEMENT = re.compile(rb"<[A-Za-z_]")
 DOCTYPE = re.compile(rb"<!DOCTYPE", re.IGNORECASE)
+#: XML whitespace before an XML declaration (``\n<?xml ...``): libxml2 refuses it ("XML
+#: declaration allowed only at the start of the document"); OpenVINO's reader (pugixml) reads
+#: such a file, and so does irrun, without it. Anything else before the declaration stays an error.
+_SPACE_BEFORE_DECLARATION = re.compile(rb"[ \t\r\n]+(?=<\?xml[ \t\r\n])")
+
+
+def without_leading_space(data: bytes) -> bytes:
+    """``data`` without the whitespace before its XML declaration, if it has both."""
+    m = _SPACE_BEFORE_DECLARATION.match(data)
+    return data[m.end():] if m else data
 
 
 def safe_parser(**options) -> etree.XMLParser:
@@ -33,7 +43,8 @@ def parse_xml(path: str):
 
 
 def read_xml_bytes(path: str) -> bytes:
-    """The bytes of a regular file within the memory budget."""
+    """The bytes of a regular file within the memory budget (from its XML declaration on:
+    :func:`without_leading_space`)."""
     try:
         with open_regular(path, ModelFileError) as f:   # /dev/zero, a FIFO... would never end
             size = os.fstat(f.fileno()).st_size
@@ -43,12 +54,13 @@ def read_xml_bytes(path: str) -> bytes:
             data = f.read()
     except OSError as e:
         raise ModelFileError(f"cannot read the file: {e.strerror or e}", file=path) from None
-    return data
+    return without_leading_space(data)
 
 
 def parse_xml_bytes(data: bytes, path: str, keep_blank: bool = True):
     """:func:`parse_xml` of the bytes read from ``path``; ``keep_blank=False`` drops the
     whitespace between elements (a quarter less memory and time; the reader never reads it)."""
+    data = without_leading_space(data)
     m = _FIRST_ELEMENT.search(data)
     if DOCTYPE.search(data, 0, m.start() if m else len(data)):
         raise ModelFileError("the file has a DOCTYPE declaration; OpenVINO IR never has one, "

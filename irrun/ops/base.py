@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Type, TypeVar
 import numpy as np
 
 from ..errors import OpError
-from ..types.elements import from_attr
+from ..types.elements import TYPES, from_attr
 from ..types.shapes import PartialShape, xml_int
 from ..types.tensor_info import Precision, Role, TensorInfo
 from .bounds import move
@@ -102,6 +102,8 @@ class Attr:
         except (ValueError, KeyError, OverflowError):
             raise OpError(f'attribute {name}="{text}" is not a valid {self.kind}') from None
 
+
+_F16, _F32 = TYPES["f16"], TYPES["f32"]
 
 # ---------------------------------------------------------------------------------------------
 
@@ -202,6 +204,14 @@ class Op:
         need more than ``<data>`` override it: sub-graph ops build their bodies and ReadValue/
         Assign find their variable through ``build`` (:class:`irrun.runtime.subgraph.Build`)."""
         return cls.from_layer(layer.data, layer.const_value)
+
+    def widen_f16(self, constant: bool) -> None:
+        """Compute in f32 where the file says f16, as OpenVINO's CPU plugin does at inference
+        precision f32 (:mod:`irrun.analysis.execution_types`): every element-type attribute
+        naming f16 names f32 instead. ``constant``: the layer belongs to a constant sub-graph."""
+        for name, decl in self.attrs.items():
+            if decl.kind == "etype" and getattr(self, name, None) == _F16:
+                setattr(self, name, _F32)
 
     def infer(self, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         raise NotImplementedError

@@ -27,11 +27,15 @@ class Constant1(Op):
     _value = None
     allocation = "checked"
 
+    _widened = False             # f16 bytes held as f32 (widen_f16)
+
     @property
     def value(self) -> np.ndarray | None:
         """The value; None for a large packed Const, which ``run`` unpacks each time."""
         if self._value is None and self.data is not None and not self.data.unpack_on_use:
             self._value = self.data.value()
+            if self._widened:
+                self._value = self._value.astype(np.float32)
         return self._value
 
     @value.setter
@@ -56,6 +60,17 @@ class Constant1(Op):
             op = cls.from_layer(d)
         op.data, op.fresh_outputs = layer.const, layer.const.unpack_on_use
         return op
+
+    def widen_f16(self, constant: bool) -> None:
+        """f16 values decompressed to f32 (exactly), as OpenVINO's CPU plugin holds them at f32
+        inference precision (irrun/analysis/execution_types.py)."""
+        if self.element_type.name != "f16":
+            return
+        super().widen_f16(constant)          # element_type f16 -> f32
+        if self._value is not None:
+            self._value = self._value.astype(np.float32)
+        else:
+            self._widened = True
 
     def infer(self, inputs):
         if self.value is None and self.data is not None:

@@ -61,8 +61,24 @@ class Convert1(Op):
         self.source_type = x.etype  # nf4 arrays hold codes: run() must know to decode them
         return [TensorInfo(self.destination_type, x.shape)]
 
+    #: A Convert to f16 in a constant sub-graph widened to f32 (:meth:`widen_f16`): the f16 step
+    #: that still rounds its values, as OpenVINO folds the Convert before computing in f32.
+    rounding: "Convert1 | None" = None
+
+    def widen_f16(self, constant: bool) -> None:
+        """A Convert to f16 becomes one to f32: a no-op on a live path (OpenVINO's CPU plugin at
+        f32 inference precision), a rounding through f16 in a constant sub-graph (measured:
+        irrun/analysis/execution_types.py)."""
+        if self.destination_type.name == "f16" and constant:
+            self.rounding = Convert1(destination_type=self.destination_type)
+        super().widen_f16(constant)
+
     def run(self, x):
         dst = self.destination_type
+        if self.rounding is not None:
+            self.rounding.source_type = getattr(self, "source_type", None)
+            (x,) = self.rounding.run(x)
+            return [x.astype(dst.dtype)]
         if getattr(self, "source_type", None) is not None and self.source_type.name == "nf4":
             x = NF4_TABLE[x]
         if x.dtype == dst.dtype:

@@ -1,7 +1,8 @@
 """irrun's conformance run: the model zoo, ONNX's node tests, the LLM, seq2seq, encoder and tokenizer
-zoos; one command, one pass table.
+zoos, public IR files; one command, one pass table.
 
-    python -m tools.conformance.conformance [-k SUBSTR] [--suite zoo|onnx|llm|seq2seq|encoders|tokenizers] [--workdir DIR] [--markdown] [-v]
+    python -m tools.conformance.conformance [-k SUBSTR] [--suite zoo|onnx|llm|seq2seq|encoders|tokenizers|public]
+                                            [--workdir DIR] [--markdown] [-v]
 
 Suites (each a module with ``run(workdir: Path, k: str = "") -> list[Row]``, Row in
 tools/conformance/conformance_rows.py):
@@ -22,6 +23,10 @@ tools/conformance/conformance_rows.py):
 * ``encoders`` (tools/zoo/encoder_zoo.py): encoders exported by optimum-intel, diffusers models by
   convert_model, nncf weight formats and PTQ (tools/zoo/make_encoders.py); three input shapes each;
   expected outputs from OpenVINO CPU at f32.
+* ``public`` (tools/conformance/public_corpus.py): IR files other people committed to public repositories
+  (Model Optimizer v10/v11, Open Model Zoo FP32/FP16/INT8), listed in
+  tools/conformance/public_corpus_manifest.json and collected into ``$IRRUN_PUBLIC_CORPUS`` (else
+  ``<workdir>/public``); OpenVINO CPU at f32; FakeQuantize files by the INT8 measure.
 
 Needs torch, onnx and openvino (OpenVINO always runs in a child process with CI=true).
 Converted models are cached in ``--workdir`` (one sub-directory per suite). Prints the pass
@@ -43,7 +48,7 @@ from pathlib import Path
 from tools.conformance.conformance_rows import STATUSES, Row
 
 SUITES = {"zoo": "zoo", "onnx": "onnx_suite", "llm": "llm_zoo", "seq2seq": "seq2seq_zoo",
-          "encoders": "encoder_zoo", "tokenizers": "tokenizer_zoo"}
+          "encoders": "encoder_zoo", "tokenizers": "tokenizer_zoo", "public": "public_corpus"}
 LABELS = {"fail": "failed", "unsupported": "not supported", "excluded": "excluded"}
 SHOWN = 6          # case names listed per reason without -v
 

@@ -27,3 +27,15 @@ class Row:
     def reason(self) -> str:
         """What the driver groups by: ``detail`` up to the first " — "."""
         return self.detail.split(SEP, 1)[0].strip()
+
+
+def error_row(suite: str, case: str, e: Exception) -> Row:
+    """The row of a case irrun raised on: ``unsupported`` for an op it lacks (named), ``fail``
+    for any other IrrunError, and ``fail`` as a crash — an irrun bug — for anything else."""
+    from irrun.errors import IrrunError, UnsupportedError
+    if isinstance(e, UnsupportedError):
+        op = f"{e.layer.type}-{e.layer.version}" if e.layer else "(no layer named)"
+        return Row(suite, case, "unsupported", f"unsupported op {op}{SEP}{e}")
+    if isinstance(e, IrrunError):
+        return Row(suite, case, "fail", f"{type(e).__name__}{SEP}{e}")
+    return Row(suite, case, "fail", f"crash {type(e).__name__}{SEP}{e}")

@@ -15,7 +15,9 @@ excluded by construction:
 * ``rank``: a port with at least one dim loses its last dim or repeats it. Ports without dims are
   not used: OpenVINO writes a dynamic-rank port the same way as a scalar one.
 * ``precision``: a port's precision becomes another concrete element type. Ports declared
-  UNSPECIFIED (dynamic) are not used, and UNSPECIFIED is never the new value (it fits anything).
+  UNSPECIFIED (dynamic) are not used, and UNSPECIFIED is never the new value (it fits anything);
+  nor are output ports that only Results read, or nothing (``check`` warns of those: OpenVINO
+  ignores declared precisions, and nothing computes with the value).
 * ``edge-source``: an edge is re-pointed to an output port of another layer whose declared dims
   or precision are *incompatible* with the consumer's declared input (a different rank, a static
   dim that differs, or a different precision): moving it to an identically declared port would
@@ -101,6 +103,13 @@ class _IR:
     def port(self, lid: str, pid: str):
         return next((p for t in ("input", "output") for p in self.ports(lid, t) if p.get("id") == pid), None)
 
+    def computed_with(self, lid: str, pid: str) -> bool:
+        """Does a layer other than a Result read output port ``pid`` of layer ``lid``? (A stale
+        precision on any other output is a warning: ``irrun check``'s rule in the README.)"""
+        return any(e.get("from-layer") == lid and e.get("from-port") == pid
+                   and self.layers[e.get("to-layer")].get("type", "").lower() != "result"
+                   for e in self.edges if e.get("to-layer") in self.layers)
+
     def live_ports(self):
         for lid in sorted(self.live, key=int):
             for tag in ("input", "output"):
@@ -163,7 +172,8 @@ def mutate(xml_path: str | Path, kind: str, rng: random.Random, bin_size: int | 
         return Mutant(kind, lid, f"{_where(ir, lid)} {tag} port {p.get('id')}: {what}", ir.text())
     if kind == "precision":
         spots = [(lid, tag, p) for lid, tag, p in ir.live_ports()
-                 if canon(p.get("precision")) not in (None, "UNSPECIFIED")]
+                 if canon(p.get("precision")) not in (None, "UNSPECIFIED")
+                 and (tag == "input" or ir.computed_with(lid, p.get("id")))]
         if not spots:
             return None
         lid, tag, p = rng.choice(spots)

@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from tools import ROOT
-from tools.conformance.conformance_rows import SEP, Row
+from tools.conformance.conformance_rows import SEP, Row, error_row
 from tools.ovoracle import Oracle, short_message
 
 SUITE = "zoo"
@@ -146,7 +146,6 @@ def check(name: str, variant: str, xml: Path, feeds: list[dict], want: list[dict
     (the source model in float64, for fp32 weights) says in a failure whose rounding it is.
     ``suite`` names the row's suite (tools/zoo/encoder_zoo.py uses this check too)."""
     import irrun
-    from irrun.errors import IrrunError, UnsupportedError
     case = f"{name}/{variant}"
     try:
         model = irrun.read_model(xml)
@@ -165,13 +164,8 @@ def check(name: str, variant: str, xml: Path, feeds: list[dict], want: list[dict
                     shape = "x".join(map(str, next(iter(f.values())).shape))
                     return Row(suite, case, "fail", f"outputs differ{SEP}input set {i + 1} ({shape}): "
                                f"{out}: {why}; {first_diverging(model, f, *tol)}")
-    except UnsupportedError as e:
-        op = f"{e.layer.type}-{e.layer.version}" if e.layer else "(no layer named)"
-        return Row(suite, case, "unsupported", f"unsupported op {op}{SEP}{e}")
-    except IrrunError as e:
-        return Row(suite, case, "fail", f"{type(e).__name__}{SEP}{e}")
-    except Exception as e:      # an irrun bug: report it, go on with the next case
-        return Row(suite, case, "fail", f"crash {type(e).__name__}{SEP}{e}")
+    except Exception as e:      # irrun's errors, or a crash (an irrun bug): go on with the next case
+        return error_row(suite, case, e)
     return Row(suite, case, "pass")
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from ...errors import OpError
 from ...limits.memory import check_alloc
 from ...types.elements import STRING_DTYPE, TYPES
+from ...types.shapes import Dim, PartialShape
 from ..base import Attr, Op, TensorInfo, spec_url
 from ..registry import register
 from ._ragged import U8, check_spans, check_text, pack, string_out
@@ -82,3 +83,59 @@ class StringTensorPack15(Op):
         check_text(b, e, "the string tensor")
         out = [buf[i:j].decode("utf-8", "replace") for i, j in zip(b.tolist(), e.tolist())]
         return [np.array(out, dtype=STRING_DTYPE).reshape(begins.shape)]
+
+
+#: i32 count, then count + 1 i32 offsets, then the bytes: openvino-tokenizers' packed strings.
+_PACKED_HEAD = 4
+
+
+@register
+class StringTensorUnpack(StringTensorUnpack15):
+    """``version="extension"``: what openvino-tokenizers wrote before the op moved into opset15.
+    Besides a string tensor it takes that era's *packed* strings, a 1-D u8 tensor (how those
+    tokenizers stored their vocabularies): an i32 count n, n + 1 i32 offsets into the bytes that
+    follow, then the bytes — begins are ``offsets[:-1]``, ends ``offsets[1:]`` (the extension's
+    ``parse_packed_strings``; OpenVINO 2026.4.1 with openvino-tokenizers reads such files)."""
+    type, version = "StringTensorUnpack", "extension"
+
+    def infer(self, inputs):
+        x = inputs[0]
+        if x.etype != U8:
+            return super().infer(inputs)
+        _check_mode(self.mode)
+        if x.shape.rank not in (None, 1):
+            raise OpError(f"packed strings (u8) must be 1-D, got rank {x.shape.rank}", port="input 0")
+        if x.value is not None:
+            begins, _, symbols = _unpack_packed(x.value)
+            return string_out(PartialShape([len(begins)]))[:2] + [TensorInfo(U8, PartialShape([len(symbols)]))]
+        return string_out(PartialShape([Dim()]))
+
+    def run(self, data):
+        if data.dtype != np.uint8:
+            return super().run(data)
+        return list(_unpack_packed(data))
+
+
+def _unpack_packed(packed: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(begins, ends, symbols) of openvino-tokenizers' packed strings (:class:`StringTensorUnpack`),
+    every offset checked to lie inside the bytes."""
+    raw = np.ascontiguousarray(packed, np.uint8).reshape(-1)
+    if raw.size < _PACKED_HEAD:
+        raise OpError(f"packed strings of {raw.size} bytes: no count (needs 4)", port="input 0")
+    n = int(raw[:4].view("<i4")[0])
+    start = _PACKED_HEAD + 4 * (n + 1)
+    if n < 0 or raw.size < start:
+        raise OpError(f"packed strings: a count of {n} needs {max(start, 0)} bytes of offsets, "
+                      f"the tensor has {raw.size}", port="input 0")
+    offsets = raw[_PACKED_HEAD:start].view("<i4").astype(np.int32)
+    symbols = raw[start:]
+    begins, ends = offsets[:-1], offsets[1:]
+    check_spans(begins, ends, symbols.size, "packed strings", native=True)
+    return begins.copy(), ends.copy(), symbols.copy()
+
+
+@register
+class StringTensorPack(StringTensorPack15):
+    """``version="extension"``: what openvino-tokenizers wrote before the op moved into opset15;
+    OpenVINO reads it as StringTensorPack-15."""
+    type, version = "StringTensorPack", "extension"
