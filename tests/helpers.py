@@ -161,3 +161,12 @@ def assert_fixture_matches(d: Path) -> None:
                 np.testing.assert_allclose(have, want, rtol=meta["rtol"], atol=meta["atol"], err_msg=what)
             else:
                 np.testing.assert_array_equal(have, want, err_msg=what)
+
+
+def import_target(package: str, node) -> str:
+    """The absolute module an ``ast.ImportFrom`` in a module of ``package`` names (relative
+    levels resolved as Python does); the layering tests read imports with it."""
+    if not node.level:
+        return node.module or ""
+    base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+    return f"{base}.{node.module}" if node.module else base

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import import_target
+
 from irrun.ops import registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -128,11 +130,7 @@ def test_an_op_module_imports_no_sibling_op(path):
     bad = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                target = f"{base}.{node.module}" if node.module else base
-            else:
-                target = node.module or ""
+            target = import_target(package, node)
             mods = [target] if node.module else [f"{target}.{a.name}" for a in node.names]
         elif isinstance(node, ast.Import):
             mods = [a.name for a in node.names]

@@ -27,6 +27,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import import_target
+
 ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "irrun"
 
@@ -66,8 +68,6 @@ def _layer(module: str) -> int:
     parts = module.split(".")
     if len(parts) == 1:
         return RANK["__init__"]
-    if len(parts) == 2 and parts[1] in ("model", "ports", "errors", "__main__"):
-        return RANK[parts[1]]
     return RANK[parts[1]]
 
 
@@ -78,11 +78,7 @@ def _imports(module: str, path: Path) -> set[str]:
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                target = f"{base}.{node.module}" if node.module else base
-            else:
-                target = node.module or ""
+            target = import_target(package, node)
             if not target.startswith("irrun"):
                 continue
             for a in node.names:
@@ -181,12 +177,7 @@ def _private_reads(module: str, path: Path) -> set[tuple[str, str]]:
             name = recv.id if isinstance(recv, ast.Name) else ast.unparse(recv)
             found.add((module, f"{name}.{node.attr}"))
         elif isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("irrun")):
-            package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-            if node.level:
-                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                target = f"{base}.{node.module}" if node.module else base
-            else:
-                target = node.module or ""
+            target = import_target(module if path.name == "__init__.py" else module.rpartition(".")[0], node)
             for a in node.names:
                 if a.name.startswith("_") and not a.name.startswith("__") and f"{target}.{a.name}" not in MODULES:
                     found.add((module, f"import {target}.{a.name}"))
