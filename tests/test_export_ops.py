@@ -1,0 +1,93 @@
+"""Single-op ONNX converters (issue 24) held to OpenVINO: every ``run`` case OpenVINO answered in
+the opset expectation fixtures (tests/fixtures/*_expectations.*, replayed through irrun by
+tests/ops/nn_cases.py) is built as a one-layer IR, exported, checked by ``onnx.checker`` and run
+in onnxruntime; its outputs must equal OpenVINO's recorded ones (floats within the fixture's
+tolerance: f32 1e-4, integers exactly).
+
+Expected values are OpenVINO's, never irrun's. Without onnx and onnxruntime the module skips,
+saying so (``pip install -e '.[test]'`` has both).
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "ops"))
+from helpers import _build, _tmp  # noqa: E402
+from nn_cases import TOL, array, case_ids, entry, inputs_of  # noqa: E402
+from test_dft import BY_NUMPY, numpy_answer  # noqa: E402
+
+import irrun  # noqa: E402
+
+onnx = pytest.importorskip("onnx", reason="onnx is not installed: pip install -e '.[test]' (or irrun[onnx])")
+ort = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed: pip install -e '.[test]'")
+ort.set_default_logger_severity(4)
+
+#: the op types whose converters this module covers (issue 24, single ops)
+OPS = ("DFT", "IDFT", "RDFT", "IRDFT", "STFT", "ISTFT", "BatchToSpace", "SpaceToBatch",
+       "ExtractImagePatches", "ReorgYolo", "RegionYolo", "EmbeddingBagOffsets", "EmbeddingBagOffsetsSum",
+       "EmbeddingSegmentsSum", "SegmentMax", "SparseFillEmptyRows", "SliceScatter", "Unique", "GatherTree",
+       "Inverse", "CTCGreedyDecoder", "CTCGreedyDecoderSeqLen", "NV12toRGB", "NV12toBGR", "I420toRGB",
+       "I420toBGR", "Interpolate", "FakeConvert")
+
+#: cases whose export irrun refuses on purpose (case id -> a fragment of the reason)
+REFUSED: dict[str, str] = {
+    **dict.fromkeys(("DFT-params", "IDFT-params"), "input 1 must be a constant"),
+}
+#: the issue's f32 agreement (1e-4, relative and absolute: transforms sum many terms, so a
+#: near-zero output carries the rounding of the large ones); other types as the fixtures'
+TOLERANCE = dict(TOL, f32=(1e-4, 1e-4))
+
+
+def export_case(case: str):
+    """The case's one-layer model, its ONNX export (checked) and the feeds of its Parameters."""
+    e = entry(case)
+    ins, params = inputs_of(case)
+    tmp = _tmp()
+    model, feeds = _build(tmp, e["type"], ins, e["attrs"], e["version"], len(e["outputs"]), params)
+    path = irrun.export_onnx(model, tmp / "model.onnx")
+    proto = onnx.load(path)
+    onnx.checker.check_model(proto, full_check=True)
+    return path, feeds
+
+
+def run_onnx(path: Path, feeds: dict) -> list[np.ndarray]:
+    options = ort.SessionOptions()
+    options.log_severity_level = 4
+    session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    names = [o.name for o in session.get_outputs()]
+    return dict(zip(names, session.run(names, feeds)))
+
+
+#: Interpolate-4/11 had converters before; this module holds the new Interpolate-1 one
+CASES = [c for c in case_ids(*OPS, kind="run", status="ok")
+         if entry(c)["type"] != "Interpolate" or entry(c)["version"] == "opset1"]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_export_matches_openvino_in_onnxruntime(case):
+    e = entry(case)
+    if any(spec["etype"] == "bf16" and spec.get("param") for spec in e["inputs"]):
+        pytest.skip("onnxruntime's Python API cannot feed a bfloat16 array (numpy has no bfloat16)")
+    if case in REFUSED:
+        with pytest.raises(irrun.errors.UnsupportedError, match=REFUSED[case]):
+            export_case(case)
+        return
+    path, feeds = export_case(case)
+    got = run_onnx(path, feeds)
+    for j, want in enumerate(e["outputs"]):
+        have, expected = got[f"out{j}"], array(want["array"], want["etype"], e["fixture"])
+        if case in BY_NUMPY:       # the CPU plugin errs there (tests/ops/test_dft.py): the spec's answer
+            expected = numpy_answer(case).astype(expected.dtype)
+        what = f"{case} output {j} (onnxruntime vs OpenVINO)"
+        assert have.shape == expected.shape and have.dtype == expected.dtype, \
+            f"{what}: {have.dtype}{list(have.shape)}, OpenVINO {expected.dtype}{list(expected.shape)}"
+        if want["etype"] in TOLERANCE:
+            rtol, atol = TOLERANCE[want["etype"]]
+            np.testing.assert_allclose(have.astype(np.float64), expected.astype(np.float64), rtol=rtol,
+                                       atol=atol, equal_nan=True, err_msg=what)
+        else:
+            np.testing.assert_array_equal(have, expected, err_msg=what)
