@@ -101,3 +101,101 @@ def irdft(e: Emitter, c: Call) -> None:
     for i, d in enumerate(perm[:-1]):
         back[d] = i
     e.one("Transpose", [y], c.outputs[0], perm=back)
+
+
+def _frame_window(e: Emitter, c: Call, frame: int) -> str:
+    """The window [W] zero-padded to the frame, centred ((frame - W) // 2 zeros before it), as
+    the IR's STFT/ISTFT place it; ONNX's window has the frame's length."""
+    w_dim = list(c.in_info[1].shape)[0] if c.in_info[1].shape.rank == 1 else None
+    if w_dim is None or not w_dim.is_static:
+        raise Unexpressible("the window's length is not static")
+    before = (frame - w_dim.lo) // 2
+    if before == 0 and w_dim.lo == frame:
+        return c.inputs[1]
+    return e.one("Pad", [c.inputs[1], e.ints([before, frame - w_dim.lo - before])])
+
+
+def _scalar_const(c: Call, i: int, what: str) -> int:
+    try:
+        return int(np.ravel(c.const(i))[0])
+    except Unexpressible:
+        raise Unexpressible(f"{what} (input {i}) must be a constant") from None
+
+
+@converts("STFT")
+def stft(e: Emitter, c: Call) -> None:
+    """ONNX STFT-17 (one-sided) on the signal as [batch, L, 1], the window centred in the frame;
+    a 1-D signal gets a batch of 1, ``transpose_frames`` a Transpose of the result."""
+    frame = _scalar_const(c, 2, "frame_size")
+    rank = c.rank(0)
+    x = e.one("Unsqueeze", [c.inputs[0], e.ints([0, 2] if rank == 1 else [2])])
+    step = e.as_int64(c.inputs[3], c.in_info[3])
+    y = e.one("STFT", [x, e.one("Reshape", [step, e.ints([])]), _frame_window(e, c, frame),
+                       e.const(np.int64(frame), "frame_length")], onesided=1)
+    if c.op.transpose_frames:
+        y = e.one("Transpose", [y], perm=[0, 2, 1, 3])
+    if rank == 1:
+        e.one("Squeeze", [y, e.ints([0])], c.outputs[0])
+    else:
+        e.one("Identity", [y], c.outputs[0])
+
+
+@converts("ISTFT")
+def istft(e: Emitter, c: Call) -> None:
+    """ONNX has no inverse STFT: each frame's inverse real FFT is two MatMuls (as IRDFT's last
+    axis) times the window, overlap-added by Col2Im and divided by the overlap-added squared
+    window where that is above 1e-11 (torch.istft's rule, which OpenVINO follows); ``center``
+    drops frame // 2 samples at both ends, ``normalized`` multiplies by sqrt(frame_size), the
+    optional signal_length cuts or zero-pads the end."""
+    frame = _scalar_const(c, 2, "frame_size")
+    step = _scalar_const(c, 3, "frame_step")
+    rank = c.rank(0)
+    dtype = c.in_info[0].etype.dtype
+    data = c.inputs[0] if rank == 4 else e.one("Unsqueeze", [c.inputs[0], e.ints([0])])
+    bins = frame // 2 + 1
+    k = np.arange(bins)[:, None]
+    t = np.arange(frame)[None, :]
+    w = np.full((bins, 1), 2.0)
+    w[0] = 1.0
+    if frame % 2 == 0:
+        w[-1] = 1.0
+    scale = np.sqrt(frame) if c.op.normalized else 1.0
+    angle = 2 * np.pi * k * t / frame
+    cos = (scale * w * np.cos(angle) / frame).astype(dtype)
+    sin = (-scale * w * np.sin(angle) / frame).astype(dtype)
+    moved = e.one("Transpose", [data], perm=[0, 2, 1, 3])                    # [B, frames, bins, 2]
+    re = e.one("Squeeze", [e.one("Slice", [moved, e.ints([0]), e.ints([1]), e.ints([-1])]), e.ints([-1])])
+    im = e.one("Squeeze", [e.one("Slice", [moved, e.ints([1]), e.ints([2]), e.ints([-1])]), e.ints([-1])])
+    frames_t = e.one("Add", [e.one("MatMul", [re, e.const(cos, "istft_cos")]),
+                             e.one("MatMul", [im, e.const(sin, "istft_sin")])])    # [B, frames, frame]
+    window = _frame_window(e, c, frame)
+    if c.in_info[1].etype != c.in_info[0].etype:
+        window = e.one("CastLike", [window, c.inputs[0]])
+    columns = e.one("Transpose", [e.one("Mul", [frames_t, window])], perm=[0, 2, 1])   # [B, frame, frames]
+    n_frames = e.one("Slice", [e.one("Shape", [data]), e.ints([2]), e.ints([3])])
+    full = e.one("Add", [e.one("Mul", [e.one("Sub", [n_frames, e.ints([1])]), e.ints([step])]), e.ints([frame])])
+    image = e.one("Concat", [e.ints([1]), full], axis=0)
+    block, strides = e.ints([1, frame]), [1, step]
+    summed = e.one("Col2Im", [columns, image, block], strides=strides)        # [B, 1, 1, full]
+    square = e.one("Mul", [window, window])
+    square_cols = e.one("Expand", [e.one("Reshape", [square, e.ints([1, frame, 1])]),
+                                   e.one("Concat", [e.ints([1, frame]), n_frames], axis=0)])
+    norm = e.one("Col2Im", [square_cols, image, block], strides=strides)      # [1, 1, 1, full]
+    ok = e.one("Greater", [norm, e.scalar(1e-11, c.in_info[0].etype)])
+    zero = e.scalar(0, c.in_info[0].etype)
+    out = e.where(ok, e.one("Div", [summed, e.where(ok, norm, e.scalar(1, c.in_info[0].etype),
+                                                     c.in_info[0].etype)]), zero, c.in_info[0].etype)
+    out = e.one("Reshape", [out, e.ints([0, -1])])                              # [B, full]
+    if c.op.center:
+        half = frame // 2
+        out = e.one("Slice", [out, e.ints([half]), e.one("Sub", [full, e.ints([half])]), e.ints([1])])
+    if len(c.inputs) > 4:
+        n = e.one("Reshape", [e.as_int64(c.inputs[4], c.in_info[4]), e.ints([1])])
+        have = e.one("Slice", [e.one("Shape", [out]), e.ints([1]), e.ints([2])])
+        pad = e.one("Max", [e.one("Sub", [n, have]), e.ints([0])])
+        out = e.one("Pad", [out, e.one("Concat", [e.ints([0, 0, 0]), pad], axis=0)])
+        out = e.one("Slice", [out, e.ints([0]), n, e.ints([1])])
+    if rank == 3:
+        e.one("Squeeze", [out, e.ints([0])], c.outputs[0])
+    else:
+        e.one("Identity", [out], c.outputs[0])
