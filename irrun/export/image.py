@@ -1,0 +1,172 @@
+"""ONNX forms of the image-layout ops ONNX has no single op for: SpaceToBatch, BatchToSpace,
+ExtractImagePatches, ReorgYolo, RegionYolo (Reshape / Transpose / Pad / Slice decompositions, the
+specs' own formulas), the NV12/I420 colour conversions, Interpolate-1 (ONNX Resize) and
+BinaryConvolution (its 1-bit weights unpacked to a +-1 constant at export time).
+
+Block sizes, pads and strides must be constants (they decide the Transpose and Slice
+attributes); the batch and, where the op allows, the spatial dims stay dynamic (Shape arithmetic
+in the graph).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..types import elements
+from .emitter import Call, Emitter, Unexpressible, onnx_type
+from .table import converts
+
+F32 = elements.TYPES["f32"]
+#: Slice's "to the end"
+_END = np.iinfo(np.int64).max
+
+
+def _ints(c: Call, i: int) -> list[int]:
+    return [int(v) for v in np.ravel(c.const(i))]
+
+
+def _static(c: Call, i: int = 0) -> list[int]:
+    """Input ``i``'s static shape: Unexpressible when a dim is dynamic."""
+    shape = c.in_info[i].shape
+    if shape.rank is None or not shape.is_static:
+        raise Unexpressible(f"input {i}'s shape must be static (it decides the decomposition's shapes)")
+    return [d.lo for d in shape]
+
+
+def _interleave(e: Emitter, quotients: str, blocks: list[int]) -> str:
+    """[q1, b1, q2, b2, ...] from the 1-D tensor ``quotients`` and the constant ``blocks``."""
+    pairs = e.one("Concat", [e.one("Unsqueeze", [quotients, e.ints([1])]),
+                             e.one("Unsqueeze", [e.ints(blocks), e.ints([1])])], axis=1)
+    return e.one("Reshape", [pairs, e.ints([-1])])
+
+
+@converts("SpaceToBatch")
+def space_to_batch(e: Emitter, c: Call) -> None:
+    """The spec's Pad -> Reshape [N, D1/b1, b1, ...] -> Transpose (blocks outermost) ->
+    Reshape [N * prod(b), D1/b1, ...]; the quotients come from the padded input's Shape."""
+    blocks, begin, end = _ints(c, 1), _ints(c, 2), _ints(c, 3)
+    k = c.rank(0) - 1
+    x = c.inputs[0]
+    if any(begin + end):
+        x = e.one("Pad", [x, e.ints(begin + end)])
+    shape = e.one("Shape", [x])
+    quotients = e.one("Div", [e.one("Slice", [shape, e.ints([1]), e.ints([_END])]), e.ints(blocks[1:])])
+    batch = e.one("Slice", [shape, e.ints([0]), e.ints([1])])
+    split = e.one("Reshape", [x, e.one("Concat", [batch, _interleave(e, quotients, blocks[1:])], axis=0)])
+    perm = [2 * i for i in range(1, k + 1)] + [0] + [2 * i - 1 for i in range(1, k + 1)]
+    moved = e.one("Transpose", [split], perm=perm)
+    new_batch = e.one("Mul", [batch, e.ints([int(np.prod(blocks))])])
+    e.one("Reshape", [moved, e.one("Concat", [new_batch, quotients], axis=0)], c.outputs[0])
+
+
+@converts("BatchToSpace")
+def batch_to_space(e: Emitter, c: Call) -> None:
+    """The spec's Reshape [b1, ..., bk, N / prod(b), D1, ...] -> Transpose [N', D1, b1, D2, b2,
+    ...] -> Reshape [N', D1 * b1, ...] -> Slice (the crops)."""
+    blocks, begin, end = _ints(c, 1), _ints(c, 2), _ints(c, 3)
+    k = c.rank(0) - 1
+    shape = e.one("Shape", [c.inputs[0]])
+    spatial = e.one("Slice", [shape, e.ints([1]), e.ints([_END])])
+    batch = e.one("Div", [e.one("Slice", [shape, e.ints([0]), e.ints([1])]), e.ints([int(np.prod(blocks))])])
+    split = e.one("Reshape", [c.inputs[0], e.one("Concat", [e.ints(blocks[1:]), batch, spatial], axis=0)])
+    perm = [k] + [v for i in range(k) for v in (k + 1 + i, i)]
+    moved = e.one("Transpose", [split], perm=perm)
+    joined = e.one("Reshape", [moved, e.one("Concat", [batch, e.one("Mul", [spatial, e.ints(blocks[1:])])],
+                                            axis=0)])
+    if not any(begin + end):
+        e.one("Identity", [joined], c.outputs[0])
+        return
+    ends = [-v if v else _END for v in end]
+    e.one("Slice", [joined, e.ints(begin), e.ints(ends)], c.outputs[0])
+
+
+@converts("ExtractImagePatches")
+def extract_image_patches(e: Emitter, c: Call) -> None:
+    """Pad (auto_pad's zeros, the odd pixel where the mode puts it), then one strided Slice per
+    patch position (row, col), stacked before the channels: [N, kh * kw * C, out_h, out_w]."""
+    op = c.op
+    hw = [list(c.in_info[0].shape)[2 + d] for d in range(2)]
+    if c.rank(0) != 4 or not all(d.is_static for d in hw):
+        raise Unexpressible("the image's height and width must be static")
+    out_hw = [op._out(n.lo, d) for d, n in enumerate(hw)]
+    (kh, kw), (sh, sw), (rh, rw) = op.sizes, op.strides, op.rates
+    begin, end = [], []
+    for d, n in enumerate(hw):
+        span = op.rates[d] * (op.sizes[d] - 1) + 1
+        need = (out_hw[d] - 1) * op.strides[d] + span
+        total = max(0, need - n.lo) if op.auto_pad != "valid" else 0
+        b = total // 2 if op.auto_pad == "same_upper" else total - total // 2
+        begin.append(b)
+        end.append(max(0, need - b - n.lo))
+    x = c.inputs[0]
+    if any(begin + end):
+        x = e.one("Pad", [x, e.ints([0, 0, *begin, 0, 0, *end])])
+    patches = []
+    for i in range(kh):
+        for j in range(kw):
+            r0, c0 = i * rh, j * rw
+            cut = e.one("Slice", [x, e.ints([r0, c0]), e.ints([r0 + sh * (out_hw[0] - 1) + 1,
+                                                                c0 + sw * (out_hw[1] - 1) + 1]),
+                                  e.ints([2, 3]), e.ints([sh, sw])])
+            patches.append(e.one("Unsqueeze", [cut, e.ints([1])]))
+    stacked = e.one("Concat", patches, axis=1) if len(patches) > 1 else patches[0]
+    e.one("Reshape", [stacked, e.ints([0, -1, out_hw[0], out_hw[1]])], c.outputs[0])
+
+
+@converts("ReorgYolo")
+def reorg_yolo(e: Emitter, c: Call) -> None:
+    """When s^2 divides C: the input read as [N, C / s^2, H, s, W, s] (OpenVINO's view), a
+    Transpose to [N, s, s, C / s^2, H, W] and a Reshape; otherwise a Gather of the flat input
+    by OpenVINO's index arithmetic (static shapes)."""
+    s = int(np.ravel(c.op.stride)[0])
+    shape = list(c.in_info[0].shape)
+    if c.rank(0) != 4 or not all(d.is_static for d in shape[1:]):
+        raise Unexpressible("C, H and W must be static")
+    _, ch, h, w = (d.lo for d in shape)
+    if ch % (s * s) == 0:
+        v = e.one("Reshape", [c.inputs[0], e.ints([0, ch // (s * s), h, s, w, s])])
+        moved = e.one("Transpose", [v], perm=[0, 3, 5, 1, 2, 4])
+        e.one("Reshape", [moved, e.ints([0, ch * s * s, h // s, w // s])], c.outputs[0])
+        return
+    from ..ops.region_yolo import _reorg_index
+    n = _static(c)[0]
+    flat = e.one("Reshape", [c.inputs[0], e.ints([-1])])
+    picked = e.one("Gather", [flat, e.const(_reorg_index((n, ch, h, w), s).astype(np.int64), "reorg_index")])
+    e.one("Reshape", [picked, e.ints([n, ch * s * s, h // s, w // s])], c.outputs[0])
+
+
+@converts("RegionYolo")
+def region_yolo(e: Emitter, c: Call) -> None:
+    """The flat input's first N * regions * block * H * W values as [N, regions, block, H, W]
+    (OpenVINO's addressing), x/y (and the confidence) through Sigmoid, the class scores through
+    Softmax over the classes (do_softmax) or Sigmoid; the rest of the flat input is copied
+    (do_softmax) or dropped, and the result reshaped to the output's shape. f16/bf16 compute in
+    f32, as irrun's kernel."""
+    op = c.op
+    n, ch, h, w = _static(c)
+    et = c.in_info[0].etype
+    x = c.inputs[0] if et.name in ("f32", "f64") else e.cast(c.inputs[0], F32)
+    size = n * op.regions * op.block * h * w
+    flat = e.one("Reshape", [x, e.ints([-1])])
+    blocks = e.one("Reshape", [e.one("Slice", [flat, e.ints([0]), e.ints([size])]),
+                               e.ints([n, op.regions, op.block, h, w])])
+
+    def part(lo: int, hi: int) -> str:
+        return e.one("Slice", [blocks, e.ints([lo]), e.ints([hi]), e.ints([2])])
+
+    coords = int(op.coords)
+    pieces = [e.one("Sigmoid", [part(0, 2)])]
+    if coords > 2:
+        pieces.append(part(2, coords))
+    if op.do_softmax:
+        pieces += [e.one("Sigmoid", [part(coords, coords + 1)]),
+                   e.one("Softmax", [part(coords + 1, op.block)], axis=2)]
+    else:
+        pieces.append(e.one("Sigmoid", [part(coords, op.block)]))
+    out = e.one("Reshape", [e.one("Concat", pieces, axis=2), e.ints([-1])])
+    if op.do_softmax and size < n * ch * h * w:
+        out = e.one("Concat", [out, e.one("Slice", [flat, e.ints([size]), e.ints([_END])])], axis=0)
+    dims = [d.lo for d in c.out_info[0].shape]
+    if et.name in ("f32", "f64"):
+        e.one("Reshape", [out, e.ints(dims)], c.outputs[0])
+    else:
+        e.one("Cast", [e.one("Reshape", [out, e.ints(dims)])], c.outputs[0], to=onnx_type(et))
