@@ -170,3 +170,63 @@ def region_yolo(e: Emitter, c: Call) -> None:
         e.one("Reshape", [out, e.ints(dims)], c.outputs[0])
     else:
         e.one("Cast", [e.one("Reshape", [out, e.ints(dims)])], c.outputs[0], to=onnx_type(et))
+
+
+def _upsample(e: Emitter, plane: str) -> str:
+    """A [N, h, w, 1] f32 chroma plane repeated 2x2: [N, 2h, 2w, 1]."""
+    return e.one("Resize", [plane, "", e.const(np.float32([1, 2, 2, 1]), "scales")], mode="nearest",
+                 coordinate_transformation_mode="asymmetric", nearest_mode="floor")
+
+
+def _yuv_planes(e: Emitter, c: Call) -> tuple[str, str, str]:
+    """(Y [N, H, W, 1], U, V [N, H/2, W/2, 1]) of a one-input or plane-by-plane layer, f32."""
+    ins = [e.cast(x, F32) if info.etype.name != "f32" else x for x, info in zip(c.inputs, c.in_info)]
+    nv12 = c.op.planes == "nv12"
+    if len(ins) > 1:
+        if nv12:
+            u = e.one("Slice", [ins[1], e.ints([0]), e.ints([1]), e.ints([3])])
+            v = e.one("Slice", [ins[1], e.ints([1]), e.ints([2]), e.ints([3])])
+            return ins[0], u, v
+        return ins[0], ins[1], ins[2]
+    shape = e.one("Shape", [ins[0]])
+    rows = e.one("Slice", [shape, e.ints([1]), e.ints([2])])
+    h = e.one("Div", [e.one("Mul", [rows, e.ints([2])]), e.ints([3])])
+    y = e.one("Slice", [ins[0], e.ints([0]), h, e.ints([1])])
+    rest = e.one("Slice", [ins[0], h, e.ints([_END]), e.ints([1])])            # [N, H/2, W, 1]
+    if nv12:
+        uv = e.one("Reshape", [rest, e.ints([0, 0, -1, 2])])                    # [N, H/2, W/2, 2]
+        return (y, e.one("Slice", [uv, e.ints([0]), e.ints([1]), e.ints([3])]),
+                e.one("Slice", [uv, e.ints([1]), e.ints([2]), e.ints([3])]))
+    halves = e.one("Reshape", [rest, e.ints([0, 2, -1])])                       # [N, 2, H/2 * W/2]
+    target = e.one("Concat", [e.ints([0]), e.one("Div", [rows, e.ints([3])]), e.ints([-1, 1])], axis=0)
+    u = e.one("Reshape", [e.one("Slice", [halves, e.ints([0]), e.ints([1]), e.ints([1])]), target])
+    v = e.one("Reshape", [e.one("Slice", [halves, e.ints([1]), e.ints([2]), e.ints([1])]), target])
+    return y, u, v
+
+
+@converts("NV12toRGB", "NV12toBGR", "I420toRGB", "I420toBGR")
+def yuv_to_rgb(e: Emitter, c: Call) -> None:
+    """Per pixel in f32, as OpenVINO's CPU plugin: c = Y - 16, d = U - 128, e = V - 128 (chroma
+    repeated 2x2), R = 1.164c + 1.596e, G = 1.164c - 0.391d - 0.813e, B = 1.164c + 2.018d,
+    clipped to [0, 255] and, for u8, rounded half to even; one input (planes stacked) or one per
+    plane."""
+    y, u, v = _yuv_planes(e, c)
+
+    def k(value: float) -> str:
+        return e.const(np.float32(value), "yuv_coefficient")
+
+    cy = e.one("Mul", [k(1.164), e.one("Sub", [y, k(16)])])
+    d = e.one("Sub", [_upsample(e, u), k(128)])
+    ev = e.one("Sub", [_upsample(e, v), k(128)])
+    r = e.one("Add", [cy, e.one("Mul", [k(1.596), ev])])
+    g = e.one("Sub", [e.one("Sub", [cy, e.one("Mul", [k(0.391), d])]), e.one("Mul", [k(0.813), ev])])
+    b = e.one("Add", [cy, e.one("Mul", [k(2.018), d])])
+    rgb = e.one("Concat", [b, g, r] if c.op.bgr else [r, g, b], axis=3)
+    et = c.out_info[0].etype
+    if et.name == "u8":
+        rgb = e.one("Round", [rgb])
+    clipped = e.one("Clip", [rgb, k(0), k(255)])
+    if et.name == "f32":
+        e.one("Identity", [clipped], c.outputs[0])
+    else:
+        e.one("Cast", [clipped], c.outputs[0], to=onnx_type(et))
