@@ -1,0 +1,202 @@
+"""ONNX forms of the ops that gather, group or scatter by index: EmbeddingBagOffsets(Sum),
+EmbeddingSegmentsSum, SegmentMax, SliceScatter, the CTC greedy decoders.
+
+The grouping ops are one pattern: each element's group id (computed from the offsets, or given
+as segment ids), then ScatterND with ``reduction`` add / max into a tensor of one row per group,
+and a count per group that decides the empty groups' rows. Everything stays dynamic: the row
+counts come from the inputs' Shape or values.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..types import elements
+from .emitter import Call, Emitter, onnx_type
+from .table import converts
+
+I64 = elements.TYPES["i64"]
+F32 = elements.TYPES["f32"]
+BOOL = elements.TYPES["boolean"]
+_END = np.iinfo(np.int64).max
+
+
+def _i64(e: Emitter, c: Call, i: int) -> str:
+    return e.as_int64(c.inputs[i], c.in_info[i])
+
+
+def _rows_shape(e: Emitter, groups: str, table: str) -> str:
+    """[groups, *table.shape[1:]] as a 1-D int64 tensor (``groups``: a [1] tensor)."""
+    return e.one("Concat", [groups, e.one("Slice", [e.one("Shape", [table]), e.ints([1]), e.ints([_END])])],
+                 axis=0)
+
+
+def _filled(e: Emitter, value: float, etype, shape: str) -> str:
+    """A tensor of ``shape`` filled with ``value`` of element type ``etype``."""
+    return e.one("Expand", [e.scalar(value, etype), shape])
+
+
+def _group_reduce(e: Emitter, data: str, groups: str, n_groups: str, etype, reduction: str,
+                  start: float = 0.0) -> tuple[str, str]:
+    """(per-group reduction of ``data``'s rows by the 1-D int64 ``groups``, per-group row count
+    as f32) over ``n_groups`` ([1] int64) groups; rows start at ``start``."""
+    index = e.one("Unsqueeze", [groups, e.ints([1])])
+    shape = _rows_shape(e, n_groups, data)
+    reduced = e.one("ScatterND", [_filled(e, start, etype, shape), index, data], reduction=reduction)
+    ones = e.one("Expand", [e.scalar(1, F32), e.one("Shape", [groups])])
+    counts = e.one("ScatterND", [_filled(e, 0, F32, n_groups), index, ones], reduction="add")
+    return reduced, counts
+
+
+def _bags(e: Emitter, c: Call, groups: str, n_groups: str, default_i: int, weights_i: int,
+          mean: bool) -> None:
+    """The embedding bags: rows gathered, weighted, summed per group (averaged with ``mean``);
+    an empty group gets the default_index row (zeros when it is absent or -1)."""
+    table, et = c.inputs[0], c.in_info[0].etype
+    rows = e.one("Gather", [table, _i64(e, c, 1)], axis=0)
+    rank = c.rank(0)
+    if len(c.inputs) > weights_i:
+        w = e.one("Reshape", [c.inputs[weights_i], e.ints([-1] + [1] * (rank - 1))])
+        rows = e.one("Mul", [rows, w])
+    sums, counts = _group_reduce(e, rows, groups, n_groups, et, "add")
+    wide = e.one("Reshape", [counts, e.ints([-1] + [1] * (rank - 1))])
+    if mean:
+        sums = e.one("Div", [sums, e.one("CastLike", [e.one("Max", [wide, e.scalar(1, F32)]), table])])
+    empty = e.one("Equal", [wide, e.scalar(0, F32)])
+    if len(c.inputs) > default_i:
+        d = e.one("Reshape", [_i64(e, c, default_i), e.ints([1])])
+        safe = e.one("Max", [d, e.ints([0])])
+        row = e.one("Gather", [table, safe], axis=0)
+        default = e.where(e.one("Less", [d, e.ints([0])]), e.one("Mul", [row, e.scalar(0, et)]), row, et)
+    else:
+        default = e.scalar(0, et)
+    e.where(empty, default, sums, et, output=c.outputs[0])
+
+
+@converts("EmbeddingBagOffsetsSum", "EmbeddingBagOffsets")
+def embedding_bag_offsets(e: Emitter, c: Call) -> None:
+    """Index p belongs to the last bag whose offset is <= p (an empty bag's rows go to the next
+    one): ReduceSum(offsets <= p) - 1; then the rows ScatterND-added per bag, weighted, averaged
+    for ``reduction="mean"``, the empty bags' rows the default_index row or zeros."""
+    indices = _i64(e, c, 1)
+    offsets = _i64(e, c, 2)
+    n = e.one("Shape", [indices])
+    positions = e.one("Range", [e.const(np.int64(0)), e.one("Squeeze", [n, e.ints([0])]), e.const(np.int64(1))])
+    below = e.one("LessOrEqual", [e.one("Unsqueeze", [offsets, e.ints([0])]),
+                                  e.one("Unsqueeze", [positions, e.ints([1])])])
+    groups = e.one("Sub", [e.one("ReduceSum", [e.cast(below, I64), e.ints([1])], keepdims=0), e.ints([1])])
+    mean = getattr(c.op, "reduction", "sum") == "mean"
+    _bags(e, c, groups, e.one("Shape", [offsets]), 3, 4, mean)
+
+
+@converts("EmbeddingSegmentsSum")
+def embedding_segments_sum(e: Emitter, c: Call) -> None:
+    """The rows ScatterND-added by segment id into num_segments rows, weighted; the empty
+    segments' rows the default_index row or zeros."""
+    n_groups = e.one("Reshape", [_i64(e, c, 3), e.ints([1])])
+    _bags(e, c, _i64(e, c, 2), n_groups, 4, 5, False)
+
+
+@converts("SegmentMax")
+def segment_max(e: Emitter, c: Call) -> None:
+    """ScatterND max of the rows by segment id into num_segments (or max id + 1) rows that
+    start at the type's lowest value; ``fill_mode="zero"`` zeroes the segments without rows.
+    Ids past num_segments are dropped first (Where to a spare row, sliced off)."""
+    et = c.in_info[0].etype
+    ids = _i64(e, c, 1)
+    if len(c.inputs) > 2:
+        n_groups = e.one("Reshape", [_i64(e, c, 2), e.ints([1])])
+    else:
+        n_groups = e.one("Add", [e.one("ReduceMax", [ids], keepdims=1), e.ints([1])])
+    kept = e.one("Where", [e.one("Less", [ids, n_groups]), ids, n_groups])
+    spare = e.one("Add", [n_groups, e.ints([1])])
+    lowest = np.finfo(et.dtype).min if et.is_float else np.iinfo(et.dtype).min
+    data = c.inputs[0]
+    if et.is_float:     # NaN loses to any number (std::max, as OpenVINO's CPU plugin)
+        data = e.where(e.one("IsNaN", [data]), e.scalar(lowest, et), data, et)
+    maxima, counts = _group_reduce(e, data, kept, spare, et, "max", start=float(lowest))
+    maxima = e.one("Slice", [maxima, e.ints([0]), n_groups, e.ints([0])])
+    if c.op.fill_mode == "zero":
+        counts = e.one("Slice", [counts, e.ints([0]), n_groups, e.ints([0])])
+        empty = e.one("Reshape", [e.one("Equal", [counts, e.scalar(0, F32)]),
+                                  e.ints([-1] + [1] * (c.rank(0) - 1))])
+        e.where(empty, e.scalar(0, et), maxima, et, output=c.outputs[0])
+    else:
+        e.one("Identity", [maxima], c.outputs[0])
+
+
+@converts("SliceScatter")
+def slice_scatter(e: Emitter, c: Call) -> None:
+    """The element positions of ``data`` sliced as Slice-8 (ONNX Slice has its semantics), then
+    ScatterElements of the updates at those positions in the flat data."""
+    shape = e.one("Shape", [c.inputs[0]])
+    count = e.one("ReduceProd", [shape], keepdims=0)
+    positions = e.one("Reshape", [e.one("Range", [e.const(np.int64(0)), count, e.const(np.int64(1))]), shape])
+    args = [positions, _i64(e, c, 2), _i64(e, c, 3)]
+    args += [_i64(e, c, 5) if len(c.inputs) > 5 else "", _i64(e, c, 4)]
+    picked = e.one("Reshape", [e.one("Slice", args), e.ints([-1])])
+    flat = e.one("Reshape", [c.inputs[0], e.ints([-1])])
+    scattered = e.one("ScatterElements", [flat, picked, e.one("Reshape", [c.inputs[1], e.ints([-1])])], axis=0)
+    e.one("Reshape", [scattered, shape], c.outputs[0])
+
+
+def _greedy(e: Emitter, classes: str, valid: str, blank: str, merge: bool) -> tuple[str, str]:
+    """(decoded [N, T] int64, -1 padded; counts [N] int64) of the arg-max ``classes`` [N, T]
+    within the ``valid`` frames: repeats merged (the previous frame's class, blank or not),
+    blanks dropped, the kept classes moved left (their CumSum position) by ScatterElements; the
+    dropped ones go to a spare column T, sliced off."""
+    keep = e.one("And", [valid, e.one("Not", [e.one("Equal", [classes, blank])])])
+    if merge:
+        first = e.one("Slice", [classes, e.ints([0]), e.ints([1]), e.ints([1])])
+        prev = e.one("Concat", [e.one("Sub", [e.one("Mul", [first, e.ints([0])]), e.ints([1])]),
+                                e.one("Slice", [classes, e.ints([0]), e.ints([-1]), e.ints([1])])], axis=1)
+        keep = e.one("And", [keep, e.one("Not", [e.one("Equal", [classes, prev])])])
+    kept = e.cast(keep, I64)
+    position = e.one("Sub", [e.one("CumSum", [kept, e.const(np.int64(1))]), e.ints([1])])
+    shape = e.one("Shape", [classes])
+    frames = e.one("Slice", [shape, e.ints([1]), e.ints([2])])
+    target = e.one("Where", [keep, position, frames])
+    wide = e.one("Concat", [e.one("Slice", [shape, e.ints([0]), e.ints([1])]), e.one("Add", [frames, e.ints([1])])],
+                 axis=0)
+    out = e.one("ScatterElements", [e.one("Expand", [e.const(np.int64(-1)), wide]), target, classes], axis=1)
+    decoded = e.one("Slice", [out, e.ints([0]), frames, e.ints([1])])
+    return decoded, e.one("ReduceSum", [kept, e.ints([1])], keepdims=0)
+
+
+def _classes(e: Emitter, data: str, axis: int) -> str:
+    """The arg-max class (the first on ties) along ``axis``."""
+    return e.one("ArgMax", [data], axis=axis, keepdims=0, select_last_index=0)
+
+
+@converts("CTCGreedyDecoder")
+def ctc_greedy_decoder(e: Emitter, c: Call) -> None:
+    """data [T, N, C] -> the arg-max classes [N, T] within the frames before the mask's first
+    zero, decoded (blank C-1), as [N, T, 1, 1] in the data's type."""
+    classes = e.one("Transpose", [_classes(e, c.inputs[0], 2)], perm=[1, 0])
+    zero = e.one("Equal", [c.inputs[1], e.scalar(0, c.in_info[1].etype)])
+    seen = e.one("CumSum", [e.cast(zero, I64), e.const(np.int64(0))])
+    valid = e.one("Transpose", [e.one("Equal", [seen, e.const(np.int64(0))])], perm=[1, 0])
+    c_count = e.one("Slice", [e.one("Shape", [c.inputs[0]]), e.ints([2]), e.ints([3])])
+    blank = e.one("Sub", [c_count, e.ints([1])])
+    decoded, _ = _greedy(e, classes, valid, blank, bool(c.op.ctc_merge_repeated))
+    e.one("Cast", [e.one("Unsqueeze", [decoded, e.ints([2, 3])])], c.outputs[0],
+          to=onnx_type(c.out_info[0].etype))
+
+
+@converts("CTCGreedyDecoderSeqLen")
+def ctc_greedy_decoder_seq_len(e: Emitter, c: Call) -> None:
+    """data [N, T, C] -> the arg-max classes within each sequence's length, decoded (blank:
+    blank_index, default C-1); the decoded classes [N, T] and their counts [N]."""
+    classes = _classes(e, c.inputs[0], 2)
+    frames = e.one("Slice", [e.one("Shape", [c.inputs[0]]), e.ints([1]), e.ints([2])])
+    steps = e.one("Range", [e.const(np.int64(0)), e.one("Squeeze", [frames, e.ints([0])]), e.const(np.int64(1))])
+    lengths = e.one("Unsqueeze", [_i64(e, c, 1), e.ints([1])])
+    valid = e.one("Less", [e.one("Unsqueeze", [steps, e.ints([0])]), lengths])
+    if len(c.inputs) > 2:
+        blank = e.one("Reshape", [_i64(e, c, 2), e.ints([1])])
+    else:
+        blank = e.one("Sub", [e.one("Slice", [e.one("Shape", [c.inputs[0]]), e.ints([2]), e.ints([3])]),
+                              e.ints([1])])
+    decoded, counts = _greedy(e, classes, valid, blank, bool(c.op.merge_repeated))
+    e.one("Cast", [decoded], c.outputs[0], to=onnx_type(c.out_info[0].etype))
+    e.one("Cast", [counts], c.outputs[1], to=onnx_type(c.out_info[1].etype))
+
