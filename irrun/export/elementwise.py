@@ -263,6 +263,3 @@ def convert_like(e: Emitter, c: Call) -> None:
     """ONNX CastLike."""
     e.one("CastLike", c.inputs, c.outputs[0])
 
-
-not_exported("OpenVINO's FakeConvert emulates f8 rounding with a scale and shift; ONNX's QuantizeLinear "
-             "to f8 saturates differently (not written yet)", "FakeConvert")

@@ -147,7 +147,8 @@ class _Walk:
 
 #: ops that only move or pick elements: ONNX Runtime runs them on bf16 as on any type
 _MOVES = frozenset({"movement", "shape"})
-_NO_WIDENING = frozenset({"Convert", "ConvertLike", "Constant", "ReadValue", "Assign"})
+_NO_WIDENING = frozenset({"Convert", "ConvertLike", "Constant", "ReadValue", "Assign",
+                          "FakeConvert"})   # rounds to bf16 itself
 
 
 def widened(call: Call) -> bool:
@@ -218,7 +219,7 @@ def model_inputs_of(model, n: int) -> list[tuple[int, int]]:
 def load_converters() -> None:
     """Import the converter modules: each registers its converters in :mod:`irrun.export.table`."""
     from . import elementwise, movement, nn, sequence  # noqa: F401
-    from . import image, sparse, spectral  # noqa: F401
+    from . import image, quantize, sparse, spectral  # noqa: F401
 
 
 def build_onnx(model: Model, opset: int = DEFAULT_OPSET) -> Any:
