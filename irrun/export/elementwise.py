@@ -7,7 +7,7 @@ import numpy as np
 
 from ..types import elements
 from .emitter import Call, Emitter, Unexpressible, onnx_type
-from .table import converts, not_exported
+from .table import converts
 
 
 def _broadcast(c: Call) -> None:

@@ -200,3 +200,41 @@ def ctc_greedy_decoder_seq_len(e: Emitter, c: Call) -> None:
     e.one("Cast", [decoded], c.outputs[0], to=onnx_type(c.out_info[0].etype))
     e.one("Cast", [counts], c.outputs[1], to=onnx_type(c.out_info[1].etype))
 
+
+
+#: element type -> the type onnxruntime's Unique (f16/f32/f64/i8/i64/string) runs it in, exactly
+_UNIQUE_CARRIER = {"boolean": "i8", "u8": "i64", "i16": "i64", "u16": "i64", "i32": "i64", "u32": "i64",
+                   "u64": "i64", "bf16": "f32"}
+
+
+@converts("Unique")
+def unique(e: Emitter, c: Call) -> None:
+    """ONNX Unique-11: the same four outputs (values, first indices, inverse indices, counts),
+    ascending or in order of first occurrence, element-wise or by slices along the axis (a
+    constant); ONNX's int64 indices and counts are cast to the layer's index and count types.
+    Types onnxruntime's Unique lacks go through an order-keeping carrier (integers as i64, u64
+    with its top bit flipped, booleans as i8, bf16 as f32)."""
+    attrs = {"sorted": int(bool(c.op.sorted))}
+    if len(c.inputs) > 1:
+        attrs["axis"] = int(np.ravel(c.const(1))[0])
+    et = c.in_info[0].etype
+    x, values = c.inputs[0], c.outputs[0]
+    carrier = _UNIQUE_CARRIER.get(et.name)
+    flip = e.const(np.uint64(1 << 63), "sign_bit") if et.name == "u64" else None
+    if carrier is not None:
+        if flip is not None:      # u64 order = i64 order of the values with the top bit flipped
+            x = e.one("BitwiseXor", [x, flip])
+        x, values = e.cast(x, elements.TYPES[carrier]), e.fresh("unique_values")
+    outs = e.node("Unique", [x], [values, e.fresh("unique_first"), e.fresh("unique_inverse"),
+                                  e.fresh("unique_counts")], **attrs)
+    if carrier is not None:
+        if flip is not None:
+            e.one("BitwiseXor", [e.cast(values, et), flip], c.outputs[0])
+        else:
+            e.one("Cast", [values], c.outputs[0], to=onnx_type(et))
+    for port in (1, 2, 3):
+        et = c.out_info[port].etype
+        if et.name == "i64":
+            e.one("Identity", [outs[port]], c.outputs[port])
+        else:
+            e.one("Cast", [outs[port]], c.outputs[port], to=onnx_type(et))
