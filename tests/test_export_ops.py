@@ -38,6 +38,7 @@ OPS = ("DFT", "IDFT", "RDFT", "IRDFT", "STFT", "ISTFT", "BatchToSpace", "SpaceTo
 REFUSED: dict[str, str] = {
     **dict.fromkeys(("DFT-params", "IDFT-params", "SpaceToBatch-params", "BatchToSpace-params"),
                     "input 1 must be a constant"),
+    "Interpolate1-linear-5d": 'mode="linear" over more than 2 spatial axes',
 }
 #: cases irrun itself refuses although OpenVINO runs them (tests/ops say why): no model to export
 IRRUN_REFUSES = {"SpaceToBatch-pad0", "SpaceToBatch-block0", "SpaceToBatch-negative-pad", "BatchToSpace-block0",

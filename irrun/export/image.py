@@ -230,3 +230,50 @@ def yuv_to_rgb(e: Emitter, c: Call) -> None:
         e.one("Identity", [clipped], c.outputs[0])
     else:
         e.one("Cast", [clipped], c.outputs[0], to=onnx_type(et))
+
+
+@converts("Interpolate", versions=("opset1",))
+def interpolate1(e: Emitter, c: Call) -> None:
+    """ONNX Resize-19 (versions 4 and 11 with their own modes and rounding; version 1 as
+    OpenVINO converts it to Interpolate-4, below).
+
+    Version 1: ``sizes`` on the listed axes (irrun.ops.interpolate): align_corners, else half_pixel for linear (not for
+    the [2, 3] axes of a 4-D input: asymmetric), else asymmetric; cubic's coefficient -0.75.
+    Nearest's "simple" rounding (ceil when shrinking an axis, floor when growing it) is one
+    Resize with ONNX's ceil over the shrinking axes and one with floor over the growing ones
+    (nearest is separable), which needs static sizes. Pads have no ONNX Resize form."""
+    op = c.op
+    if any(op.pads_begin) or any(op.pads_end):
+        raise Unexpressible("pads_begin/pads_end (ONNX Resize has no pads)")
+    rank = c.rank(0)
+    if op.mode == "area":
+        raise Unexpressible('mode="area" (OpenVINO cannot run it either)')
+    if op.mode == "linear" and rank > 4:
+        raise Unexpressible('mode="linear" over more than 2 spatial axes')
+    resize = op.resize_for(rank)
+    axes = [int(a) % rank for a in op.axes]
+    target = e.one("Slice", [e.as_int64(c.inputs[1], c.in_info[1]), e.ints([0]), e.ints([len(axes)])])
+    mode = {"nearest": "nearest", "linear_onnx": "linear", "cubic": "cubic"}[resize.mode]
+    attrs = {"mode": mode, "coordinate_transformation_mode": resize.ctm, "cubic_coeff_a": -0.75}
+    if op.mode != "nearest":
+        x, axes_now = c.inputs[0], axes
+        if mode == "cubic" and rank == 3:       # onnxruntime's cubic Resize takes 2-D or 4-D inputs
+            x, axes_now = e.one("Unsqueeze", [x, e.ints([0])]), [a + 1 for a in axes]
+        y = e.one("Resize", [x, "", "", target], None if x != c.inputs[0] else c.outputs[0], axes=axes_now,
+                  **attrs)
+        if x != c.inputs[0]:
+            e.one("Squeeze", [y, e.ints([0])], c.outputs[0])
+        return
+    # nearest "simple": ceil on the axes that shrink, floor on those that grow: one Resize each
+    sizes = _ints(c, 1)[:len(axes)]
+    dims = list(c.in_info[0].shape)
+    if not all(dims[a].is_static for a in axes):
+        raise Unexpressible("nearest's rounding depends on the resized axes' sizes, which are dynamic")
+    groups = [(rounding, [(a, n) for a, n in zip(axes, sizes) if (n < dims[a].lo) == (rounding == "ceil")
+                          and n != dims[a].lo]) for rounding in ("ceil", "floor")]
+    groups = [(r, g) for r, g in groups if g] or [("floor", list(zip(axes, sizes)))]
+    x = c.inputs[0]
+    for i, (rounding, group) in enumerate(groups):
+        x = e.one("Resize", [x, "", "", e.ints([n for _, n in group])],
+                  c.outputs[0] if i == len(groups) - 1 else None, axes=[a for a, _ in group],
+                  nearest_mode=rounding, **attrs)
