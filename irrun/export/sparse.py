@@ -238,3 +238,31 @@ def unique(e: Emitter, c: Call) -> None:
             e.one("Identity", [outs[port]], c.outputs[port])
         else:
             e.one("Cast", [outs[port]], c.outputs[port], to=onnx_type(et))
+
+
+@converts("SparseFillEmptyRows")
+def sparse_fill_empty_rows(e: Emitter, c: Call) -> None:
+    """The rows no index names (a ScatterND count per row equal to 0, output 2), their [row, 0]
+    entries (NonZero) appended with the default value, then every entry ordered by row, stably:
+    TopK (smallest first) of the unique key row * M + position."""
+    values = c.inputs[0]
+    indices = _i64(e, c, 2)
+    rows = e.one("Slice", [_i64(e, c, 1), e.ints([0]), e.ints([1])])
+    row_of = e.one("Slice", [indices, e.ints([0]), e.ints([1]), e.ints([1])])           # [N, 1]
+    ones = e.one("Expand", [e.const(np.int64(1)), e.one("Slice", [e.one("Shape", [indices]), e.ints([0]),
+                                                                   e.ints([1])])])
+    counts = e.one("ScatterND", [e.one("Expand", [e.const(np.int64(0)), rows]), row_of, ones], reduction="add")
+    empty = e.one("Equal", [counts, e.const(np.int64(0))], c.outputs[2])
+    new_rows = e.one("Transpose", [e.one("NonZero", [empty])], perm=[1, 0])                # [K, 1]
+    new_idx = e.one("Concat", [new_rows, e.one("Mul", [new_rows, e.ints([0])])], axis=1)
+    all_idx = e.one("Concat", [indices, new_idx], axis=0)
+    default = e.one("Expand", [e.one("Reshape", [c.inputs[3], e.ints([1])]),
+                               e.one("Slice", [e.one("Shape", [new_rows]), e.ints([0]), e.ints([1])])])
+    all_val = e.one("Concat", [values, default], axis=0)
+    m = e.one("Slice", [e.one("Shape", [all_idx]), e.ints([0]), e.ints([1])])
+    position = e.one("Range", [e.const(np.int64(0)), e.one("Squeeze", [m, e.ints([0])]), e.const(np.int64(1))])
+    row = e.one("Squeeze", [e.one("Slice", [all_idx, e.ints([0]), e.ints([1]), e.ints([1])]), e.ints([1])])
+    key = e.one("Add", [e.one("Mul", [row, m]), position])
+    _, order = e.node("TopK", [key, m], 2, axis=0, largest=0, sorted=1)
+    e.one("Cast", [e.one("Gather", [all_idx, order], axis=0)], c.outputs[0], to=onnx_type(c.out_info[0].etype))
+    e.one("Gather", [all_val, order], c.outputs[1], axis=0)
