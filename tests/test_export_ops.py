@@ -18,6 +18,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "ops"))
 from helpers import _build, _tmp  # noqa: E402
 from nn_cases import TOL, array, case_ids, entry, inputs_of  # noqa: E402
+from test_binary_convolution import ATTRS as BINARY_ATTRS  # noqa: E402
+from test_binary_convolution import binary_conv_model, spec_case  # noqa: E402
 from test_dft import BY_NUMPY, numpy_answer  # noqa: E402
 from test_unique import CPU_WRONG as UNIQUE_BY_HAND  # noqa: E402
 
@@ -107,3 +109,12 @@ def test_export_matches_openvino_in_onnxruntime(case):
                                        atol=atol, equal_nan=True, err_msg=what)
         else:
             np.testing.assert_array_equal(have, expected, err_msg=what)
+
+
+def test_binary_convolution_exports_as_the_spec_formula(tmp_path):
+    """OpenVINO's CPU plugin reads u1 kernel bits in the other order (tests/ops/
+    test_binary_convolution.py): the spec's 2 * popcount(XNOR) - bits, by hand, is the oracle."""
+    x, bits, want = spec_case()
+    path = irrun.export_onnx(binary_conv_model(x, bits, BINARY_ATTRS, tmp_path), tmp_path / "m.onnx")
+    onnx.checker.check_model(onnx.load(path), full_check=True)
+    np.testing.assert_array_equal(run_onnx(path, {"x": x})["y"], want)

@@ -277,3 +277,28 @@ def interpolate1(e: Emitter, c: Call) -> None:
         x = e.one("Resize", [x, "", "", e.ints([n for _, n in group])],
                   c.outputs[0] if i == len(groups) - 1 else None, axes=[a for a, _ in group],
                   nearest_mode=rounding, **attrs)
+
+
+@converts("BinaryConvolution")
+def binary_convolution(e: Emitter, c: Call) -> None:
+    """ONNX Conv of the +-1 values: the data binarised (x > 0: +1, else -1), padded with the
+    binarised pad_value, and the u1 kernel unpacked to a +-1 constant at export time —
+    2 * popcount(XNOR) - bits is that convolution (irrun.ops.binary_convolution)."""
+    from ..types.shapes import Dim
+    bits = np.asarray(c.const(1))
+    data_dims = list(c.in_info[0].shape)[2:] if c.rank(0) == 4 else []
+    if c.op.auto_pad in ("same_upper", "same_lower") and not all(d.is_static for d in data_dims):
+        raise Unexpressible(f'auto_pad="{c.op.auto_pad}" on dynamic spatial dims')
+    begin, end, _ = c.op.geometry(data_dims, [Dim.of(n) for n in bits.shape[2:]])
+    et = c.in_info[0].etype
+    work = et if et.name in ("f32", "f64", "f16") else F32
+    x = c.inputs[0] if work == et else e.cast(c.inputs[0], work)
+    signs = e.where(e.one("Greater", [x, e.scalar(0, work)]), e.scalar(1, work), e.scalar(-1, work), work)
+    pad = e.scalar(1 if c.op.pad_value > 0 else -1, work)
+    if any(begin) or any(end):
+        signs = e.one("Pad", [signs, e.ints([0, 0, *begin, 0, 0, *end]), pad])
+    weights = e.const(np.where(bits > 0, 1, -1).astype(work.dtype), "binary_weights")
+    y = e.one("Conv", [signs, weights], None if work != et else c.outputs[0],
+              strides=list(c.op.strides), dilations=list(c.op.dilations))
+    if work != et:
+        e.one("Cast", [y], c.outputs[0], to=onnx_type(et))

@@ -19,19 +19,24 @@ def test_openvino_shape_case(case):
     replay(case)
 
 
-def binary_conv(x, bits, attrs, tmp_path):
+def binary_conv_model(x, bits, attrs, tmp_path):
+    """A BinaryConvolution of a Parameter ``x`` with the u1 kernel ``bits`` (OpenVINO's layout)."""
     b = IRWriter("op")
     p = b.parameter("x", "f32", list(x.shape))
     w = b.const(None, etype="u1", raw=np.packbits(bits.reshape(-1), bitorder="big").tobytes(), shape=list(bits.shape))
     b.result(b.layer("BinaryConvolution", [p, w], attrs), "y")
-    return irrun.read_model(b.save(tmp_path / "m.xml")).run({"x": x})["y"]
+    return irrun.read_model(b.save(tmp_path / "m.xml"))
 
 
-def test_spec_formula(tmp_path):
+def binary_conv(x, bits, attrs, tmp_path):
+    return binary_conv_model(x, bits, attrs, tmp_path).run({"x": x})["y"]
+
+
+def spec_case():
+    """(0/1 data [1, 3, 4, 5], kernel bits [2, 3, 2, 2], the spec's output under ATTRS) by hand."""
     rng = np.random.default_rng(4)
     x = rng.integers(0, 2, (1, 3, 4, 5)).astype(np.float32)
     bits = rng.integers(0, 2, (2, 3, 2, 2)).astype(np.uint8)
-    got = binary_conv(x, bits, ATTRS, tmp_path)
     xp = np.pad(x, ((0, 0), (0, 0), (1, 0), (0, 1)), constant_values=1)     # pad_value 1 is bit 1
     want = np.zeros((1, 2, 4, 5), np.float32)
     for o in range(2):
@@ -39,4 +44,9 @@ def test_spec_formula(tmp_path):
             for j in range(5):
                 xnor = xp[0, :, i:i + 2, j:j + 2] == bits[o]
                 want[0, o, i, j] = 2 * xnor.sum() - xnor.size
-    np.testing.assert_array_equal(got, want)
+    return x, bits, want
+
+
+def test_spec_formula(tmp_path):
+    x, bits, want = spec_case()
+    np.testing.assert_array_equal(binary_conv(x, bits, ATTRS, tmp_path), want)
