@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..types import elements
-from .emitter import Call, Emitter, onnx_type
+from .emitter import Call, Emitter, Unexpressible, onnx_type
 from .table import converts
 
 I64 = elements.TYPES["i64"]
@@ -266,3 +266,34 @@ def sparse_fill_empty_rows(e: Emitter, c: Call) -> None:
     _, order = e.node("TopK", [key, m], 2, axis=0, largest=0, sorted=1)
     e.one("Cast", [e.one("Gather", [all_idx, order], axis=0)], c.outputs[0], to=onnx_type(c.out_info[0].etype))
     e.one("Gather", [all_val, order], c.outputs[1], axis=0)
+
+
+@converts("GatherTree")
+def gather_tree(e: Emitter, c: Call) -> None:
+    """The walk back through the parents unrolled over the (static) steps, last to first: at
+    step t a beam reads its own index when t is its batch's last valid step
+    (min(max_seq_len, T) - 1) and later, else the parent found at step t + 1 (GatherElements);
+    steps at or past the length are end_token, and so is every step after the first end_token
+    (an exclusive CumSum of the hits)."""
+    dims = list(c.in_info[0].shape)
+    if c.rank(0) != 3 or not dims[0].is_static or not dims[2].is_static:
+        raise Unexpressible("the step count and the beam width must be static (the walk is unrolled)")
+    steps_n, width = dims[0].lo, dims[2].lo
+    et = c.in_info[0].etype
+    lengths = e.one("Unsqueeze", [e.one("Max", [e.cast(c.inputs[2], I64), e.const(np.int64(0))]), e.ints([1])])
+    end = e.one("Reshape", [c.inputs[3], e.ints([])])
+    own = e.const(np.arange(width, dtype=np.int64)[None, :], "beams")
+    parent = own
+    rows: list[str] = [""] * steps_n
+    for t in range(steps_n - 1, -1, -1):
+        step = e.one("Squeeze", [e.one("Slice", [c.inputs[0], e.ints([t]), e.ints([t + 1])]), e.ints([0])])
+        parents = e.one("Squeeze", [e.one("Slice", [c.inputs[1], e.ints([t]), e.ints([t + 1])]), e.ints([0])])
+        beam = e.one("Where", [e.one("Less", [e.const(np.int64(t)), e.one("Sub", [lengths, e.ints([1])])]),
+                               e.one("Expand", [parent, e.one("Shape", [step])]),
+                               e.one("Expand", [own, e.one("Shape", [step])])])
+        value = e.one("GatherElements", [step, beam], axis=1)
+        rows[t] = e.where(e.one("Less", [e.const(np.int64(t)), lengths]), value, end, et)
+        parent = e.cast(e.one("GatherElements", [parents, beam], axis=1), I64)
+    walked = e.one("Concat", [e.one("Unsqueeze", [r, e.ints([0])]) for r in rows], axis=0)
+    hits = e.one("CumSum", [e.cast(e.one("Equal", [walked, end]), I64), e.const(np.int64(0))], exclusive=1)
+    e.where(e.one("Greater", [hits, e.const(np.int64(0))]), end, walked, et, output=c.outputs[0])
