@@ -174,7 +174,7 @@ def region_yolo(e: Emitter, c: Call) -> None:
 
 def _upsample(e: Emitter, plane: str) -> str:
     """A [N, h, w, 1] f32 chroma plane repeated 2x2: [N, 2h, 2w, 1]."""
-    return e.one("Resize", [plane, "", e.const(np.float32([1, 2, 2, 1]), "scales")], mode="nearest",
+    return e.one("Resize", [plane, "", e.const(np.asarray([1, 2, 2, 1], np.float32), "scales")], mode="nearest",
                  coordinate_transformation_mode="asymmetric", nearest_mode="floor")
 
 
@@ -213,7 +213,7 @@ def yuv_to_rgb(e: Emitter, c: Call) -> None:
     y, u, v = _yuv_planes(e, c)
 
     def k(value: float) -> str:
-        return e.const(np.float32(value), "yuv_coefficient")
+        return e.scalar(value, F32, "yuv_coefficient")
 
     cy = e.one("Mul", [k(1.164), e.one("Sub", [y, k(16)])])
     d = e.one("Sub", [_upsample(e, u), k(128)])

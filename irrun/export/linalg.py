@@ -52,7 +52,8 @@ def inverse(e: Emitter, c: Call) -> None:
         col = e.one("Abs", [e.one("Squeeze", [_cols(e, _rows(e, u, k, n), k, k + 1), e.ints([2])])])   # [B, n-k]
         col = e.where(e.one("IsNaN", [col]), e.scalar(-np.inf, work), col, work)
         rel = e.one("ArgMax", [col], axis=1, keepdims=1, select_last_index=0)                       # [B, 1]
-        better = e.one("Greater", [e.one("GatherElements", [col, rel], axis=1), _rows(e, col, 0, 1)])   # (col is [B, n-k]: its axis 1)
+        first = _rows(e, col, 0, 1)                                      # (col is [B, n-k]: its axis 1)
+        better = e.one("Greater", [e.one("GatherElements", [col, rel], axis=1), first])
         piv = e.one("Where", [better, e.one("Add", [rel, e.ints([k])]), e.ints([k])])             # [B, 1]
         swap = e.one("Where", [e.one("Equal", [index, e.ints([k])]), piv,
                                e.one("Where", [e.one("Equal", [index, piv]), e.ints([k]), index])])  # [B, n]

@@ -483,24 +483,18 @@ def nms(e: Emitter, c: Call) -> None:
         e.one("Cast", [valid], c.outputs[2], to=onnx_type(c.out_info[2].etype))
 
 
-not_exported("OpenVINO's detection post-processing (priors, proposals, DetectionOutput, RegionYolo...) "
+not_exported("OpenVINO's detection post-processing (priors, proposals, DetectionOutput, NMS...) "
              "has no ONNX op; a decomposition is not written yet",
-             "DetectionOutput", "PriorBox", "PriorBoxClustered", "Proposal", "RegionYolo", "ReorgYolo",
+             "DetectionOutput", "PriorBox", "PriorBoxClustered", "Proposal",
              "ExperimentalDetectronDetectionOutput", "ExperimentalDetectronGenerateProposalsSingleImage",
              "ExperimentalDetectronPriorGridGenerator", "ExperimentalDetectronROIFeatureExtractor",
              "ExperimentalDetectronTopKROIs", "GenerateProposals", "MatrixNms", "MulticlassNms", "NMSRotated")
 
 
-not_exported("Interpolate-1's modes and align_corners are not mapped to ONNX Resize yet (versions 4 and 11 are)",
-             "Interpolate")
 not_exported("ONNX has this op, with another layout or other attributes; the mapping is not written yet",
-             "DFT", "IDFT", "RDFT", "IRDFT", "STFT", "ISTFT", "DeformableConvolution", "Unique", "ROIPooling")
+             "DeformableConvolution", "ROIPooling")
 not_exported("ONNX has no such op; a decomposition into ONNX ops is not written yet",
-             "BatchToSpace", "SpaceToBatch", "ExtractImagePatches", "GatherTree", "EmbeddingBagOffsets",
-             "EmbeddingBagOffsetsSum", "EmbeddingSegmentsSum", "SliceScatter", "SegmentMax", "SparseFillEmptyRows",
-             "CTCGreedyDecoder", "CTCGreedyDecoderSeqLen", "Inverse", "NV12toRGB", "NV12toBGR", "I420toRGB",
-             "I420toBGR", "PSROIPooling", "DeformablePSROIPooling", "ROIAlignRotated")
+             "PSROIPooling", "DeformablePSROIPooling", "ROIAlignRotated")
 not_exported("ONNX has no CTC loss op", "CTCLoss")
-not_exported("1-bit packed weights: ONNX has no 1-bit type (a decomposition is not written yet)", "BinaryConvolution")
 not_exported("OpenVINO's random ops draw from its Philox stream; ONNX's random ops cannot reproduce it",
              "RandomUniform", "Multinomial")

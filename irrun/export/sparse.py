@@ -80,7 +80,7 @@ def embedding_bag_offsets(e: Emitter, c: Call) -> None:
     indices = _i64(e, c, 1)
     offsets = _i64(e, c, 2)
     n = e.one("Shape", [indices])
-    positions = e.one("Range", [e.const(np.int64(0)), e.one("Squeeze", [n, e.ints([0])]), e.const(np.int64(1))])
+    positions = e.one("Range", [e.scalar(0, I64), e.one("Squeeze", [n, e.ints([0])]), e.scalar(1, I64)])
     below = e.one("LessOrEqual", [e.one("Unsqueeze", [offsets, e.ints([0])]),
                                   e.one("Unsqueeze", [positions, e.ints([1])])])
     groups = e.one("Sub", [e.one("ReduceSum", [e.cast(below, I64), e.ints([1])], keepdims=0), e.ints([1])])
@@ -130,7 +130,7 @@ def slice_scatter(e: Emitter, c: Call) -> None:
     ScatterElements of the updates at those positions in the flat data."""
     shape = e.one("Shape", [c.inputs[0]])
     count = e.one("ReduceProd", [shape], keepdims=0)
-    positions = e.one("Reshape", [e.one("Range", [e.const(np.int64(0)), count, e.const(np.int64(1))]), shape])
+    positions = e.one("Reshape", [e.one("Range", [e.scalar(0, I64), count, e.scalar(1, I64)]), shape])
     args = [positions, _i64(e, c, 2), _i64(e, c, 3)]
     args += [_i64(e, c, 5) if len(c.inputs) > 5 else "", _i64(e, c, 4)]
     picked = e.one("Reshape", [e.one("Slice", args), e.ints([-1])])
@@ -151,13 +151,13 @@ def _greedy(e: Emitter, classes: str, valid: str, blank: str, merge: bool) -> tu
                                 e.one("Slice", [classes, e.ints([0]), e.ints([-1]), e.ints([1])])], axis=1)
         keep = e.one("And", [keep, e.one("Not", [e.one("Equal", [classes, prev])])])
     kept = e.cast(keep, I64)
-    position = e.one("Sub", [e.one("CumSum", [kept, e.const(np.int64(1))]), e.ints([1])])
+    position = e.one("Sub", [e.one("CumSum", [kept, e.scalar(1, I64)]), e.ints([1])])
     shape = e.one("Shape", [classes])
     frames = e.one("Slice", [shape, e.ints([1]), e.ints([2])])
     target = e.one("Where", [keep, position, frames])
     wide = e.one("Concat", [e.one("Slice", [shape, e.ints([0]), e.ints([1])]), e.one("Add", [frames, e.ints([1])])],
                  axis=0)
-    out = e.one("ScatterElements", [e.one("Expand", [e.const(np.int64(-1)), wide]), target, classes], axis=1)
+    out = e.one("ScatterElements", [e.one("Expand", [e.scalar(-1, I64), wide]), target, classes], axis=1)
     decoded = e.one("Slice", [out, e.ints([0]), frames, e.ints([1])])
     return decoded, e.one("ReduceSum", [kept, e.ints([1])], keepdims=0)
 
@@ -173,8 +173,8 @@ def ctc_greedy_decoder(e: Emitter, c: Call) -> None:
     zero, decoded (blank C-1), as [N, T, 1, 1] in the data's type."""
     classes = e.one("Transpose", [_classes(e, c.inputs[0], 2)], perm=[1, 0])
     zero = e.one("Equal", [c.inputs[1], e.scalar(0, c.in_info[1].etype)])
-    seen = e.one("CumSum", [e.cast(zero, I64), e.const(np.int64(0))])
-    valid = e.one("Transpose", [e.one("Equal", [seen, e.const(np.int64(0))])], perm=[1, 0])
+    seen = e.one("CumSum", [e.cast(zero, I64), e.scalar(0, I64)])
+    valid = e.one("Transpose", [e.one("Equal", [seen, e.scalar(0, I64)])], perm=[1, 0])
     c_count = e.one("Slice", [e.one("Shape", [c.inputs[0]]), e.ints([2]), e.ints([3])])
     blank = e.one("Sub", [c_count, e.ints([1])])
     decoded, _ = _greedy(e, classes, valid, blank, bool(c.op.ctc_merge_repeated))
@@ -188,7 +188,7 @@ def ctc_greedy_decoder_seq_len(e: Emitter, c: Call) -> None:
     blank_index, default C-1); the decoded classes [N, T] and their counts [N]."""
     classes = _classes(e, c.inputs[0], 2)
     frames = e.one("Slice", [e.one("Shape", [c.inputs[0]]), e.ints([1]), e.ints([2])])
-    steps = e.one("Range", [e.const(np.int64(0)), e.one("Squeeze", [frames, e.ints([0])]), e.const(np.int64(1))])
+    steps = e.one("Range", [e.scalar(0, I64), e.one("Squeeze", [frames, e.ints([0])]), e.scalar(1, I64)])
     lengths = e.one("Unsqueeze", [_i64(e, c, 1), e.ints([1])])
     valid = e.one("Less", [e.one("Unsqueeze", [steps, e.ints([0])]), lengths])
     if len(c.inputs) > 2:
@@ -220,7 +220,7 @@ def unique(e: Emitter, c: Call) -> None:
     et = c.in_info[0].etype
     x, values = c.inputs[0], c.outputs[0]
     carrier = _UNIQUE_CARRIER.get(et.name)
-    flip = e.const(np.uint64(1 << 63), "sign_bit") if et.name == "u64" else None
+    flip = e.const(np.asarray(1 << 63, dtype=np.uint64), "sign_bit") if et.name == "u64" else None
     if carrier is not None:
         if flip is not None:      # u64 order = i64 order of the values with the top bit flipped
             x = e.one("BitwiseXor", [x, flip])
@@ -249,10 +249,10 @@ def sparse_fill_empty_rows(e: Emitter, c: Call) -> None:
     indices = _i64(e, c, 2)
     rows = e.one("Slice", [_i64(e, c, 1), e.ints([0]), e.ints([1])])
     row_of = e.one("Slice", [indices, e.ints([0]), e.ints([1]), e.ints([1])])           # [N, 1]
-    ones = e.one("Expand", [e.const(np.int64(1)), e.one("Slice", [e.one("Shape", [indices]), e.ints([0]),
+    ones = e.one("Expand", [e.scalar(1, I64), e.one("Slice", [e.one("Shape", [indices]), e.ints([0]),
                                                                    e.ints([1])])])
-    counts = e.one("ScatterND", [e.one("Expand", [e.const(np.int64(0)), rows]), row_of, ones], reduction="add")
-    empty = e.one("Equal", [counts, e.const(np.int64(0))], c.outputs[2])
+    counts = e.one("ScatterND", [e.one("Expand", [e.scalar(0, I64), rows]), row_of, ones], reduction="add")
+    empty = e.one("Equal", [counts, e.scalar(0, I64)], c.outputs[2])
     new_rows = e.one("Transpose", [e.one("NonZero", [empty])], perm=[1, 0])                # [K, 1]
     new_idx = e.one("Concat", [new_rows, e.one("Mul", [new_rows, e.ints([0])])], axis=1)
     all_idx = e.one("Concat", [indices, new_idx], axis=0)
@@ -260,7 +260,7 @@ def sparse_fill_empty_rows(e: Emitter, c: Call) -> None:
                                e.one("Slice", [e.one("Shape", [new_rows]), e.ints([0]), e.ints([1])])])
     all_val = e.one("Concat", [values, default], axis=0)
     m = e.one("Slice", [e.one("Shape", [all_idx]), e.ints([0]), e.ints([1])])
-    position = e.one("Range", [e.const(np.int64(0)), e.one("Squeeze", [m, e.ints([0])]), e.const(np.int64(1))])
+    position = e.one("Range", [e.scalar(0, I64), e.one("Squeeze", [m, e.ints([0])]), e.scalar(1, I64)])
     row = e.one("Squeeze", [e.one("Slice", [all_idx, e.ints([0]), e.ints([1]), e.ints([1])]), e.ints([1])])
     key = e.one("Add", [e.one("Mul", [row, m]), position])
     _, order = e.node("TopK", [key, m], 2, axis=0, largest=0, sorted=1)
@@ -280,7 +280,7 @@ def gather_tree(e: Emitter, c: Call) -> None:
         raise Unexpressible("the step count and the beam width must be static (the walk is unrolled)")
     steps_n, width = dims[0].lo, dims[2].lo
     et = c.in_info[0].etype
-    lengths = e.one("Unsqueeze", [e.one("Max", [e.cast(c.inputs[2], I64), e.const(np.int64(0))]), e.ints([1])])
+    lengths = e.one("Unsqueeze", [e.one("Max", [e.cast(c.inputs[2], I64), e.scalar(0, I64)]), e.ints([1])])
     end = e.one("Reshape", [c.inputs[3], e.ints([])])
     own = e.const(np.arange(width, dtype=np.int64)[None, :], "beams")
     parent = own
@@ -288,12 +288,12 @@ def gather_tree(e: Emitter, c: Call) -> None:
     for t in range(steps_n - 1, -1, -1):
         step = e.one("Squeeze", [e.one("Slice", [c.inputs[0], e.ints([t]), e.ints([t + 1])]), e.ints([0])])
         parents = e.one("Squeeze", [e.one("Slice", [c.inputs[1], e.ints([t]), e.ints([t + 1])]), e.ints([0])])
-        beam = e.one("Where", [e.one("Less", [e.const(np.int64(t)), e.one("Sub", [lengths, e.ints([1])])]),
+        beam = e.one("Where", [e.one("Less", [e.scalar(t, I64), e.one("Sub", [lengths, e.ints([1])])]),
                                e.one("Expand", [parent, e.one("Shape", [step])]),
                                e.one("Expand", [own, e.one("Shape", [step])])])
         value = e.one("GatherElements", [step, beam], axis=1)
-        rows[t] = e.where(e.one("Less", [e.const(np.int64(t)), lengths]), value, end, et)
+        rows[t] = e.where(e.one("Less", [e.scalar(t, I64), lengths]), value, end, et)
         parent = e.cast(e.one("GatherElements", [parents, beam], axis=1), I64)
     walked = e.one("Concat", [e.one("Unsqueeze", [r, e.ints([0])]) for r in rows], axis=0)
-    hits = e.one("CumSum", [e.cast(e.one("Equal", [walked, end]), I64), e.const(np.int64(0))], exclusive=1)
-    e.where(e.one("Greater", [hits, e.const(np.int64(0))]), end, walked, et, output=c.outputs[0])
+    hits = e.one("CumSum", [e.cast(e.one("Equal", [walked, end]), I64), e.scalar(0, I64)], exclusive=1)
+    e.where(e.one("Greater", [hits, e.scalar(0, I64)]), end, walked, et, output=c.outputs[0])

@@ -32,8 +32,8 @@ def _axes_sizes(c: Call, complex_input: bool) -> tuple[list[int], list[int]]:
 def _dft(e: Emitter, x: str, axis: int, size: int, inverse: bool = False, onesided: bool = False,
          output: str | None = None) -> str:
     """One ONNX DFT-20 node over ``axis`` (of a [..., 1 or 2] tensor), ``size`` -1: the axis' own."""
-    length = "" if size == -1 else e.const(np.int64(size), "dft_length")
-    return e.one("DFT", [x, length, e.const(np.int64(axis), "axis")], output,
+    length = "" if size == -1 else e.scalar(size, I64, "dft_length")
+    return e.one("DFT", [x, length, e.scalar(axis, I64, "axis")], output,
                  inverse=int(inverse), onesided=int(onesided))
 
 
@@ -131,7 +131,7 @@ def stft(e: Emitter, c: Call) -> None:
     x = e.one("Unsqueeze", [c.inputs[0], e.ints([0, 2] if rank == 1 else [2])])
     step = e.as_int64(c.inputs[3], c.in_info[3])
     y = e.one("STFT", [x, e.one("Reshape", [step, e.ints([])]), _frame_window(e, c, frame),
-                       e.const(np.int64(frame), "frame_length")], onesided=1)
+                       e.scalar(frame, I64, "frame_length")], onesided=1)
     if c.op.transpose_frames:
         y = e.one("Transpose", [y], perm=[0, 2, 1, 3])
     if rank == 1:
