@@ -118,3 +118,52 @@ def test_binary_convolution_exports_as_the_spec_formula(tmp_path):
     path = irrun.export_onnx(binary_conv_model(x, bits, BINARY_ATTRS, tmp_path), tmp_path / "m.onnx")
     onnx.checker.check_model(onnx.load(path), full_check=True)
     np.testing.assert_array_equal(run_onnx(path, {"x": x})["y"], want)
+
+
+def _export_dynamic(b, tmp_path: Path) -> Path:
+    path = irrun.export_onnx(irrun.read_model(b.save(tmp_path / "m.xml")), tmp_path / "m.onnx")
+    proto = onnx.load(path)
+    onnx.checker.check_model(proto, full_check=True)
+    assert any(d.dim_param for d in proto.graph.input[0].type.tensor_type.shape.dim)
+    return path
+
+
+def test_block_layouts_stay_dynamic(tmp_path):
+    """SpaceToBatch and BatchToSpace on dynamic dims: their Reshape targets come from Shape in
+    the graph, so one export runs at every size. Expected: the spec's reshape -> transpose ->
+    reshape by numpy, and BatchToSpace(SpaceToBatch(x)) with crops = pads is x itself."""
+    from irrun.ir.builder import IRWriter
+    block, pads = np.int64([1, 2, 3, 1]), np.int64([0, 1, 0, 0])
+    b = IRWriter("blocks")
+    x = b.parameter("x", "f32", [-1, -1, -1, 2])
+    moved = b.layer("SpaceToBatch", [x, b.const(block), b.const(pads), b.const(pads)], version="opset2")
+    back = b.layer("BatchToSpace", [moved, b.const(block), b.const(pads), b.const(pads)], version="opset2")
+    b.result(moved, "moved")
+    b.result(back, "back")
+    path = _export_dynamic(b, tmp_path)
+    for n, h, w in ((1, 2, 3), (2, 4, 6)):
+        xv = np.arange(n * h * w * 2, dtype=np.float32).reshape(n, h, w, 2)
+        got = run_onnx(path, {"x": xv})
+        xp = np.pad(xv, ((0, 0), (1, 1), (0, 0), (0, 0)))
+        split = xp.reshape(n, (h + 2) // 2, 2, w // 3, 3, 2, 1)       # [N, q1, b1, q2, b2, q3, b3]
+        want = split.transpose(2, 4, 6, 0, 1, 3, 5).reshape(n * 6, (h + 2) // 2, w // 3, 2)
+        np.testing.assert_array_equal(got["moved"], want)
+        np.testing.assert_array_equal(got["back"], xv)
+
+
+def test_embedding_bags_stay_dynamic(tmp_path):
+    """EmbeddingBagOffsetsSum with run-time counts of indices and bags: the bag of each index
+    and the bag count come from the inputs in the graph. Expected: the spec's per-bag sums by
+    hand (an empty bag gets the default_index row)."""
+    from irrun.ir.builder import IRWriter
+    table = np.arange(12, dtype=np.float32).reshape(4, 3)
+    b = IRWriter("bags")
+    idx = b.parameter("indices", "i64", [-1])
+    off = b.parameter("offsets", "i64", [-1])
+    b.result(b.layer("EmbeddingBagOffsetsSum", [b.const(table), idx, off, b.const(np.int64(3))],
+                     version="opset3"), "bags")
+    path = _export_dynamic(b, tmp_path)
+    got = run_onnx(path, {"indices": np.int64([0, 2, 1]), "offsets": np.int64([0, 2])})["bags"]
+    np.testing.assert_array_equal(got, [table[0] + table[2], table[1]])
+    got = run_onnx(path, {"indices": np.int64([1, 1, 0, 3]), "offsets": np.int64([0, 0, 1, 4])})["bags"]
+    np.testing.assert_array_equal(got, [table[3], table[1], table[1] + table[0] + table[3], table[3]])
