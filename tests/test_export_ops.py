@@ -33,7 +33,7 @@ ort.set_default_logger_severity(4)
 OPS = ("DFT", "IDFT", "RDFT", "IRDFT", "STFT", "ISTFT", "BatchToSpace", "SpaceToBatch",
        "ExtractImagePatches", "ReorgYolo", "RegionYolo", "EmbeddingBagOffsets", "EmbeddingBagOffsetsSum",
        "EmbeddingSegmentsSum", "SegmentMax", "SparseFillEmptyRows", "SliceScatter", "Unique", "GatherTree",
-       "Inverse", "CTCGreedyDecoder", "CTCGreedyDecoderSeqLen", "NV12toRGB", "NV12toBGR", "I420toRGB",
+       "Inverse", "CTCGreedyDecoder", "CTCGreedyDecoderSeqLen", "CTCLoss", "NV12toRGB", "NV12toBGR", "I420toRGB",
        "I420toBGR", "Interpolate", "FakeConvert")
 
 #: cases whose export irrun refuses on purpose (case id -> a fragment of the reason)

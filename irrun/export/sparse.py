@@ -139,27 +139,36 @@ def slice_scatter(e: Emitter, c: Call) -> None:
     e.one("Reshape", [scattered, shape], c.outputs[0])
 
 
-def _greedy(e: Emitter, classes: str, valid: str, blank: str, merge: bool) -> tuple[str, str]:
-    """(decoded [N, T] int64, -1 padded; counts [N] int64) of the arg-max ``classes`` [N, T]
-    within the ``valid`` frames: repeats merged (the previous frame's class, blank or not),
-    blanks dropped, the kept classes moved left (their CumSum position) by ScatterElements; the
-    dropped ones go to a spare column T, sliced off."""
-    keep = e.one("And", [valid, e.one("Not", [e.one("Equal", [classes, blank])])])
-    if merge:
-        first = e.one("Slice", [classes, e.ints([0]), e.ints([1]), e.ints([1])])
-        prev = e.one("Concat", [e.one("Sub", [e.one("Mul", [first, e.ints([0])]), e.ints([1])]),
-                                e.one("Slice", [classes, e.ints([0]), e.ints([-1]), e.ints([1])])], axis=1)
-        keep = e.one("And", [keep, e.one("Not", [e.one("Equal", [classes, prev])])])
+def _previous(e: Emitter, x: str) -> str:
+    """``x`` [N, T] shifted right by one along axis 1, -1 in the first column."""
+    first = e.one("Slice", [x, e.ints([0]), e.ints([1]), e.ints([1])])
+    return e.one("Concat", [e.one("Sub", [e.one("Mul", [first, e.ints([0])]), e.ints([1])]),
+                            e.one("Slice", [x, e.ints([0]), e.ints([-1]), e.ints([1])])], axis=1)
+
+
+def _compact(e: Emitter, values: str, keep: str) -> tuple[str, str]:
+    """(the kept entries of ``values`` [N, T] (int64) moved left, -1 padded; their count [N]):
+    each kept entry goes to its CumSum position by ScatterElements, the others to a spare
+    column T, sliced off."""
     kept = e.cast(keep, I64)
     position = e.one("Sub", [e.one("CumSum", [kept, e.scalar(1, I64)]), e.ints([1])])
-    shape = e.one("Shape", [classes])
+    shape = e.one("Shape", [values])
     frames = e.one("Slice", [shape, e.ints([1]), e.ints([2])])
     target = e.one("Where", [keep, position, frames])
     wide = e.one("Concat", [e.one("Slice", [shape, e.ints([0]), e.ints([1])]), e.one("Add", [frames, e.ints([1])])],
                  axis=0)
-    out = e.one("ScatterElements", [e.one("Expand", [e.scalar(-1, I64), wide]), target, classes], axis=1)
-    decoded = e.one("Slice", [out, e.ints([0]), frames, e.ints([1])])
-    return decoded, e.one("ReduceSum", [kept, e.ints([1])], keepdims=0)
+    out = e.one("ScatterElements", [e.one("Expand", [e.scalar(-1, I64), wide]), target, values], axis=1)
+    return e.one("Slice", [out, e.ints([0]), frames, e.ints([1])]), e.one("ReduceSum", [kept, e.ints([1])], keepdims=0)
+
+
+def _greedy(e: Emitter, classes: str, valid: str, blank: str, merge: bool) -> tuple[str, str]:
+    """(decoded [N, T] int64, -1 padded; counts [N] int64) of the arg-max ``classes`` [N, T]
+    within the ``valid`` frames: repeats merged (the previous frame's class, blank or not),
+    blanks dropped, the rest compacted."""
+    keep = e.one("And", [valid, e.one("Not", [e.one("Equal", [classes, blank])])])
+    if merge:
+        keep = e.one("And", [keep, e.one("Not", [e.one("Equal", [classes, _previous(e, classes)])])])
+    return _compact(e, classes, keep)
 
 
 def _classes(e: Emitter, data: str, axis: int) -> str:
@@ -297,3 +306,96 @@ def gather_tree(e: Emitter, c: Call) -> None:
     walked = e.one("Concat", [e.one("Unsqueeze", [r, e.ints([0])]) for r in rows], axis=0)
     hits = e.one("CumSum", [e.cast(e.one("Equal", [walked, end]), I64), e.scalar(0, I64)], exclusive=1)
     e.where(e.one("Greater", [hits, e.scalar(0, I64)]), end, walked, et, output=c.outputs[0])
+
+
+def _log_add(e: Emitter, terms: list[str]) -> str:
+    """log(sum(exp(terms))), -inf where every term is -inf (the largest term factored out)."""
+    top = terms[0]
+    for t in terms[1:]:
+        top = e.one("Max", [top, t])
+    f64 = elements.TYPES["f64"]
+    safe = e.where(e.one("IsInf", [top], detect_positive=0), e.scalar(0, f64), top, f64)
+    total = e.one("Exp", [e.one("Sub", [terms[0], safe])])
+    for t in terms[1:]:
+        total = e.one("Add", [total, e.one("Exp", [e.one("Sub", [t, safe])])])
+    return e.one("Add", [safe, e.one("Log", [total])])
+
+
+@converts("CTCLoss")
+def ctc_loss(e: Emitter, c: Call) -> None:
+    """The CTC forward recursion in log space (f64, as irrun.ops.ctc), unrolled over the static
+    frame count and vectorised over the batch: the labels collapsed (preprocess_collapse_repeated)
+    and made unique as the attributes say and compacted; the extended sequence blank, l1, blank,
+    l2, ..., blank; alpha_t(s) = logsumexp(alpha(s) [blank or ctc_merge_repeated], alpha(s-1),
+    alpha(s-2) [a label that differs from s-2's, or no merging]) + log_softmax(logits)[t, ext(s)],
+    frozen past each sequence's logit_length; the loss -logsumexp of the last two states."""
+    dims = list(c.in_info[0].shape)
+    ldims = list(c.in_info[2].shape)
+    if c.rank(0) != 3 or not dims[1].is_static or c.rank(2) != 2 or not ldims[1].is_static:
+        raise Unexpressible("the frame count and the labels' length must be static (the recursion is unrolled)")
+    frames, width = dims[1].lo, ldims[1].lo
+    f64 = elements.TYPES["f64"]
+    merge = bool(c.op.ctc_merge_repeated)
+    labels = _i64(e, c, 2)
+    if len(c.inputs) > 4:
+        blank = e.one("Reshape", [_i64(e, c, 4), e.ints([1, 1])])
+    else:
+        blank = e.one("Sub", [e.one("Slice", [e.one("Shape", [c.inputs[0]]), e.ints([2]), e.ints([3])]), e.ints([1])])
+        blank = e.one("Reshape", [blank, e.ints([1, 1])])
+    place = e.const(np.arange(width, dtype=np.int64)[None, :], "label_positions")
+    keep = e.one("Less", [place, e.one("Unsqueeze", [_i64(e, c, 3), e.ints([1])])])
+    valid = keep
+    if c.op.preprocess_collapse_repeated:
+        keep = e.one("And", [keep, e.one("Not", [e.one("Equal", [labels, _previous(e, labels)])])])
+    if c.op.unique:     # a label seen at an earlier valid place is dropped
+        same = e.one("Equal", [e.one("Unsqueeze", [labels, e.ints([2])]), e.one("Unsqueeze", [labels, e.ints([1])])])
+        earlier = e.const(np.tril(np.ones((width, width), bool), -1)[None], "earlier")
+        seen = e.one("And", [e.one("And", [same, earlier]), e.one("Unsqueeze", [valid, e.ints([1])])])
+        keep = e.one("And", [keep, e.one("Not", [e.cast(e.one("ReduceMax", [e.cast(seen, elements.TYPES["u8"]),
+                                                                            e.ints([2])], keepdims=0), BOOL)])])
+    seq, count = _compact(e, labels, keep)
+    seq = e.one("Where", [e.one("Less", [seq, e.ints([0])]), e.one("Expand", [blank, e.one("Shape", [seq])]), seq])
+    blanks = e.one("Expand", [blank, e.one("Shape", [seq])])
+    pairs = e.one("Concat", [e.one("Unsqueeze", [blanks, e.ints([2])]), e.one("Unsqueeze", [seq, e.ints([2])])], axis=2)
+    ext = e.one("Concat", [e.one("Reshape", [pairs, e.ints([0, -1])]),
+                           e.one("Slice", [blanks, e.ints([0]), e.ints([1]), e.ints([1])])], axis=1)   # [N, S]
+    states = 2 * width + 1
+    logp = e.one("LogSoftmax", [e.cast(c.inputs[0], f64)], axis=2)                      # [N, T, C]
+    picked = e.one("GatherElements", [logp, e.one("Expand", [e.one("Unsqueeze", [ext, e.ints([1])]),
+                                                             e.ints([1, frames, 1])])], axis=2)   # [N, T, S]
+    is_blank = e.one("Equal", [ext, blank])
+    s_index = np.arange(states)[None, :]
+    stay = is_blank if not merge else e.const(np.ones((1, states), bool), "all_states")
+    skip = e.one("And", [e.const(s_index >= 2, "from_two"), e.one("Not", [is_blank])])
+    if merge:
+        before = e.one("Concat", [e.one("Slice", [ext, e.ints([0]), e.ints([2]), e.ints([1])]),
+                                  e.one("Slice", [ext, e.ints([0]), e.ints([-2]), e.ints([1])])], axis=1)
+        skip = e.one("And", [skip, e.one("Not", [e.one("Equal", [ext, before])])])
+    none = e.scalar(-np.inf, f64)
+    lengths = e.one("Unsqueeze", [_i64(e, c, 1), e.ints([1])])
+
+    def at(t: int) -> str:
+        return e.one("Squeeze", [e.one("Slice", [picked, e.ints([t]), e.ints([t + 1]), e.ints([1])]), e.ints([1])])
+
+    def shifted(x: str, k: int) -> str:
+        pad = e.one("Expand", [none, e.one("Concat", [e.one("Slice", [e.one("Shape", [x]), e.ints([0]), e.ints([1])]),
+                                                      e.ints([k])], axis=0)])
+        return e.one("Concat", [pad, e.one("Slice", [x, e.ints([0]), e.ints([states - k]), e.ints([1])])], axis=1)
+
+    alpha = e.where(e.const(s_index < 2, "first_states"), at(0), none, f64)
+    for t in range(1, frames):
+        terms = [e.where(stay, alpha, none, f64), shifted(alpha, 1)]
+        if states > 2:
+            terms.append(e.where(skip, shifted(alpha, 2), none, f64))
+        step = e.one("Add", [_log_add(e, terms), at(t)])
+        alpha = e.where(e.one("Less", [e.scalar(t, I64), lengths]), step, alpha, f64)
+    last = e.one("Unsqueeze", [e.one("Mul", [count, e.scalar(2, I64)]), e.ints([1])])          # S_n - 1
+    end = e.one("GatherElements", [alpha, last], axis=1)
+    before_end = e.one("GatherElements", [alpha, e.one("Max", [e.one("Sub", [last, e.ints([1])]), e.ints([0])])],
+                       axis=1)
+    before_end = e.where(e.one("Greater", [last, e.ints([0])]), before_end, none, f64)
+    loss = e.one("Neg", [e.one("Squeeze", [_log_add(e, [end, before_end]), e.ints([1])])])
+    no_frames = e.one("Equal", [_i64(e, c, 1), e.scalar(0, I64)])
+    empty_loss = e.where(e.one("Equal", [count, e.scalar(0, I64)]), e.scalar(0, f64), e.scalar(np.inf, f64), f64)
+    loss = e.where(no_frames, empty_loss, loss, f64)
+    e.one("Cast", [loss], c.outputs[0], to=onnx_type(c.out_info[0].etype))
