@@ -87,7 +87,7 @@ def extract_image_patches(e: Emitter, c: Call) -> None:
     hw = [list(c.in_info[0].shape)[2 + d] for d in range(2)]
     if c.rank(0) != 4 or not all(d.is_static for d in hw):
         raise Unexpressible("the image's height and width must be static")
-    out_hw = [op._out(n.lo, d) for d, n in enumerate(hw)]
+    out_hw = [op.patch_count(n.lo, d) for d, n in enumerate(hw)]
     (kh, kw), (sh, sw), (rh, rw) = op.sizes, op.strides, op.rates
     begin, end = [], []
     for d, n in enumerate(hw):
@@ -127,10 +127,10 @@ def reorg_yolo(e: Emitter, c: Call) -> None:
         moved = e.one("Transpose", [v], perm=[0, 3, 5, 1, 2, 4])
         e.one("Reshape", [moved, e.ints([0, ch * s * s, h // s, w // s])], c.outputs[0])
         return
-    from ..ops.region_yolo import _reorg_index
+    from ..ops.region_yolo import reorg_index
     n = _static(c)[0]
     flat = e.one("Reshape", [c.inputs[0], e.ints([-1])])
-    picked = e.one("Gather", [flat, e.const(_reorg_index((n, ch, h, w), s).astype(np.int64), "reorg_index")])
+    picked = e.one("Gather", [flat, e.const(reorg_index((n, ch, h, w), s).astype(np.int64), "reorg_index")])
     e.one("Reshape", [picked, e.ints([n, ch * s * s, h // s, w // s])], c.outputs[0])
 
 

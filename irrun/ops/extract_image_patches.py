@@ -35,7 +35,9 @@ class ExtractImagePatches3(Op):
             if len(v) != 2 or min(v) < 1:
                 raise OpError(f"Attribute {name} must have two positive values. Got: {v}")
 
-    def _out(self, n: int, d: int) -> int:
+    def patch_count(self, n: int, d: int) -> int:
+        """How many patches fit along spatial axis ``d`` of ``n`` pixels (the auto_pad rule);
+        the ONNX export sizes its Slices by it."""
         k, s, r = self.sizes[d], self.strides[d], self.rates[d]
         if self.auto_pad == "valid":
             return max(0, (n - r * (k - 1) - 1) // s + 1) if n >= r * (k - 1) + 1 else 0
@@ -51,13 +53,13 @@ class ExtractImagePatches3(Op):
         N, C, H, W = x.shape
         kk = self.sizes[0] * self.sizes[1]
         depth = Dim(C.lo * kk, None if C.hi is None else C.hi * kk)
-        sp = [Dim.of(self._out(d.lo, i)) if d.is_static else DYN for i, d in enumerate((H, W))]
+        sp = [Dim.of(self.patch_count(d.lo, i)) if d.is_static else DYN for i, d in enumerate((H, W))]
         return [TensorInfo(x.etype, PartialShape([N, depth, *sp]))]
 
     def run(self, x):
         self._check()
         N, C, H, W = x.shape
-        out_hw = [self._out(n, d) for d, n in enumerate((H, W))]
+        out_hw = [self.patch_count(n, d) for d, n in enumerate((H, W))]
         pads = []
         for d, n in enumerate((H, W)):
             span = self.rates[d] * (self.sizes[d] - 1) + 1
