@@ -59,14 +59,33 @@ def rdft(e: Emitter, c: Call) -> None:
                  output=c.outputs[0] if i == len(order) - 1 else None)
 
 
+def _hermitian_inverse(e: Emitter, x: str, n: int, rows: int, dtype, scale: float = 1.0) -> str:
+    """The inverse real DFT of length ``n`` along the second-last axis of the complex ``x``
+    [..., rows, 2] (its first ``rows`` <= n // 2 + 1 entries; missing ones are zeros), as two
+    MatMuls with constant matrices: y[t] = (scale / n) sum_k w_k (Re x_k cos(2 pi k t / n) -
+    Im x_k sin(2 pi k t / n)), w = 1 for the first and Nyquist entries (whose imaginary parts
+    drop out) and 2 for the others. Returns [..., n]."""
+    bins = n // 2 + 1
+    k = np.arange(bins)[:, None]
+    angle = 2 * np.pi * k * np.arange(n)[None, :] / n
+    w = np.full((bins, 1), 2.0)
+    w[0] = 1.0
+    if n % 2 == 0:
+        w[-1] = 1.0
+    cos = (scale * w * np.cos(angle) / n)[:rows].astype(dtype)
+    sin = (-scale * w * np.sin(angle) / n)[:rows].astype(dtype)
+    re = e.one("Squeeze", [e.one("Slice", [x, e.ints([0]), e.ints([1]), e.ints([-1])]), e.ints([-1])])
+    im = e.one("Squeeze", [e.one("Slice", [x, e.ints([1]), e.ints([2]), e.ints([-1])]), e.ints([-1])])
+    return e.one("Add", [e.one("MatMul", [re, e.const(cos, "inverse_cos")]),
+                         e.one("MatMul", [im, e.const(sin, "inverse_sin")])])
+
+
 @converts("IRDFT")
 def irdft(e: Emitter, c: Call) -> None:
     """Inverse complex DFTs over every axis but the last; the last is the Hermitian inverse
-    written out as two MatMuls with constant cosine/sine matrices: y[t] = (1/n) sum_k w_k
-    (Re c_k cos(2 pi k t / n) - Im c_k sin(2 pi k t / n)), w = 1 for the first and Nyquist
-    entries (whose imaginary parts drop out) and 2 for the others; n = the signal size or
-    2 (m - 1) for m input entries (OpenVINO's irdft.cpp: the input is trimmed or zero-padded to
-    n // 2 + 1 entries)."""
+    written out as two MatMuls with constant cosine/sine matrices (see ``_hermitian_inverse``);
+    n = the signal size or 2 (m - 1) for m input entries (OpenVINO's irdft.cpp: the input is
+    trimmed or zero-padded to n // 2 + 1 entries)."""
     axes, sizes = _axes_sizes(c, complex_input=True)
     x = c.inputs[0]
     for a, s in zip(axes[:-1], sizes[:-1]):
@@ -78,25 +97,11 @@ def irdft(e: Emitter, c: Call) -> None:
         raise Unexpressible("the last transformed axis is dynamic (its length decides the output's)")
     m = m_dim.lo
     n = sizes[-1] if sizes[-1] != -1 else max(2 * (m - 1), 0)
-    k_count = n // 2 + 1
-    k = np.arange(k_count)[:, None]
-    t = np.arange(n)[None, :]
-    w = np.full((k_count, 1), 2.0)
-    w[0] = 1.0
-    if n % 2 == 0:
-        w[-1] = 1.0
-    angle = 2 * np.pi * k * t / n
-    dtype = c.in_info[0].etype.dtype
-    cos = (w * np.cos(angle) / n)[: min(m, k_count)].astype(dtype)
-    sin = (-w * np.sin(angle) / n)[: min(m, k_count)].astype(dtype)
     # the last transformed axis to the end, its used entries only: [..., min(m, n//2+1), 2]
     perm = [d for d in range(rank) if d != last] + [last, rank]
     moved = e.one("Transpose", [x], perm=perm)
-    used = e.one("Slice", [moved, e.ints([0]), e.ints([min(m, k_count)]), e.ints([-2])])
-    re = e.one("Squeeze", [e.one("Slice", [used, e.ints([0]), e.ints([1]), e.ints([-1])]), e.ints([-1])])
-    im = e.one("Squeeze", [e.one("Slice", [used, e.ints([1]), e.ints([2]), e.ints([-1])]), e.ints([-1])])
-    y = e.one("Add", [e.one("MatMul", [re, e.const(cos, "irdft_cos")]),
-                      e.one("MatMul", [im, e.const(sin, "irdft_sin")])])
+    used = e.one("Slice", [moved, e.ints([0]), e.ints([min(m, n // 2 + 1)]), e.ints([-2])])
+    y = _hermitian_inverse(e, used, n, min(m, n // 2 + 1), c.in_info[0].etype.dtype)
     back = [0] * rank
     for i, d in enumerate(perm[:-1]):
         back[d] = i
@@ -152,22 +157,9 @@ def istft(e: Emitter, c: Call) -> None:
     rank = c.rank(0)
     dtype = c.in_info[0].etype.dtype
     data = c.inputs[0] if rank == 4 else e.one("Unsqueeze", [c.inputs[0], e.ints([0])])
-    bins = frame // 2 + 1
-    k = np.arange(bins)[:, None]
-    t = np.arange(frame)[None, :]
-    w = np.full((bins, 1), 2.0)
-    w[0] = 1.0
-    if frame % 2 == 0:
-        w[-1] = 1.0
-    scale = np.sqrt(frame) if c.op.normalized else 1.0
-    angle = 2 * np.pi * k * t / frame
-    cos = (scale * w * np.cos(angle) / frame).astype(dtype)
-    sin = (-scale * w * np.sin(angle) / frame).astype(dtype)
     moved = e.one("Transpose", [data], perm=[0, 2, 1, 3])                    # [B, frames, bins, 2]
-    re = e.one("Squeeze", [e.one("Slice", [moved, e.ints([0]), e.ints([1]), e.ints([-1])]), e.ints([-1])])
-    im = e.one("Squeeze", [e.one("Slice", [moved, e.ints([1]), e.ints([2]), e.ints([-1])]), e.ints([-1])])
-    frames_t = e.one("Add", [e.one("MatMul", [re, e.const(cos, "istft_cos")]),
-                             e.one("MatMul", [im, e.const(sin, "istft_sin")])])    # [B, frames, frame]
+    frames_t = _hermitian_inverse(e, moved, frame, frame // 2 + 1, dtype,
+                                  np.sqrt(frame) if c.op.normalized else 1.0)           # [B, frames, frame]
     window = _frame_window(e, c, frame)
     if c.in_info[1].etype != c.in_info[0].etype:
         window = e.one("CastLike", [window, c.inputs[0]])
