@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..ops.region_yolo import reorg_index
 from ..types import elements
+from ..types.shapes import Dim
 from .emitter import Call, Emitter, Unexpressible, onnx_type
 from .table import converts
 
@@ -127,7 +129,6 @@ def reorg_yolo(e: Emitter, c: Call) -> None:
         moved = e.one("Transpose", [v], perm=[0, 3, 5, 1, 2, 4])
         e.one("Reshape", [moved, e.ints([0, ch * s * s, h // s, w // s])], c.outputs[0])
         return
-    from ..ops.region_yolo import reorg_index
     n = _static(c)[0]
     flat = e.one("Reshape", [c.inputs[0], e.ints([-1])])
     picked = e.one("Gather", [flat, e.const(reorg_index((n, ch, h, w), s).astype(np.int64), "reorg_index")])
@@ -284,7 +285,6 @@ def binary_convolution(e: Emitter, c: Call) -> None:
     """ONNX Conv of the +-1 values: the data binarised (x > 0: +1, else -1), padded with the
     binarised pad_value, and the u1 kernel unpacked to a +-1 constant at export time —
     2 * popcount(XNOR) - bits is that convolution (irrun.ops.binary_convolution)."""
-    from ..types.shapes import Dim
     bits = np.asarray(c.const(1))
     data_dims = list(c.in_info[0].shape)[2:] if c.rank(0) == 4 else []
     if c.op.auto_pad in ("same_upper", "same_lower") and not all(d.is_static for d in data_dims):
