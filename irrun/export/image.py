@@ -265,18 +265,26 @@ def interpolate1(e: Emitter, c: Call) -> None:
         if x != c.inputs[0]:
             e.one("Squeeze", [y, e.ints([0])], c.outputs[0])
         return
-    # nearest "simple": ceil on the axes that shrink, floor on those that grow: one Resize each
     sizes = _ints(c, 1)[:len(axes)]
     dims = list(c.in_info[0].shape)
     if not all(dims[a].is_static for a in axes):
         raise Unexpressible("nearest's rounding depends on the resized axes' sizes, which are dynamic")
-    groups = [(rounding, [(a, n) for a, n in zip(axes, sizes) if (n < dims[a].lo) == (rounding == "ceil")
-                          and n != dims[a].lo]) for rounding in ("ceil", "floor")]
-    groups = [(r, g) for r, g in groups if g] or [("floor", list(zip(axes, sizes)))]
-    x = c.inputs[0]
+    nearest_simple(e, c.inputs[0], c.outputs[0], [(a, n, n < dims[a].lo) for a, n in zip(axes, sizes)],
+                   True, attrs)
+
+
+def nearest_simple(e: Emitter, x: str, output: str, targets: list[tuple[int, float, bool]], by_sizes: bool,
+                   attrs: dict) -> None:
+    """OpenVINO's nearest "simple" rounding (ceil on an axis that shrinks, floor on one that
+    grows), which ONNX has not: one Resize with ceil over the shrinking axes and one with floor
+    over the others (nearest is separable). ``targets``: (axis, size or scale, shrinks)."""
+    groups = [(rounding, [(a, v) for a, v, down in targets if down == (rounding == "ceil")])
+              for rounding in ("ceil", "floor")]
+    groups = [(r, g) for r, g in groups if g]
     for i, (rounding, group) in enumerate(groups):
-        x = e.one("Resize", [x, "", "", e.ints([n for _, n in group])],
-                  c.outputs[0] if i == len(groups) - 1 else None, axes=[a for a, _ in group],
+        values = [v for _, v in group]
+        target = ["", "", e.ints(values)] if by_sizes else ["", e.const(np.asarray(values, np.float32), "scales")]
+        x = e.one("Resize", [x, *target], output if i == len(groups) - 1 else None, axes=[a for a, _ in group],
                   nearest_mode=rounding, **attrs)
 
 

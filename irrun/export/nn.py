@@ -291,31 +291,57 @@ def _tensor(arr: np.ndarray):
 @converts("Interpolate", versions=("opset4", "opset11"))
 def interpolate(e: Emitter, c: Call) -> None:
     """ONNX Resize-19 has the same modes, coordinate transformations, nearest rounding, cubic
-    coefficient, antialias and axes; pads have no ONNX form."""
+    coefficient, antialias and axes. OpenVINO's output size in scales mode, floor(dim * (scale +
+    1e-6)), is ONNX's floor(dim * scale) of the scales raised by 1e-6 (the source coordinates
+    move by about 1e-6 of a pixel); nearest "simple" is a ceil and a floor Resize
+    (``irrun.export.image.nearest_simple``); integer data is resized in f32, then rounded half
+    to even and saturated, as OpenVINO's CPU plugin. Pads, the Pillow modes and antialiased
+    "linear" (onnxruntime's filter differs from OpenVINO's, measured) have no ONNX form here."""
+    from .image import nearest_simple
     if any(c.op.pads_begin) or any(c.op.pads_end):
         raise Unexpressible("pads_begin/pads_end (not written yet)")
     mode = {"nearest": "nearest", "linear": "linear", "linear_onnx": "linear", "cubic": "cubic"}.get(c.op.mode)
     if mode is None:
         raise Unexpressible(f'mode="{c.op.mode}" has no ONNX Resize form')
-    if c.op.mode == "linear" and not c.op.antialias and c.rank(0) > 4:
+    if c.op.mode == "linear" and c.op.antialias:
+        raise Unexpressible('mode="linear" with antialias: onnxruntime\'s antialiased filter differs from '
+                            "OpenVINO's (measured)")
+    if c.op.mode == "linear" and c.rank(0) > 4:
         raise Unexpressible('mode="linear" over more than 2 spatial axes')
     by_sizes = c.op.shape_calculation_mode == "sizes"
     if c.op.version == "opset4":
-        target = c.inputs[1] if by_sizes else c.inputs[2]
-        tinfo = c.in_info[1] if by_sizes else c.in_info[2]
-        axes_i = 3
+        target_i, axes_i = (1 if by_sizes else 2), 3
     else:
-        target, tinfo, axes_i = c.inputs[1], c.in_info[1], 2
+        target_i, axes_i = 1, 2
+    target, tinfo = c.inputs[target_i], c.in_info[target_i]
     rank = c.rank(0)
     axes = [int(a) % rank for a in np.ravel(c.const(axes_i))] if len(c.inputs) > axes_i else None
-    if by_sizes:
-        args = [c.inputs[0], "", "", e.as_int64(target, tinfo)]
+    et = c.in_info[0].etype
+    f32 = elements.TYPES["f32"]
+    integer = mode != "nearest" and et.is_integer
+    x = e.cast(c.inputs[0], f32) if integer else c.inputs[0]
+    out = e.fresh("resized") if integer else c.outputs[0]
+    attrs = {"mode": mode, "coordinate_transformation_mode": c.op.coordinate_transformation_mode,
+             "cubic_coeff_a": float(c.op.cube_coeff), "antialias": int(c.op.antialias)}
+    if mode == "nearest" and c.op.nearest_mode == "simple":
+        values = [float(v) for v in np.ravel(c.const(target_i))]
+        dims = list(c.in_info[0].shape)
+        resized = axes if axes is not None else list(range(rank))
+        if by_sizes and not all(dims[a].is_static for a in resized):
+            raise Unexpressible('nearest "simple" rounding depends on the resized axes\' sizes, which are dynamic')
+        targets = [(a, int(v), v < dims[a].lo) if by_sizes else (a, v + 1e-6, v < 1) for a, v in zip(resized, values)]
+        nearest_simple(e, x, out, targets, by_sizes, attrs)
+    elif by_sizes:
+        e.one("Resize", [x, "", "", e.as_int64(target, tinfo)], out, axes=axes, nearest_mode=c.op.nearest_mode,
+              **attrs)
     else:
-        args = [c.inputs[0], "", target if tinfo.etype.name == "f32" else e.cast(target, elements.TYPES["f32"])]
-    e.one("Resize", args, c.outputs[0], mode=mode, axes=axes,
-          coordinate_transformation_mode=c.op.coordinate_transformation_mode,
-          nearest_mode=c.op.nearest_mode, cubic_coeff_a=float(c.op.cube_coeff),
-          antialias=int(c.op.antialias))
+        scales = target if tinfo.etype.name == "f32" else e.cast(target, f32)
+        scales = e.one("Add", [scales, e.scalar(1e-6, f32)])
+        e.one("Resize", [x, "", scales], out, axes=axes, nearest_mode=c.op.nearest_mode, **attrs)
+    if integer:
+        info = np.iinfo(et.dtype)
+        rounded = e.one("Clip", [e.one("Round", [out]), e.scalar(info.min, f32), e.scalar(info.max, f32)])
+        e.one("Cast", [rounded], c.outputs[0], to=onnx_type(et))
 
 
 @converts("TopK")
