@@ -521,5 +521,3 @@ not_exported("ONNX has this op, with another layout or other attributes; the map
              "DeformableConvolution", "ROIPooling")
 not_exported("ONNX has no such op; a decomposition into ONNX ops is not written yet",
              "PSROIPooling", "DeformablePSROIPooling", "ROIAlignRotated")
-not_exported("OpenVINO's random ops draw from its Philox stream; ONNX's random ops cannot reproduce it",
-             "RandomUniform", "Multinomial")

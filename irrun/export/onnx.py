@@ -218,7 +218,7 @@ def model_inputs_of(model, n: int) -> list[tuple[int, int]]:
 
 def load_converters() -> None:
     """Import the converter modules: each registers its converters in :mod:`irrun.export.table`."""
-    from . import elementwise, image, linalg, movement, nn, quantize, sequence, sparse, spectral  # noqa: F401
+    from . import draws, elementwise, image, linalg, movement, nn, quantize, sequence, sparse, spectral  # noqa: F401
 
 
 def build_onnx(model: Model, opset: int = DEFAULT_OPSET) -> Any:

@@ -25,14 +25,19 @@ def test_openvino_run_case_shapes(case):
     assert (got >= 0).all() and (got < probs.shape[-1]).all()
 
 
-def test_reference_rule_with_openvinos_stream():
+def reference_answer() -> np.ndarray:
+    """Case Multinomial-rep-True by the reference rule, its samples OpenVINO's own RandomUniform
+    stream under the same seeds, searched here by hand."""
     e = entry("RandomUniform-multinomial-stream")
     u = array(e["outputs"][0]["array"], "f32", "opsets_expectations")           # [3, 5] in [0, 1)
     probs = inputs_of("Multinomial-rep-True")[0][0]                            # [3, 6], seeds 7/11
     cdf = np.cumsum(probs, axis=1, dtype=np.float32)
     cdf = cdf / cdf[:, -1:]
-    want = np.array([[int(np.argmax(u[b, j] <= cdf[b])) for j in range(5)] for b in range(3)])
-    np.testing.assert_array_equal(run_case("Multinomial-rep-True")[0], want)
+    return np.array([[int(np.argmax(u[b, j] <= cdf[b])) for j in range(5)] for b in range(3)])
+
+
+def test_reference_rule_with_openvinos_stream():
+    np.testing.assert_array_equal(run_case("Multinomial-rep-True")[0], reference_answer())
 
 
 def sample(probs, n, replace):
