@@ -185,19 +185,17 @@ def test_embedding_bags_stay_dynamic(tmp_path):
     np.testing.assert_array_equal(got, [table[3], table[1], table[1] + table[0] + table[3], table[3]])
 
 
-def test_multinomial_samples_openvinos_stream_from_run_time_probabilities(tmp_path):
+@pytest.mark.parametrize("replace", [True, False])
+def test_multinomial_samples_openvinos_stream_from_run_time_probabilities(tmp_path, replace):
     """Multinomial with the probabilities a Parameter: the draws (OpenVINO's seeded stream) are
     a constant, the search in the cdf runs in the graph. OpenVINO's CPU plugin draws from
     another stream (tests/ops/test_multinomial.py): the reference rule over OpenVINO's own
-    RandomUniform numbers is the oracle. Without replacement it is refused by name."""
-    e = entry("Multinomial-rep-True")
-    ins, _ = inputs_of("Multinomial-rep-True")
-    model, feeds = _build(tmp_path, "Multinomial", ins, e["attrs"], e["version"], 1, (0,))
+    RandomUniform numbers, worked by hand, is the oracle."""
+    case = "Multinomial-rep-True" if replace else "Multinomial-rep-False"
+    e = entry(case)
+    model, feeds = _build(tmp_path, "Multinomial", inputs_of(case)[0], e["attrs"], e["version"], 1, (0,))
     path = irrun.export_onnx(model, tmp_path / "m.onnx")
-    onnx.checker.check_model(onnx.load(path), full_check=True)
-    assert "random stream" in " ".join(p.value for p in onnx.load(path).metadata_props)
-    np.testing.assert_array_equal(run_onnx(path, feeds)["out0"], multinomial_reference())
-    e = entry("Multinomial-rep-False")
-    model, _ = _build(_tmp(), "Multinomial", inputs_of("Multinomial-rep-False")[0], e["attrs"], e["version"], 1, (0,))
-    with pytest.raises(irrun.errors.UnsupportedError, match="without replacement"):
-        irrun.export_onnx(model, tmp_path / "n.onnx")
+    proto = onnx.load(path)
+    onnx.checker.check_model(proto, full_check=True)
+    assert "random stream" in " ".join(p.value for p in proto.metadata_props)
+    np.testing.assert_array_equal(run_onnx(path, feeds)["out0"], multinomial_reference(replace))

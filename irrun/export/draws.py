@@ -42,13 +42,11 @@ def random_uniform(e: Emitter, c: Call) -> None:
 
 @converts("Multinomial")
 def multinomial(e: Emitter, c: Call) -> None:
-    """With replacement: the uniform draws (a constant, RandomUniform's stream in the
-    probabilities' type) searched in each row's cdf (CumSum of the probabilities, exp'd with
-    log_probs, divided by the total): a sample is the number of classes whose cdf is below it,
-    0 when it is above them all (OpenVINO's reference kernel). Without replacement each sample
-    renormalises the row: not written."""
-    if not c.op.with_replacement:
-        raise Unexpressible("sampling without replacement renormalises after every sample (not written)")
+    """The uniform draws (a constant: RandomUniform's stream in the probabilities' type) searched
+    in each row's cdf (CumSum of the probabilities, exp'd with log_probs, divided by the total):
+    a sample is the number of classes whose cdf is below it, 0 when it is above them all
+    (OpenVINO's reference kernel). Without replacement the samples are unrolled: after each,
+    the chosen class's probability p leaves the cdf (c[k:] - p, then / (1 - p))."""
     g, o = _seeds(c)
     shape = c.in_info[0].shape
     try:
@@ -58,15 +56,37 @@ def multinomial(e: Emitter, c: Call) -> None:
     if shape.rank != 2 or not shape[0].is_static:
         raise Unexpressible("the batch dim of the probabilities must be static (the draws are a constant)")
     et = c.in_info[0].etype
+    i64 = elements.TYPES["i64"]
     draws = uniform((shape[0].lo, count), et.name, 0, 1, g, o)
     e.notes.append(_NOTE.format(op="Multinomial"))
     probs = e.one("Exp", [c.inputs[0]]) if c.op.log_probs else c.inputs[0]
-    cdf = e.one("CumSum", [probs, e.scalar(1, elements.TYPES["i64"])])
+    cdf = e.one("CumSum", [probs, e.scalar(1, i64)])
     classes = e.one("Slice", [e.one("Shape", [cdf]), e.ints([1]), e.ints([2])])
     total = e.one("Slice", [cdf, e.ints([-1]), e.ints([np.iinfo(np.int64).max]), e.ints([1])])
     cdf = e.one("Div", [cdf, total])
-    below = e.one("Less", [e.one("Unsqueeze", [cdf, e.ints([1])]),
-                           e.one("Unsqueeze", [e.const(draws, "draws"), e.ints([2])])])       # [B, n, classes]
-    found = e.one("ReduceSum", [e.cast(below, elements.TYPES["i64"]), e.ints([2])], keepdims=0)
-    picked = e.one("Where", [e.one("Less", [found, classes]), found, e.scalar(0, elements.TYPES["i64"])])
+
+    def search(cdf: str, u: str) -> tuple[str, str]:
+        """(how many classes lie below each draw of ``u`` [B, m], whether one is found)."""
+        below = e.one("Less", [e.one("Unsqueeze", [cdf, e.ints([1])]), e.one("Unsqueeze", [u, e.ints([2])])])
+        found = e.one("ReduceSum", [e.cast(below, i64), e.ints([2])], keepdims=0)
+        return found, e.one("Less", [found, classes])
+
+    if c.op.with_replacement:
+        found, hit = search(cdf, e.const(draws, "draws"))
+        picked = e.one("Where", [hit, found, e.scalar(0, i64)])
+    else:
+        columns = e.one("Unsqueeze", [e.one("Range", [e.scalar(0, i64), e.one("Squeeze", [classes, e.ints([0])]),
+                                                      e.scalar(1, i64)]), e.ints([0])])
+        samples = []
+        for j in range(count):
+            found, hit = search(cdf, e.const(draws[:, j:j + 1], "draw"))               # [B, 1]
+            samples.append(e.one("Where", [hit, found, e.scalar(0, i64)]))
+            k = e.one("Min", [found, e.one("Sub", [classes, e.ints([1])])])
+            upper = e.one("GatherElements", [cdf, k], axis=1)
+            lower = e.one("GatherElements", [cdf, e.one("Max", [e.one("Sub", [k, e.ints([1])]), e.ints([0])])], axis=1)
+            p = e.where(e.one("Greater", [k, e.ints([0])]), e.one("Sub", [upper, lower]), upper, et)
+            moved = e.one("Div", [e.where(e.one("GreaterOrEqual", [columns, k]), e.one("Sub", [cdf, p]), cdf, et),
+                                  e.one("Sub", [e.scalar(1, et), p])])
+            cdf = e.where(hit, moved, cdf, et)
+        picked = e.one("Concat", samples, axis=1) if count else e.one("Cast", [e.const(draws, "draws")], to=onnx_type(i64))
     e.one("Cast", [picked], c.outputs[0], to=onnx_type(c.out_info[0].etype))

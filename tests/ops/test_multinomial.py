@@ -25,19 +25,32 @@ def test_openvino_run_case_shapes(case):
     assert (got >= 0).all() and (got < probs.shape[-1]).all()
 
 
-def reference_answer() -> np.ndarray:
-    """Case Multinomial-rep-True by the reference rule, its samples OpenVINO's own RandomUniform
-    stream under the same seeds, searched here by hand."""
+def reference_answer(replace: bool = True) -> np.ndarray:
+    """Case Multinomial-rep-True (-False: without replacement) by the reference rule, its
+    samples OpenVINO's own RandomUniform stream under the same seeds, searched here by hand;
+    without replacement the chosen class leaves the cdf, which is renormalised."""
     e = entry("RandomUniform-multinomial-stream")
     u = array(e["outputs"][0]["array"], "f32", "opsets_expectations")           # [3, 5] in [0, 1)
     probs = inputs_of("Multinomial-rep-True")[0][0]                            # [3, 6], seeds 7/11
     cdf = np.cumsum(probs, axis=1, dtype=np.float32)
     cdf = cdf / cdf[:, -1:]
-    return np.array([[int(np.argmax(u[b, j] <= cdf[b])) for j in range(5)] for b in range(3)])
+    out = np.zeros((3, 5), np.int64)
+    for b in range(3):
+        c = cdf[b].copy()
+        for j in range(5):
+            k = int(np.argmax(u[b, j] <= c))
+            out[b, j] = k
+            if not replace:      # (the last class left has p = 1: 0 / 0, as the reference kernel)
+                p = c[k] - (c[k - 1] if k else np.float32(0))
+                c[k:] -= p
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    c /= np.float32(1) - p
+    return out
 
 
 def test_reference_rule_with_openvinos_stream():
     np.testing.assert_array_equal(run_case("Multinomial-rep-True")[0], reference_answer())
+    np.testing.assert_array_equal(run_case("Multinomial-rep-False")[0], reference_answer(replace=False))
 
 
 def sample(probs, n, replace):
