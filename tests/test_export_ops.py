@@ -199,3 +199,22 @@ def test_multinomial_samples_openvinos_stream_from_run_time_probabilities(tmp_pa
     onnx.checker.check_model(proto, full_check=True)
     assert "random stream" in " ".join(p.value for p in proto.metadata_props)
     np.testing.assert_array_equal(run_onnx(path, feeds)["out0"], multinomial_reference(replace))
+
+
+@pytest.mark.parametrize("case", case_ids(*OPS, "Multinomial", kind="shape", status="ok"))
+def test_shape_case_exports_or_is_refused_by_name(case):
+    """OpenVINO's shape cases (dynamic dims, run-time attributes-as-inputs): the export passes
+    onnx.checker, or names why not (irrun's own refusal of the layer, or no ONNX form, exit 3);
+    it never fails otherwise."""
+    e = entry(case)
+    ins, params = inputs_of(case)
+    tmp = _tmp()
+    try:
+        model, _ = _build(tmp, e["type"], ins, e["attrs"], e["version"], len(e["outputs"]), params)
+        path = irrun.export_onnx(model, tmp / "model.onnx")
+    except irrun.errors.IrrunError as refused:
+        assert refused.exit_code in (2, 3), refused.message
+        named = refused.layer is not None and refused.layer.type == e["type"]
+        assert named or e["type"] in refused.message or "has a dynamic rank" in refused.message, refused.message
+        return
+    onnx.checker.check_model(onnx.load(path), full_check=True)

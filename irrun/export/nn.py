@@ -316,6 +316,8 @@ def interpolate(e: Emitter, c: Call) -> None:
     target, tinfo = c.inputs[target_i], c.in_info[target_i]
     rank = c.rank(0)
     axes = [int(a) % rank for a in np.ravel(c.const(axes_i))] if len(c.inputs) > axes_i else None
+    if axes is not None:      # OpenVINO reads one size or scale per axis and ignores the rest
+        target = e.one("Slice", [target, e.ints([0]), e.ints([len(axes)])])
     et = c.in_info[0].etype
     f32 = elements.TYPES["f32"]
     integer = mode != "nearest" and et.is_integer

@@ -52,6 +52,8 @@ def rdft(e: Emitter, c: Call) -> None:
     """The real signal gets a last dim of 1 (ONNX's real layout); the last axis is transformed
     first, one-sided (n // 2 + 1 entries), then the others as complex DFTs."""
     axes, sizes = _axes_sizes(c, complex_input=False)
+    if 0 in sizes:
+        raise Unexpressible("a signal_size of 0 (an empty transform; ONNX DFT's one-sided length would be 1)")
     x = e.one("Unsqueeze", [c.inputs[0], e.ints([-1])])
     order = [len(axes) - 1] + list(range(len(axes) - 1))
     for i, k in enumerate(order):
