@@ -34,7 +34,7 @@ ort.set_default_logger_severity(4)
 BF16 = elements.TYPES["bf16"].dtype
 #: the op types whose converters this module covers (issue 24, single ops)
 OPS = ("DFT", "IDFT", "RDFT", "IRDFT", "STFT", "ISTFT", "BatchToSpace", "SpaceToBatch",
-       "ExtractImagePatches", "ReorgYolo", "RegionYolo", "EmbeddingBagOffsets", "EmbeddingBagOffsetsSum",
+       "ExtractImagePatches", "EmbeddingBagOffsets", "EmbeddingBagOffsetsSum",
        "EmbeddingSegmentsSum", "SegmentMax", "SparseFillEmptyRows", "SliceScatter", "Unique", "GatherTree",
        "Inverse", "CTCGreedyDecoder", "CTCGreedyDecoderSeqLen", "CTCLoss", "NV12toRGB", "NV12toBGR", "I420toRGB",
        "I420toBGR", "Interpolate", "FakeConvert", "RandomUniform")

@@ -1,7 +1,7 @@
 """ONNX forms of the image-layout ops ONNX has no single op for: SpaceToBatch, BatchToSpace,
-ExtractImagePatches, ReorgYolo, RegionYolo (Reshape / Transpose / Pad / Slice decompositions, the
-specs' own formulas), the NV12/I420 colour conversions, Interpolate-1 (ONNX Resize) and
-BinaryConvolution (its 1-bit weights unpacked to a +-1 constant at export time).
+ExtractImagePatches (Reshape / Transpose / Pad / Slice decompositions, the specs' own formulas),
+the NV12/I420 colour conversions, Interpolate-1 (ONNX Resize) and BinaryConvolution (its 1-bit
+weights unpacked to a +-1 constant at export time).
 
 Block sizes, pads and strides must be constants (they decide the Transpose and Slice
 attributes); the batch and, where the op allows, the spatial dims stay dynamic (Shape arithmetic
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..ops.region_yolo import reorg_index
 from ..types import elements
 from ..types.shapes import Dim
 from .emitter import Call, Emitter, Unexpressible, onnx_type
@@ -24,14 +23,6 @@ _END = np.iinfo(np.int64).max
 
 def _ints(c: Call, i: int) -> list[int]:
     return [int(v) for v in np.ravel(c.const(i))]
-
-
-def _static(c: Call, i: int = 0) -> list[int]:
-    """Input ``i``'s static shape: Unexpressible when a dim is dynamic."""
-    shape = c.in_info[i].shape
-    if shape.rank is None or not shape.is_static:
-        raise Unexpressible(f"input {i}'s shape must be static (it decides the decomposition's shapes)")
-    return [d.lo for d in shape]
 
 
 def _interleave(e: Emitter, quotients: str, blocks: list[int]) -> str:
@@ -112,65 +103,6 @@ def extract_image_patches(e: Emitter, c: Call) -> None:
             patches.append(e.one("Unsqueeze", [cut, e.ints([1])]))
     stacked = e.one("Concat", patches, axis=1) if len(patches) > 1 else patches[0]
     e.one("Reshape", [stacked, e.ints([0, -1, out_hw[0], out_hw[1]])], c.outputs[0])
-
-
-@converts("ReorgYolo")
-def reorg_yolo(e: Emitter, c: Call) -> None:
-    """When s^2 divides C: the input read as [N, C / s^2, H, s, W, s] (OpenVINO's view), a
-    Transpose to [N, s, s, C / s^2, H, W] and a Reshape; otherwise a Gather of the flat input
-    by OpenVINO's index arithmetic (static shapes)."""
-    s = int(np.ravel(c.op.stride)[0])
-    shape = list(c.in_info[0].shape)
-    if c.rank(0) != 4 or not all(d.is_static for d in shape[1:]):
-        raise Unexpressible("C, H and W must be static")
-    _, ch, h, w = (d.lo for d in shape)
-    if ch % (s * s) == 0:
-        v = e.one("Reshape", [c.inputs[0], e.ints([0, ch // (s * s), h, s, w, s])])
-        moved = e.one("Transpose", [v], perm=[0, 3, 5, 1, 2, 4])
-        e.one("Reshape", [moved, e.ints([0, ch * s * s, h // s, w // s])], c.outputs[0])
-        return
-    n = _static(c)[0]
-    flat = e.one("Reshape", [c.inputs[0], e.ints([-1])])
-    picked = e.one("Gather", [flat, e.const(reorg_index((n, ch, h, w), s).astype(np.int64), "reorg_index")])
-    e.one("Reshape", [picked, e.ints([n, ch * s * s, h // s, w // s])], c.outputs[0])
-
-
-@converts("RegionYolo")
-def region_yolo(e: Emitter, c: Call) -> None:
-    """The flat input's first N * regions * block * H * W values as [N, regions, block, H, W]
-    (OpenVINO's addressing), x/y (and the confidence) through Sigmoid, the class scores through
-    Softmax over the classes (do_softmax) or Sigmoid; the rest of the flat input is copied
-    (do_softmax) or dropped, and the result reshaped to the output's shape. f16/bf16 compute in
-    f32, as irrun's kernel."""
-    op = c.op
-    n, ch, h, w = _static(c)
-    et = c.in_info[0].etype
-    x = c.inputs[0] if et.name in ("f32", "f64") else e.cast(c.inputs[0], F32)
-    size = n * op.regions * op.block * h * w
-    flat = e.one("Reshape", [x, e.ints([-1])])
-    blocks = e.one("Reshape", [e.one("Slice", [flat, e.ints([0]), e.ints([size])]),
-                               e.ints([n, op.regions, op.block, h, w])])
-
-    def part(lo: int, hi: int) -> str:
-        return e.one("Slice", [blocks, e.ints([lo]), e.ints([hi]), e.ints([2])])
-
-    coords = int(op.coords)
-    pieces = [e.one("Sigmoid", [part(0, 2)])]
-    if coords > 2:
-        pieces.append(part(2, coords))
-    if op.do_softmax:
-        pieces += [e.one("Sigmoid", [part(coords, coords + 1)]),
-                   e.one("Softmax", [part(coords + 1, op.block)], axis=2)]
-    else:
-        pieces.append(e.one("Sigmoid", [part(coords, op.block)]))
-    out = e.one("Reshape", [e.one("Concat", pieces, axis=2), e.ints([-1])])
-    if op.do_softmax and size < n * ch * h * w:
-        out = e.one("Concat", [out, e.one("Slice", [flat, e.ints([size]), e.ints([_END])])], axis=0)
-    dims = [d.lo for d in c.out_info[0].shape]
-    if et.name in ("f32", "f64"):
-        e.one("Reshape", [out, e.ints(dims)], c.outputs[0])
-    else:
-        e.one("Cast", [e.one("Reshape", [out, e.ints(dims)])], c.outputs[0], to=onnx_type(et))
 
 
 def _upsample(e: Emitter, plane: str) -> str:
