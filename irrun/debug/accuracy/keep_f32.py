@@ -27,6 +27,15 @@ def worst_layers(res: Result, top: int) -> list:
     return [le for le in res.ranking() if le.added_worst.rel_l2 > 0][:max(top, 0)]
 
 
+def marks_lost(marked: list[int], executed: dict[int, tuple[str, str]]) -> dict[int, tuple[str, str]]:
+    """The marked layers OpenVINO's compiled model ran in bf16 or f16 all the same: {layer id:
+    (precision, plugin node type)}, from the runtime graph (``executed``: see
+    :func:`~irrun.debug.openvino_reference.all_ports`). A layer the runtime graph does not name
+    (folded away, or a plugin without one) is left out."""
+    from ..openvino_reference import LOWER_FLOATS
+    return {n: executed[n] for n in marked if n in executed and executed[n][0] in LOWER_FLOATS}
+
+
 def marked_xml(model, nodes: list[int]) -> bytes:
     """The model's XML with the ``precise`` runtime attribute on each layer of ``nodes`` (top-level
     layer ids), once."""
