@@ -222,6 +222,8 @@ def test_keep_f32_lowers_the_error_openvino_shows_where_the_marks_survive(tmp_pa
     ran = next(ln for ln in text.splitlines() if ln.startswith("OpenVINO ran "))
     kept, marked = int(ran.split()[2]), int(ran.split()[5])
     assert marked >= 8 and kept >= 6, ran                     # the 8 MatMuls, at least 6 honoured
+    lost = text.split(ran, 1)[1].strip().splitlines()
+    assert len(lost) == marked - kept and all(": ran in " in ln or "merged into" in ln for ln in lost), text
 
 
 @needs_openvino

@@ -138,12 +138,12 @@ def run_device_compare(args) -> int:
         lost = marks_lost(marked, executed)
         if executed and marked:
             print(f"OpenVINO ran {len(marked) - len(lost)} of the {len(marked)} marked layers in f32"
-                  + (": the mark was lost (fused into a new plugin node, which OpenVINO does not copy it to) on"
-                     if lost else ""))
-            for n, (precision, kind) in lost.items():
+                  + (" (the plugin drops the mark where it fuses a layer into a new node):" if lost else ""))
+            for n, ran in lost.items():
                 layer = model.dag.nodes[n]["layer"]
-                print(f'  {n} "{printable(layer.name)}" ({layer.type}): ran in {precision}, '
-                      f"in a {printable(kind)} node")
+                how = (f"ran in {ran[0]}, in a {printable(ran[1])} node" if ran
+                       else "merged into a node named after another layer")
+                print(f'  {n} "{printable(layer.name)}" ({layer.type}): {how}')
     return code
 
 

@@ -27,13 +27,14 @@ def worst_layers(res: Result, top: int) -> list:
     return [le for le in res.ranking() if le.added_worst.rel_l2 > 0][:max(top, 0)]
 
 
-def marks_lost(marked: list[int], executed: dict[int, tuple[str, str]]) -> dict[int, tuple[str, str]]:
-    """The marked layers OpenVINO's compiled model ran in bf16 or f16 all the same: {layer id:
-    (precision, plugin node type)}, from the runtime graph (``executed``: see
-    :func:`~irrun.debug.openvino_reference.all_ports`). A layer the runtime graph does not name
-    (folded away, or a plugin without one) is left out."""
+def marks_lost(marked: list[int], executed: dict[int, tuple[str, str]]) -> dict[int, tuple[str, str] | None]:
+    """The marked layers OpenVINO's compiled model did not keep in f32, from its runtime graph
+    (``executed``: see :func:`~irrun.debug.openvino_reference.all_ports`): {layer id: (precision,
+    plugin node type)} for one it ran in bf16 or f16 all the same, {layer id: None} for one no
+    plugin node names (merged into a node named after another layer, e.g. a MatMul whose bias Add
+    the plugin fused into it)."""
     from ..openvino_reference import LOWER_FLOATS
-    return {n: executed[n] for n in marked if n in executed and executed[n][0] in LOWER_FLOATS}
+    return {n: executed.get(n) for n in marked if n not in executed or executed[n][0] in LOWER_FLOATS}
 
 
 def marked_xml(model, nodes: list[int]) -> bytes:
