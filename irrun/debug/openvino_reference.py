@@ -340,8 +340,8 @@ def _write_runtime_precisions(compiled, path: Path) -> None:
     for op in ops:
         rt = op.get_rt_info()
         kind = rt["layerType"].astype(str) if "layerType" in rt else op.get_type_name()
-        if "originalLayersNames" not in rt or kind in ("Const", "Input", "Output", "Reorder"):
-            continue              # weights folded from a layer name it too; the layer ran elsewhere
+        if "originalLayersNames" not in rt or op.get_input_size() == 0:
+            continue      # constants folded from a layer name it too; the layer itself ran elsewhere
         precisions = [rt[k].astype(str) for k in ("runtimePrecision", "outputPrecisions") if k in rt]
         types = [p for text in precisions for p in text.split(",") if p]
         lowered = [p for p in types if p in LOWER_FLOATS]
