@@ -1,9 +1,10 @@
-"""``irrun export MODEL.xml -o MODEL.onnx [--opset N] [--verify]``: write the model as ONNX.
+"""``irrun export MODEL.xml -o MODEL.onnx [--opset N] [--external-data] [--verify]``: write the model as ONNX.
 
 All or nothing: when some layer has no ONNX form nothing is written and the message names every
 such layer (exit 3). ``--verify`` then runs the export in onnxruntime and the IR in irrun on the
 same inputs (``--input`` files, the rest seeded random) and prints each output's agreement;
-exit 1 when some output disagrees.
+exit 1 when some output disagrees. A model that would pass protobuf's 2 GB limit (or any model,
+with ``--external-data``) is written as ``MODEL.onnx`` plus its tensors in ``MODEL.onnx.data``.
 """
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ def add_arguments(p) -> None:
     p.add_argument("--output", "-o", required=True, metavar="OUT.onnx", help="the ONNX file to write")
     p.add_argument("--opset", type=int, default=DEFAULT_OPSET,
                    help=f"the ONNX opset to write (default {DEFAULT_OPSET}, the lowest irrun writes)")
+    p.add_argument("--external-data", action="store_true",
+                   help="write the tensors of 1 KB or more to OUT.onnx.data beside OUT.onnx (ONNX external "
+                        "data); done anyway when the model would pass protobuf's 2 GB limit")
     p.add_argument("--verify", action="store_true",
                    help="run the export in onnxruntime and the model in irrun on the same inputs and "
                         "compare every output (needs pip install onnxruntime)")
@@ -32,21 +36,26 @@ def add_arguments(p) -> None:
 
 def main(args) -> int:
     from .. import read_model
-    from ..export.onnx import build_onnx, require_onnx
+    from ..export.onnx import data_file_of, onnx_files, require_onnx
     from ..io import writers
 
     model = read_model(args.model)
     protect = writers.model_files(model)
     target = writers.destination(args.output, protect=protect)      # before any work
+    if args.external_data:
+        writers.destination(data_file_of(target), protect=protect)
     require_onnx()
     if args.verify:
         from ..export.verify import require_onnxruntime
         require_onnxruntime()
-    proto = build_onnx(model, args.opset)
-    writers.write_files([(target, writers.data(proto.SerializeToString()))], protect=protect)
+    proto, files = onnx_files(model, target, args.opset, args.external_data or None)
+    writers.write_files(files, protect=protect)
     size = os.path.getsize(target)
     print(f"wrote {printable(target)}: ONNX opset {args.opset}, {len(proto.graph.node)} nodes, "
           f"{len(proto.graph.initializer)} initializers, {size / 1e6:.1f} MB")
+    for path, _ in files[:-1]:
+        print(f"wrote {printable(path)}: its external data (tensors of 1 KB or more), "
+              f"{os.path.getsize(path) / 1e6:.1f} MB")
     for prop in proto.metadata_props:
         if prop.key.startswith("irrun.note."):
             print(f"note: {printable(prop.value)}")

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 DEFAULT_OPSET = 21
 #: ONNX IR version written: the first that knows opset 21 (onnxruntime 1.17+ reads it).
 IR_VERSION = 10
-#: protobuf's limit on one serialized message; larger models need external data (not written yet)
+#: protobuf's limit on one serialized message; larger models get external data (irrun.export.external)
 PROTOBUF_LIMIT = 2 << 30
 
 
@@ -220,9 +220,10 @@ def load_converters() -> None:
     from . import elementwise, movement, nn, sequence  # noqa: F401
 
 
-def build_onnx(model: Model, opset: int = DEFAULT_OPSET) -> Any:
+def build_onnx(model: Model, opset: int = DEFAULT_OPSET, *, check: bool = True) -> Any:
     """The ONNX ModelProto of ``model`` (an :class:`irrun.Model`), checked by
-    ``onnx.checker.check_model``. Raises UnsupportedError naming every layer with no ONNX form."""
+    ``onnx.checker.check_model`` unless ``check`` is false (the caller checks it once its big
+    tensors went to external data). Raises UnsupportedError naming every layer with no ONNX form."""
     onnx = require_onnx()
     from onnx import helper
     if not MIN_OPSET <= opset <= onnx.defs.onnx_opset_version():
@@ -240,11 +241,47 @@ def build_onnx(model: Model, opset: int = DEFAULT_OPSET) -> Any:
     meta = {"source": os.path.basename(model.path), "source_format": f"OpenVINO IR v{model.ir.ir_version}"}
     meta.update(walk_notes(walk))
     helper.set_model_props(proto, meta)
-    if proto.ByteSize() >= PROTOBUF_LIMIT:
-        raise UnsupportedError("the ONNX model would pass protobuf's 2 GB limit; irrun does not write "
-                               "ONNX external data yet", file=model.path)
-    onnx.checker.check_model(proto)
+    if check:
+        if proto.ByteSize() >= PROTOBUF_LIMIT:
+            raise UnsupportedError("the ONNX model passes protobuf's 2 GB limit: write it with its "
+                                   "external data (irrun export, irrun.export_onnx)", file=model.path)
+        onnx.checker.check_model(proto)
     return proto
+
+
+def data_file_of(target: str | os.PathLike) -> Path:
+    """Where the external data of the ONNX file ``target`` goes: ``<target>.data`` beside it."""
+    target = Path(target)
+    return target.with_name(target.name + ".data")
+
+
+def onnx_files(model: Model, target: Path, opset: int = DEFAULT_OPSET,
+               external_data: bool | None = None) -> tuple[Any, list[tuple[Path, Any]]]:
+    """The export of ``model`` to ``target`` as the files to write (for :func:`irrun.io.writers.write_files`):
+    ``target`` alone, or — when ``external_data`` is true, or None (automatic) and the model
+    would pass protobuf's 2 GB limit — its tensors of 1 KB or more in ``<target>.data``
+    (:mod:`irrun.export.external`), that file first so that the .onnx never names a missing one.
+    Also returns the (checked) ModelProto."""
+    from ..io import writers
+    from .external import check_externalized, externalize
+    onnx = require_onnx()
+    proto = build_onnx(model, opset, check=False)
+    files: list[tuple[Path, Any]] = []
+    if external_data is None:
+        external_data = proto.ByteSize() >= PROTOBUF_LIMIT
+    if external_data:
+        data_path = data_file_of(target)
+        size, fill = externalize(proto, data_path.name)
+        files.append((data_path, fill))
+    if proto.ByteSize() >= PROTOBUF_LIMIT:
+        raise UnsupportedError("the ONNX model passes protobuf's 2 GB limit even without its tensors "
+                               "(its graph alone is that large): nothing written", file=model.path)
+    if external_data:
+        check_externalized(proto, data_path.name, size)
+    else:
+        onnx.checker.check_model(proto)
+    files.append((target, writers.data(proto.SerializeToString())))
+    return proto, files
 
 
 def walk_notes(walk: _Walk) -> dict[str, str]:
@@ -254,15 +291,20 @@ def walk_notes(walk: _Walk) -> dict[str, str]:
     return notes | walk.e.metadata
 
 
-def export_onnx(model: Model | str | os.PathLike, path: str | os.PathLike, opset: int = DEFAULT_OPSET) -> Path:
+def export_onnx(model: Model | str | os.PathLike, path: str | os.PathLike, opset: int = DEFAULT_OPSET,
+                external_data: bool | None = None) -> Path:
     """Write ``model`` (an :class:`irrun.Model` or a path to its .xml) as ONNX at ``path``,
-    atomically; nothing is written when a layer has no ONNX form (UnsupportedError, exit 3)."""
+    atomically; nothing is written when a layer has no ONNX form (UnsupportedError, exit 3).
+    ``external_data``: True writes the tensors of 1 KB or more to ``<path>.data`` (ONNX external
+    data), False never, None (default) when the model would pass protobuf's 2 GB limit."""
     from ..io import writers
     if isinstance(model, (str, os.PathLike)):
         from ..model import read_model
         model = read_model(model)
     protect = writers.model_files(model)
     target = writers.destination(path, protect=protect)
-    proto = build_onnx(model, opset)
-    writers.write_files([(target, writers.data(proto.SerializeToString()))], protect=protect)
+    if external_data:
+        writers.destination(data_file_of(target), protect=protect)
+    _, files = onnx_files(model, target, opset, external_data)
+    writers.write_files(files, protect=protect)
     return target
