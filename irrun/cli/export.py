@@ -1,4 +1,5 @@
-"""``irrun export MODEL.xml -o MODEL.onnx [--opset N] [--external-data] [--verify]``: write the model as ONNX.
+"""``irrun export MODEL.xml -o MODEL.onnx [--opset N] [--external-data] [--matmul-nbits] [--verify]``:
+write the model as ONNX.
 
 All or nothing: when some layer has no ONNX form nothing is written and the message names every
 such layer (exit 3). ``--verify`` then runs the export in onnxruntime and the IR in irrun on the
@@ -24,6 +25,9 @@ def add_arguments(p) -> None:
     p.add_argument("--external-data", action="store_true",
                    help="write the tensors of 1 KB or more to OUT.onnx.data beside OUT.onnx (ONNX external "
                         "data); done anyway when the model would pass protobuf's 2 GB limit")
+    p.add_argument("--matmul-nbits", action="store_true",
+                   help="write MatMuls by int4/int8 blocked weights as onnxruntime's com.microsoft MatMulNBits "
+                        "(its fused low-bit kernels; the model then runs in onnxruntime only)")
     p.add_argument("--verify", action="store_true",
                    help="run the export in onnxruntime and the model in irrun on the same inputs and "
                         "compare every output (needs pip install onnxruntime)")
@@ -48,7 +52,7 @@ def main(args) -> int:
     if args.verify:
         from ..export.verify import require_onnxruntime
         require_onnxruntime()
-    proto, files = onnx_files(model, target, args.opset, args.external_data or None)
+    proto, files = onnx_files(model, target, args.opset, args.external_data or None, args.matmul_nbits)
     writers.write_files(files, protect=protect)
     size = os.path.getsize(target)
     print(f"wrote {printable(target)}: ONNX opset {args.opset}, {len(proto.graph.node)} nodes, "

@@ -42,8 +42,10 @@ PROTOBUF_LIMIT = 2 << 30
 class _Walk:
     """One export: names every live port, converts every layer, collects what cannot be."""
 
-    def __init__(self, model: Model, opset: int):
+    def __init__(self, model: Model, opset: int, matmul_nbits: bool = False):
         self.model = model
+        #: int4/int8 weight MatMuls as com.microsoft MatMulNBits (irrun.export.matmul_nbits)
+        self.matmul_nbits = matmul_nbits
         self.e = Emitter(opset)
         self.types = model.types()
         self.names: dict[tuple[int, int], str] = {}
@@ -100,6 +102,12 @@ class _Walk:
                 outputs.append(value_info(spec.name, spec.etype, spec.shape))
                 continue
             outs = [self.tensor_name(n, p) for p in range(len(layer.outputs))]
+            if self.matmul_nbits and op.type == "MatMul":
+                from . import matmul_nbits
+                nbits = matmul_nbits.match(model, n, self.types)
+                if nbits is not None:
+                    matmul_nbits.emit(e, nbits, ins[0], outs[0])
+                    continue
             plan = compressed.match(model, n, self.types) if op.type == "Multiply" else None
             if plan is not None:
                 compressed.emit(e, plan, self.tensor_name(plan.weight, 0), outs[0])
@@ -220,20 +228,25 @@ def load_converters() -> None:
     from . import elementwise, movement, nn, sequence  # noqa: F401
 
 
-def build_onnx(model: Model, opset: int = DEFAULT_OPSET, *, check: bool = True) -> Any:
+def build_onnx(model: Model, opset: int = DEFAULT_OPSET, *, check: bool = True,
+               matmul_nbits: bool = False) -> Any:
     """The ONNX ModelProto of ``model`` (an :class:`irrun.Model`), checked by
     ``onnx.checker.check_model`` unless ``check`` is false (the caller checks it once its big
-    tensors went to external data). Raises UnsupportedError naming every layer with no ONNX form."""
+    tensors went to external data). ``matmul_nbits``: int4/int8 weight MatMuls as onnxruntime's
+    com.microsoft MatMulNBits. Raises UnsupportedError naming every layer with no ONNX form."""
     onnx = require_onnx()
     from onnx import helper
     if not MIN_OPSET <= opset <= onnx.defs.onnx_opset_version():
         raise InputError(f"--opset {opset}: irrun writes ONNX opsets {MIN_OPSET} to "
                          f"{onnx.defs.onnx_opset_version()} (the installed onnx's newest)")
     load_converters()
-    walk = _Walk(model, opset)
+    walk = _Walk(model, opset, matmul_nbits)
     graph = walk.run()
     from .. import __version__
-    proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
+    from .matmul_nbits import DOMAIN, OPSET, uses_domain
+    imports = [helper.make_opsetid("", opset)] + \
+        ([helper.make_opsetid(DOMAIN, OPSET)] if uses_domain(graph.node) else [])
+    proto = helper.make_model(graph, opset_imports=imports,
                               producer_name="irrun", producer_version=__version__,
                               ir_version=IR_VERSION,
                               doc_string=f"exported by irrun {__version__} from the OpenVINO IR "
@@ -256,16 +269,16 @@ def data_file_of(target: str | os.PathLike) -> Path:
 
 
 def onnx_files(model: Model, target: Path, opset: int = DEFAULT_OPSET,
-               external_data: bool | None = None) -> tuple[Any, list[tuple[Path, Any]]]:
+               external_data: bool | None = None, matmul_nbits: bool = False) -> tuple[Any, list[tuple[Path, Any]]]:
     """The export of ``model`` to ``target`` as the files to write (for :func:`irrun.io.writers.write_files`):
     ``target`` alone, or — when ``external_data`` is true, or None (automatic) and the model
     would pass protobuf's 2 GB limit — its tensors of 1 KB or more in ``<target>.data``
     (:mod:`irrun.export.external`), that file first so that the .onnx never names a missing one.
-    Also returns the (checked) ModelProto."""
+    Also returns the (checked) ModelProto; ``matmul_nbits`` as for :func:`build_onnx`."""
     from ..io import writers
     from .external import check_externalized, externalize
     onnx = require_onnx()
-    proto = build_onnx(model, opset, check=False)
+    proto = build_onnx(model, opset, check=False, matmul_nbits=matmul_nbits)
     files: list[tuple[Path, Any]] = []
     if external_data is None:
         external_data = proto.ByteSize() >= PROTOBUF_LIMIT
@@ -292,11 +305,13 @@ def walk_notes(walk: _Walk) -> dict[str, str]:
 
 
 def export_onnx(model: Model | str | os.PathLike, path: str | os.PathLike, opset: int = DEFAULT_OPSET,
-                external_data: bool | None = None) -> Path:
+                external_data: bool | None = None, matmul_nbits: bool = False) -> Path:
     """Write ``model`` (an :class:`irrun.Model` or a path to its .xml) as ONNX at ``path``,
     atomically; nothing is written when a layer has no ONNX form (UnsupportedError, exit 3).
     ``external_data``: True writes the tensors of 1 KB or more to ``<path>.data`` (ONNX external
-    data), False never, None (default) when the model would pass protobuf's 2 GB limit."""
+    data), False never, None (default) when the model would pass protobuf's 2 GB limit.
+    ``matmul_nbits``: int4/int8 weight MatMuls as onnxruntime's com.microsoft MatMulNBits
+    (:mod:`irrun.export.matmul_nbits`; the model then runs in onnxruntime only)."""
     from ..io import writers
     if isinstance(model, (str, os.PathLike)):
         from ..model import read_model
@@ -305,6 +320,6 @@ def export_onnx(model: Model | str | os.PathLike, path: str | os.PathLike, opset
     target = writers.destination(path, protect=protect)
     if external_data:
         writers.destination(data_file_of(target), protect=protect)
-    _, files = onnx_files(model, target, opset, external_data)
+    _, files = onnx_files(model, target, opset, external_data, matmul_nbits)
     writers.write_files(files, protect=protect)
     return target
