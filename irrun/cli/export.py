@@ -19,7 +19,11 @@ def add_arguments(p) -> None:
     from ..export.onnx import DEFAULT_OPSET
     from ..export.verify import ATOL, RTOL
     p.add_argument("model", help="the IR .xml file (its .bin is read from beside it)")
-    p.add_argument("--output", "-o", required=True, metavar="OUT.onnx", help="the ONNX file to write")
+    p.add_argument("--output", "-o", required=True, metavar="OUT.onnx",
+                   help="the ONNX file to write (with --ir-version: OUT.xml, its .bin beside it)")
+    p.add_argument("--ir-version", type=int, choices=[10], metavar="10",
+                   help="write an OpenVINO IR v10 file instead of ONNX, for the runtimes of 2020.1-2021.4 "
+                        "(static shapes, op versions of opsets 1-8; nothing written otherwise)")
     p.add_argument("--opset", type=int, default=DEFAULT_OPSET,
                    help=f"the ONNX opset to write (default {DEFAULT_OPSET}, the lowest irrun writes)")
     p.add_argument("--external-data", action="store_true",
@@ -44,6 +48,8 @@ def main(args) -> int:
     from ..io import writers
 
     model = read_model(args.model)
+    if args.ir_version is not None:
+        return write_ir(model, args)
     protect = writers.model_files(model)
     target = writers.destination(args.output, protect=protect)      # before any work
     if args.external_data:
@@ -66,6 +72,21 @@ def main(args) -> int:
     if not args.verify:
         return EXIT_OK
     return verify(model, target, args, {p.key: p.value for p in proto.metadata_props})
+
+
+def write_ir(model, args) -> int:
+    """``--ir-version 10``: the model as IR v10 (irrun.export.ir_v10); the ONNX options do not apply."""
+    from ..errors import InputError
+    from ..export.ir_v10 import write_ir_v10
+    onnx_only = [flag for flag, on in (("--verify", args.verify), ("--external-data", args.external_data),
+                                       ("--matmul-nbits", args.matmul_nbits), ("--input", args.input)) if on]
+    if onnx_only:
+        raise InputError(f"{', '.join(onnx_only)}: for the ONNX export, not with --ir-version")
+    xml = write_ir_v10(model, args.output)
+    print(f"wrote {printable(xml)} and {printable(xml.with_suffix('.bin'))}: OpenVINO IR v10")
+    print("note: an IR v10 reader feeds f16 inputs as f32, gives i64/i32 outputs as i32 and other non-f32 "
+          "outputs as f32, and names tensors after their layers")
+    return EXIT_OK
 
 
 def verify(model, target, args, metadata: dict[str, str]) -> int:
