@@ -94,12 +94,8 @@ def test_weights_without_a_power_of_two_block_stay_dequantize_linear(tmp_path):
 
 
 def _steps() -> list[dict[str, np.ndarray]]:
-    with np.load(LLM / "steps.npz") as f:
-        steps: dict[int, dict[str, np.ndarray]] = {}
-        for key in f.files:
-            i, name = key.split(".", 1)
-            steps.setdefault(int(i), {})[name] = f[key]
-    return [steps[i] for i in sorted(steps)]
+    from test_llm_zoo import _steps as steps_of
+    return steps_of(LLM)
 
 
 def _onnx_llm(tmp_path: Path):

@@ -265,9 +265,10 @@ def _tolerance(d: Path) -> tuple[float, float]:
     return float(meta.get("rtol", MODEL_RTOL)), float(meta.get("atol", MODEL_ATOL))
 
 
-def _input_sets(d: Path) -> Iterator[tuple[dict, dict]]:
+def input_sets(d: Path) -> Iterator[tuple[dict, dict]]:
     """(inputs, OpenVINO's outputs) per input set of a case folder: inputs[_N].npz/expected[_N].npz,
-    or the public corpus' one expected.npz (``in:<name>``/``out:<name>``)."""
+    or the public corpus' one expected.npz (``in:<name>``/``out:<name>``). The one reader of the
+    checked-in case format (tools/zoo/zoo.py ``write_fixture``): tests/helpers.py uses it too."""
     if not (d / "inputs.npz").exists():
         with np.load(d / "expected.npz") as f:
             yield ({k[3:]: f[k] for k in f.files if k.startswith("in:")},
@@ -298,7 +299,7 @@ def _plain_case(suite: str, d: Path) -> Row:
     rtol, atol = _tolerance(d)
     lpt_off = d / "expected_lpt_off.npz"
     int8 = lpt_off.exists() and any(op.type == "FakeQuantize" for op in model.ops.values())
-    for n, (inputs, expected) in enumerate(_input_sets(d), 1):
+    for n, (inputs, expected) in enumerate(input_sets(d), 1):
         feeds = {ins[k]: v for k, v in inputs.items() if k in ins}
         got = dict(zip([o.name for o in s.get_outputs()], s.run(None, feeds)))
         want = {outs[k]: v for k, v in expected.items() if k in outs}
