@@ -37,17 +37,40 @@ def tensors_of(graph: Any) -> Iterator[Any]:
                 yield from tensors_of(g)
 
 
-def externalize(proto: Any, location: str, threshold: int = SIZE_THRESHOLD) -> tuple[int, Any]:
-    """Move the ``raw_data`` of every tensor of ``proto`` of at least ``threshold`` bytes out of
-    the model, pointing the tensor at ``location`` instead. Returns the data file's size and the
+def detach(initializers: list[Any], threshold: int = SIZE_THRESHOLD) -> dict[str, bytes]:
+    """Take the ``raw_data`` of every initializer of at least ``threshold`` bytes out of it (the
+    tensor keeps its name, type and dims) and return them by name: protobuf cannot copy a message
+    of 2 GB or more, and building the graph and model copies the tensors. :func:`attach` puts
+    them back in the finished model, or :func:`externalize` writes them to the data file."""
+    payloads: dict[str, bytes] = {}
+    for tensor in initializers:
+        if tensor.HasField("raw_data") and len(tensor.raw_data) >= threshold:
+            payloads[tensor.name] = tensor.raw_data
+            tensor.ClearField("raw_data")
+    return payloads
+
+
+def attach(proto: Any, payloads: dict[str, bytes]) -> None:
+    """Put the bytes :func:`detach` took back into the model's initializers (in place, no copy
+    of the message)."""
+    for tensor in proto.graph.initializer:
+        if tensor.name in payloads and not tensor.HasField("raw_data"):
+            tensor.raw_data = payloads[tensor.name]
+
+
+def externalize(proto: Any, location: str, payloads: dict[str, bytes] | None = None,
+                threshold: int = SIZE_THRESHOLD) -> tuple[int, Any]:
+    """Point every tensor of ``proto`` of at least ``threshold`` bytes at ``location`` instead
+    of holding its bytes: the initializers whose bytes :func:`detach` took (``payloads``), and
+    any other tensor's ``raw_data``, moved out. Returns the data file's size and the
     :mod:`irrun.io.writers` fill that writes it (the bytes are held by the fill, no longer by the model)."""
     from onnx import TensorProto
+    payloads = payloads or {}
     chunks: list[tuple[int, bytes]] = []
     end = 0
-    for tensor in tensors_of(proto.graph):
-        if not tensor.HasField("raw_data") or len(tensor.raw_data) < threshold:
-            continue
-        raw = tensor.raw_data
+
+    def point(tensor: Any, raw: bytes) -> None:
+        nonlocal end
         offset = -(-end // ALIGNMENT) * ALIGNMENT
         chunks.append((offset, raw))
         end = offset + len(raw)
@@ -57,6 +80,13 @@ def externalize(proto: Any, location: str, threshold: int = SIZE_THRESHOLD) -> t
         for key, value in (("location", location), ("offset", str(offset)), ("length", str(len(raw)))):
             entry = tensor.external_data.add()
             entry.key, entry.value = key, value
+
+    for tensor in proto.graph.initializer:
+        if tensor.name in payloads and not tensor.HasField("raw_data"):
+            point(tensor, payloads[tensor.name])
+    for tensor in tensors_of(proto.graph):
+        if tensor.HasField("raw_data") and len(tensor.raw_data) >= threshold:
+            point(tensor, tensor.raw_data)
 
     def fill(f: BinaryIO) -> None:
         written = 0

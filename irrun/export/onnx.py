@@ -127,6 +127,10 @@ class _Walk:
         e.nodes = live_nodes(e.nodes, [o.name for o in outputs + s_out])
         used = {i for node in e.nodes for i in node_inputs(node)}
         e.initializers = [t for t in e.initializers if t.name in used]
+        from .external import detach
+        #: the big initializers' bytes, kept out of the messages until the files are written
+        #: (protobuf cannot copy a message of 2 GB or more, which make_graph/make_model do)
+        self.payloads = detach(e.initializers)
         graph = helper.make_graph(e.nodes, printable(model.ir.name or "model"), inputs + s_in,
                                   outputs + s_out, initializer=e.initializers)
         return graph
@@ -228,12 +232,24 @@ def load_converters() -> None:
     from . import elementwise, movement, nn, sequence  # noqa: F401
 
 
-def build_onnx(model: Model, opset: int = DEFAULT_OPSET, *, check: bool = True,
-               matmul_nbits: bool = False) -> Any:
+def build_onnx(model: Model, opset: int = DEFAULT_OPSET, *, matmul_nbits: bool = False) -> Any:
     """The ONNX ModelProto of ``model`` (an :class:`irrun.Model`), checked by
-    ``onnx.checker.check_model`` unless ``check`` is false (the caller checks it once its big
-    tensors went to external data). ``matmul_nbits``: int4/int8 weight MatMuls as onnxruntime's
-    com.microsoft MatMulNBits. Raises UnsupportedError naming every layer with no ONNX form."""
+    ``onnx.checker.check_model``. ``matmul_nbits``: int4/int8 weight MatMuls as onnxruntime's
+    com.microsoft MatMulNBits. Raises UnsupportedError naming every layer with no ONNX form, or
+    when the model passes protobuf's 2 GB limit (:func:`onnx_files` writes it with external data)."""
+    from .external import attach
+    proto, payloads = _assemble(model, opset, matmul_nbits)
+    if too_large(proto, payloads):
+        raise UnsupportedError("the ONNX model passes protobuf's 2 GB limit: write it with its "
+                               "external data (irrun export, irrun.export_onnx)", file=model.path)
+    attach(proto, payloads)
+    require_onnx().checker.check_model(proto)
+    return proto
+
+
+def _assemble(model: Model, opset: int, matmul_nbits: bool) -> tuple[Any, dict[str, bytes]]:
+    """The ModelProto without the bytes of its big initializers, and those bytes by tensor name
+    (:func:`irrun.export.external.detach`); not checked yet."""
     onnx = require_onnx()
     from onnx import helper
     if not MIN_OPSET <= opset <= onnx.defs.onnx_opset_version():
@@ -254,12 +270,12 @@ def build_onnx(model: Model, opset: int = DEFAULT_OPSET, *, check: bool = True,
     meta = {"source": os.path.basename(model.path), "source_format": f"OpenVINO IR v{model.ir.ir_version}"}
     meta.update(walk_notes(walk))
     helper.set_model_props(proto, meta)
-    if check:
-        if proto.ByteSize() >= PROTOBUF_LIMIT:
-            raise UnsupportedError("the ONNX model passes protobuf's 2 GB limit: write it with its "
-                                   "external data (irrun export, irrun.export_onnx)", file=model.path)
-        onnx.checker.check_model(proto)
-    return proto
+    return proto, walk.payloads
+
+
+def too_large(proto: Any, payloads: dict[str, bytes]) -> bool:
+    """Would ``proto`` with ``payloads`` pass protobuf's 2 GB limit?"""
+    return sum(map(len, payloads.values())) + proto.ByteSize() >= PROTOBUF_LIMIT
 
 
 def data_file_of(target: str | os.PathLike) -> Path:
@@ -276,22 +292,26 @@ def onnx_files(model: Model, target: Path, opset: int = DEFAULT_OPSET,
     (:mod:`irrun.export.external`), that file first so that the .onnx never names a missing one.
     Also returns the (checked) ModelProto; ``matmul_nbits`` as for :func:`build_onnx`."""
     from ..io import writers
-    from .external import check_externalized, externalize
+    from .external import attach, check_externalized, externalize
     onnx = require_onnx()
-    proto = build_onnx(model, opset, check=False, matmul_nbits=matmul_nbits)
+    proto, payloads = _assemble(model, opset, matmul_nbits)
     files: list[tuple[Path, Any]] = []
     if external_data is None:
-        external_data = proto.ByteSize() >= PROTOBUF_LIMIT
+        external_data = too_large(proto, payloads)
     if external_data:
         data_path = data_file_of(target)
-        size, fill = externalize(proto, data_path.name)
+        size, fill = externalize(proto, data_path.name, payloads)
         files.append((data_path, fill))
-    if proto.ByteSize() >= PROTOBUF_LIMIT:
+    elif too_large(proto, payloads):
+        raise UnsupportedError("the ONNX model passes protobuf's 2 GB limit: it needs external data "
+                               "(nothing written)", file=model.path)
+    if too_large(proto, {}):
         raise UnsupportedError("the ONNX model passes protobuf's 2 GB limit even without its tensors "
                                "(its graph alone is that large): nothing written", file=model.path)
     if external_data:
         check_externalized(proto, data_path.name, size)
     else:
+        attach(proto, payloads)
         onnx.checker.check_model(proto)
     files.append((target, writers.data(proto.SerializeToString())))
     return proto, files
