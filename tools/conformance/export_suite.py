@@ -364,7 +364,7 @@ def _decode(suite: str, case: str, xml: Path, steps: list[dict], want: list[np.n
     return Row(suite, case, "pass")
 
 
-def _steps(npz: Path, prefix: str = "") -> list[dict[str, np.ndarray]]:
+def _steps(npz: Path) -> list[dict[str, np.ndarray]]:
     """``<step>.<input>`` arrays of a trace, per step."""
     with np.load(npz) as f:
         steps: dict[int, dict[str, np.ndarray]] = {}
