@@ -16,10 +16,13 @@ ONNX by irrun and run in onnxruntime against OpenVINO's expected outputs.
 * ``export:zoo``, ``export:encoders``, ``export:llm``, ``export:seq2seq``, ``export:public``,
   ``export:compressed`` — the models: every case folder of the suites' checked-in fixtures
   (tests/fixtures/zoo, encoder_zoo, llm_zoo, seq2seq_zoo, public, compressed) and every collected
-  file of the public corpus (``$IRRUN_PUBLIC_CORPUS`` when set and holding OpenVINO's
-  expected.npz), compared with OpenVINO's recorded outputs at the suite's tolerance (case.json's
-  rtol/atol, else 1e-4); LLMs and seq2seq decoders step by step with the state carried through
-  the exported state inputs and outputs, and the same greedy token at every step.
+  file of the public corpus OpenVINO ran (``$IRRUN_PUBLIC_CORPUS``, else the conformance
+  driver's ``<workdir>/public``: folders holding OpenVINO's expected.npz), compared with
+  OpenVINO's recorded outputs at the suite's tolerance (case.json's rtol/atol, else 1e-4; INT8
+  files by the public suite's INT8 measure); LLMs and seq2seq decoders step by step with the
+  state carried through the exported state inputs and outputs, and the same greedy token at
+  every step. The models the zoo suites build into their workdirs are not replayed: their
+  expected values are not stored (each suite asks OpenVINO as it runs).
 
 Statuses: ``pass`` exported and matched; ``unsupported`` not exported — the reason names each op
 (type-version) without an ONNX form, counted apart from failures; ``fail`` exported but the outputs
@@ -430,19 +433,22 @@ MODEL_SUITES = {"zoo": ("zoo", _plain_case), "encoders": ("encoder_zoo", _plain_
                 "llm": ("llm_zoo", _llm_case)}
 
 
-def _public_corpus() -> list[Path]:
-    root = os.environ.get("IRRUN_PUBLIC_CORPUS")
-    if not root or not Path(root).is_dir():
+def _public_corpus(workdir: Path | None) -> list[Path]:
+    """The collected public corpus files OpenVINO ran (the public suite's folder:
+    ``$IRRUN_PUBLIC_CORPUS``, else the driver's ``<workdir>/public``), with its expected.npz."""
+    from tools.conformance.public_corpus import corpus_dir
+    root = corpus_dir(None if workdir is None else Path(workdir).parent / "public")
+    if not root.is_dir() or (workdir is None and not os.environ.get("IRRUN_PUBLIC_CORPUS")):
         return []
-    return sorted(p for p in Path(root).iterdir() if (p / "model.xml").exists() and (p / "expected.npz").exists())
+    return sorted(p for p in root.iterdir() if (p / "model.xml").exists() and (p / "expected.npz").exists())
 
 
-def replay_models(k: str = "") -> list[Row]:
+def replay_models(k: str = "", workdir: Path | None = None) -> list[Row]:
     rows: list[Row] = []
     for suite, (folder, run_case) in MODEL_SUITES.items():
         dirs = sorted(p for p in (FIXTURES / folder).iterdir() if (p / "model.xml").exists())
         if suite == "public":
-            dirs += [p for p in _public_corpus() if p.name not in {d.name for d in dirs}]
+            dirs += [p for p in _public_corpus(workdir) if p.name not in {d.name for d in dirs}]
         for d in dirs:
             if k not in d.name:
                 continue
@@ -456,9 +462,9 @@ def replay_models(k: str = "") -> list[Row]:
     return rows
 
 
-def run(workdir: Path, k: str = "", ops: bool = True) -> list[Row]:
+def run(workdir: Path | None, k: str = "", ops: bool = True) -> list[Row]:
     """The conformance driver's entry: the models, then the op cases."""
-    return replay_models(k) + (replay_ops(k) if ops else [])
+    return replay_models(k, workdir) + (replay_ops(k) if ops else [])
 
 
 def write_baseline(rows: list[Row]) -> None:
@@ -483,7 +489,7 @@ def main(argv: list[str] | None = None) -> int:
                    help=f"write the matching op cases to {BASELINE.relative_to(ROOT)}")
     args = p.parse_args(argv)
     os.environ["CI"] = "true"
-    rows = replay_ops(args.k) if args.ops_only else run(Path("."), args.k)
+    rows = replay_ops(args.k) if args.ops_only else run(None, args.k)
     if args.write_baseline:
         write_baseline(rows)
     from tools.conformance.conformance import report
