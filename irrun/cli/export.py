@@ -69,6 +69,9 @@ def main(args) -> int:
     for prop in proto.metadata_props:
         if prop.key.startswith("irrun.note."):
             print(f"note: {printable(prop.value)}")
+    if args.matmul_nbits and not any(node.op_type == "MatMulNBits" for node in proto.graph.node):
+        print("note: --matmul-nbits: no MatMul here reads int4/int8 weights with block-wise scales; "
+              "written without MatMulNBits")
     if not args.verify:
         return EXIT_OK
     return verify(model, target, args, {p.key: p.value for p in proto.metadata_props})
