@@ -142,3 +142,11 @@ def test_int4_llm_with_matmulnbits_picks_irruns_greedy_tokens_over_16_steps(tmp_
                           "position_ids": np.array([[length]], np.int64), "beam_idx": f["beam_idx"]}
     assert tokens["onnxruntime"] == tokens["irrun"]
     assert len(set(tokens["irrun"])) > 1, "a degenerate run (one token repeated) proves little"
+
+
+def test_cli_says_when_no_matmul_takes_the_form(tmp_path, capsys):
+    from irrun.cli.main import main
+    xml = Path(__file__).parent / "fixtures" / "zoo" / "resnet_fp32" / "model.xml"      # f32 weights
+    assert main(["export", str(xml), "--matmul-nbits", "-o", str(tmp_path / "r.onnx")]) == 0
+    assert "--matmul-nbits: no MatMul here reads int4/int8 weights" in capsys.readouterr().out
+    assert "MatMulNBits" not in {n.op_type for n in onnx.load(tmp_path / "r.onnx").graph.node}
