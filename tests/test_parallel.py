@@ -205,3 +205,28 @@ def test_the_kept_limit_values_follow_the_limits():
         assert_same_bits(op.run(x, *lims)[0], spec_fake_quantize(x, *lims, 255))
     writeable[1][...] = 3.0             # changed in place: not a kept value
     assert_same_bits(op.run(x, *writeable)[0], spec_fake_quantize(x, *writeable, 255))
+
+
+def test_the_kept_prelu_slope_follows_the_slope():
+    """PRelu1 keeps the kernel it picks for a read-only slope (a constant: the same array every
+    run); another slope, another data shape or a writeable slope changed in place is looked at
+    anew: every result is the spec formula ``x < 0 ? x * slope : x``."""
+    op = PRelu1.__new__(PRelu1)
+    x, small = data((1, 8, 30, 30), np.float32), data((1, 8, 2, 2), np.float32, seed=2)
+
+    def frozen(values):
+        a = np.asarray(values, np.float32)
+        a.flags.writeable = False
+        return a
+
+    def spec(v, s):
+        view = s.reshape(1, -1, 1, 1) if s.size == 8 else s
+        with np.errstate(all="ignore"):
+            return np.where(v < 0, v * view, v).astype(np.float32)
+    below_one, above_one = frozen(np.linspace(0.1, 0.9, 8)), frozen([2.5])
+    writeable = np.full(8, 0.5, np.float32)
+    for v, s in ((x, below_one), (x, below_one), (small, below_one), (x, above_one), (x, below_one),
+                 (x, writeable), (x, writeable)):
+        assert_same_bits(op.run(v, s)[0], spec(v, s))
+    writeable[...] = -3.0               # changed in place: a negative slope needs the masked select
+    assert_same_bits(op.run(x, writeable)[0], spec(x, writeable))
