@@ -135,6 +135,30 @@ def test_the_work_runs_on_as_many_threads_as_set(monkeypatch):
     assert seen == {threading.get_ident()}
 
 
+def test_the_caller_never_waits_for_a_pool_thread_that_has_not_started(monkeypatch):
+    """The pool's threads busy elsewhere (on a loaded machine: not scheduled): the calling thread
+    takes every piece itself and returns, rather than waiting for a helper to wake up."""
+    monkeypatch.setattr(threads, "_chosen", 2)
+    release = threading.Event()
+    pool = parallel._executor(2)
+    blockers = [pool.submit(release.wait, 30) for _ in range(2)]       # both pool threads held
+    try:
+        seen = set()
+        done = threading.Event()
+
+        def run():
+            parallel.run_all(lambda p: seen.add((p, threading.get_ident())), list(range(8)), parallel.WORTH)
+            done.set()
+        caller = threading.Thread(target=run)
+        caller.start()
+        assert done.wait(10), "run_all waited for a pool thread that never started"
+        assert sorted(p for p, _ in seen) == list(range(8)) and {t for _, t in seen} == {caller.ident}
+    finally:
+        release.set()
+        for b in blockers:
+            b.result(timeout=30)
+
+
 def test_a_task_error_is_raised_in_the_caller(monkeypatch):
     monkeypatch.setattr(threads, "_chosen", 2)
 
