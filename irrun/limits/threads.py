@@ -7,17 +7,43 @@ By default both use what the BLAS library itself chose when NumPy loaded it:
 ``OMP_NUM_THREADS`` / ``OPENBLAS_NUM_THREADS`` / ``MKL_NUM_THREADS`` if set, else every core.
 :func:`set_threads` (``irrun --threads N``) changes that for the whole process, also after NumPy
 is loaded, through threadpoolctl (imported only then).
+
+A small matrix product runs on one BLAS thread whatever the count (:func:`blas_threads_for`,
+decided per layer when a plan is made; :func:`use_blas` in the run loop): OpenBLAS splits a
+product into fixed halves, and the caller then waits for the other thread's half -- on a busy
+core a whole scheduler slice (milliseconds) for work of tens of microseconds. Measured on a 2-core
+machine shared with other processes (landmarks-regression-retail-0009, median of a run loop):
+151 ms with 2 BLAS threads for every product, 6 ms with one.
 """
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 
 from ..errors import InputError
 
 ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 _chosen: int | None = None          # set_threads' n; None: the environment's choice
+
+#: Multiply-adds (M x K x N) of a matrix product below which it runs on one BLAS thread: below
+#: this a product takes under ~50 us on one core, so a second thread saves at most ~25 us and may
+#: cost a scheduler slice. (OpenBLAS's own limit is 64K x 4 multiply-adds.)
+SMALL_PRODUCT = 1 << 21
+#: :func:`blas_threads_for`'s answers: the layer multiplies nothing (BLAS left as it is), a small
+#: product (one thread), a big one or one of unknown size (:func:`count` threads).
+NO_BLAS, ONE, ALL = None, 1, 0
+
+
+class _Blas:
+    """The loaded BLAS libraries' thread setters (found once, through threadpoolctl) and what
+    :func:`use_blas` last set them to."""
+    setters: list[Callable[[int], object]] | None = None
+    now: int = ALL
+
+
+_blas = _Blas()
 
 
 def count() -> int:
@@ -51,6 +77,34 @@ def set_threads(n: int) -> None:
             raise InputError("changing the thread count after NumPy is loaded needs threadpoolctl "
                              f"(pip install threadpoolctl), or set {ENV[1]}={n} before starting") from None
         threadpool_limits(limits=n)       # stays in force: it is not used as a context manager
+    _blas.now = ALL
+
+
+def blas_threads_for(multiply_adds: int | None) -> int:
+    """:data:`ONE` for a product of fewer than :data:`SMALL_PRODUCT` multiply-adds, else
+    :data:`ALL` (also when the size is unknown: ``None``)."""
+    return ONE if multiply_adds is not None and multiply_adds < SMALL_PRODUCT else ALL
+
+
+def use_blas(setting: int) -> None:
+    """Run the loaded BLAS on one thread (:data:`ONE`) or on :func:`count` (:data:`ALL`) from now
+    on; a no-op without threadpoolctl or a BLAS it knows."""
+    if _blas.setters is None:
+        try:
+            from threadpoolctl import ThreadpoolController
+            _blas.setters = [c.set_num_threads for c in
+                             ThreadpoolController().select(user_api="blas").lib_controllers]
+        except Exception:           # noqa: BLE001 - (not installed, or an unknown library: BLAS as it is)
+            _blas.setters = []
+    n = 1 if setting == ONE else count()
+    for set_num_threads in _blas.setters:
+        set_num_threads(n)
+    _blas.now = setting
+
+
+def blas_now() -> int:
+    """What :func:`use_blas` last set (:data:`ALL` until it is first called)."""
+    return _blas.now
 
 
 def current() -> dict[str, int]:

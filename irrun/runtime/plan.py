@@ -22,6 +22,7 @@ from ..analysis.contract import output_specs
 from ..analysis.graph import Graph, inputs_of, role
 from ..errors import UnsupportedError
 from ..limits import memory as budget
+from ..limits import threads
 from ..ops.base import Op
 from ..types.tensor_info import Role, TensorInfo
 from .inplace import choose_inplace
@@ -106,6 +107,9 @@ def link(steps: list[Step], types: dict, every_layer: bool = False) -> Plan:
             step.skip = frozenset(() if every_layer else (i for i in step.op.lazy_outputs if i not in keep))
             step.call, step.kw = step.op.run, {"skip": step.skip} if step.skip else {}
             step.slow = step.constant or step.op.uses_context
+            if step.op.category == "linear" and not step.constant:
+                step.blas = threads.blas_threads_for(
+                    step.op.multiply_adds([types.get(r) for r in step.reads], step.infos))
             step.specs = output_specs(step.infos)
             known = [i for i in step.infos if i is not None]
             if len(known) == len(step.infos) and all(i.etype.dtype is not None and i.shape.is_static
