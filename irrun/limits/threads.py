@@ -12,8 +12,9 @@ A small matrix product runs on one BLAS thread whatever the count (:func:`blas_t
 decided per layer when a plan is made; :func:`use_blas` in the run loop): OpenBLAS splits a
 product into fixed halves, and the caller then waits for the other thread's half -- on a busy
 core a whole scheduler slice (milliseconds) for work of tens of microseconds. Measured on a 2-core
-machine shared with other processes (landmarks-regression-retail-0009, median of a run loop):
-151 ms with 2 BLAS threads for every product, 6 ms with one.
+machine shared with other processes (landmarks-regression-retail-0009, median of a run loop,
+alternating processes): 174 ms with 2 BLAS threads for every product, 47 ms with the small ones
+on one thread, 6 ms with every product on one thread.
 """
 from __future__ import annotations
 
