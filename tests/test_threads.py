@@ -122,3 +122,28 @@ def test_multiply_adds_are_counted_from_the_shapes():
     assert sdpa.multiply_adds([info(1, 4, 10, 16), info(1, 4, 12, 16), info(1, 4, 12, 8)], [info(1, 4, 10, 8)]) \
         == 4 * 10 * 12 * (16 + 8)
     assert mm.multiply_adds([TensorInfo(TYPES["f32"], PartialShape(None)), info(7, 3)], [info(5, 3)]) is None
+
+
+def test_a_run_in_another_thread_leaves_the_user_in_control_of_blas():
+    """The run loop's BLAS switch (irrun.limits.threads.use_blas) called from a Python thread
+    that stays alive does not stop the main thread's set_threads from changing OpenBLAS
+    (threadpoolctl's own setter would: it obeys the first thread that calls it)."""
+    out = _fresh("""
+import threading, numpy, irrun
+from irrun.limits import threads
+switched, finish = threading.Event(), threading.Event()
+def other():
+    threads.use_blas(threads.ONE)
+    threads.use_blas(threads.ALL)
+    switched.set()
+    finish.wait(30)
+t = threading.Thread(target=other)
+t.start()
+switched.wait(30)
+before = threads.current().get('openblas')
+irrun.set_threads(1)
+print(before, threads.current().get('openblas'))
+finish.set()
+t.join()
+""")
+    assert out == "2 1"

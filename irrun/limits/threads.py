@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from ..errors import InputError
 
@@ -38,10 +39,12 @@ NO_BLAS, ONE, ALL = None, 1, 0
 
 
 class _Blas:
-    """The loaded BLAS libraries' thread setters (found once, through threadpoolctl) and what
-    :func:`use_blas` last set them to."""
-    setters: list[Callable[[int], object]] | None = None
+    """The loaded BLAS libraries (threadpoolctl's controllers, found once NumPy is loaded) and
+    what :func:`use_blas` last set: ``before`` holds their thread counts while a small product
+    has them on one thread."""
+    libs: list[tuple[Callable[[], Any], Callable[[int], Any]]] | None = None    # (get, set) per library
     now: int = ALL
+    before: list[int] = []
 
 
 _blas = _Blas()
@@ -88,19 +91,40 @@ def blas_threads_for(multiply_adds: int | None) -> int:
 
 
 def use_blas(setting: int) -> None:
-    """Run the loaded BLAS on one thread (:data:`ONE`) or on :func:`count` (:data:`ALL`) from now
-    on; a no-op without threadpoolctl or a BLAS it knows."""
-    if _blas.setters is None:
+    """Put the loaded BLAS on one thread (:data:`ONE`), or back to the count it had before
+    (:data:`ALL`); a no-op without threadpoolctl or a BLAS it knows."""
+    if setting == _blas.now:
+        return
+    if _blas.libs is None:
+        if "numpy" not in sys.modules:      # (nothing loaded yet: look again next time)
+            return
         try:
             from threadpoolctl import ThreadpoolController
-            _blas.setters = [c.set_num_threads for c in
-                             ThreadpoolController().select(user_api="blas").lib_controllers]
+            _blas.libs = [_count_functions(lib) for lib in
+                          ThreadpoolController().select(user_api="blas").lib_controllers]
         except Exception:           # noqa: BLE001 - (not installed, or an unknown library: BLAS as it is)
-            _blas.setters = []
-    n = 1 if setting == ONE else count()
-    for set_num_threads in _blas.setters:
-        set_num_threads(n)
+            _blas.libs = []
+    if setting == ONE:
+        _blas.before = [get() or 1 for get, _ in _blas.libs]
+    for (_, put), n in zip(_blas.libs, [1] * len(_blas.libs) if setting == ONE else _blas.before):
+        put(n)
     _blas.now = setting
+
+
+def _count_functions(lib: Any) -> tuple[Callable[[], Any], Callable[[int], Any]]:
+    """A BLAS library's thread count getter and setter. For OpenBLAS's own thread pool, its C
+    functions: a ctypes call (~0.5 us, where threadpoolctl's methods take 2-5), and not
+    threadpoolctl's ``set_num_threads``, which lets only the first Python thread that calls it
+    change OpenBLAS -- a run in another thread would take that right from the user's
+    ``threadpool_limits`` and :func:`set_threads`."""
+    if lib.internal_api == "openblas" and getattr(lib, "threading_layer", "") != "openmp":
+        try:
+            get, put = (lib._get_symbol(f"openblas_{x}_num_threads") for x in ("get", "set"))
+            if get is not None and put is not None:
+                return get, put
+        except AttributeError:          # (another threadpoolctl: its public methods)
+            pass
+    return lib.get_num_threads, lib.set_num_threads
 
 
 def blas_now() -> int:
