@@ -147,3 +147,13 @@ finish.set()
 t.join()
 """)
     assert out == "2 1"
+
+
+def test_a_matrix_vector_product_with_a_big_matrix_is_not_small():
+    """Few multiply-adds but a matrix of more than SMALL_OPERAND elements (an LLM decode step's
+    1 x 1024 x 512 product): bound by reading the matrix, it keeps every BLAS thread; unknown
+    sizes too."""
+    assert threads.blas_threads_for(64 * 256 * 16, 64 * 256) == threads.ONE
+    assert threads.blas_threads_for(1 * 1024 * 512, 1024 * 512) == threads.ALL
+    assert threads.blas_threads_for(threads.SMALL_PRODUCT, 16) == threads.ALL
+    assert threads.blas_threads_for(None, 16) == threads.ALL and threads.blas_threads_for(16, None) == threads.ALL

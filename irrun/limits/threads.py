@@ -33,6 +33,10 @@ _chosen: int | None = None          # set_threads' n; None: the environment's ch
 #: this a product takes under ~50 us on one core, so a second thread saves at most ~25 us and may
 #: cost a scheduler slice. (OpenBLAS's own limit is 64K x 4 multiply-adds.)
 SMALL_PRODUCT = 1 << 21
+#: Elements (1 MiB of f32) from which an operand makes a product worth two threads even with few
+#: multiply-adds: a matrix-vector product (an LLM's decode step) is bound by reading its matrix,
+#: which two cores read faster (1 x 896 x 4864 in f32: 248 us on one thread, 127 on two).
+SMALL_OPERAND = 1 << 18
 #: :func:`blas_threads_for`'s answers: the layer multiplies nothing (BLAS left as it is), a small
 #: product (one thread), a big one or one of unknown size (:func:`count` threads).
 NO_BLAS, ONE, ALL = None, 1, 0
@@ -84,10 +88,13 @@ def set_threads(n: int) -> None:
     _blas.now = ALL
 
 
-def blas_threads_for(multiply_adds: int | None) -> int:
-    """:data:`ONE` for a product of fewer than :data:`SMALL_PRODUCT` multiply-adds, else
-    :data:`ALL` (also when the size is unknown: ``None``)."""
-    return ONE if multiply_adds is not None and multiply_adds < SMALL_PRODUCT else ALL
+def blas_threads_for(multiply_adds: int | None, largest_operand: int | None) -> int:
+    """:data:`ONE` for a product of fewer than :data:`SMALL_PRODUCT` multiply-adds whose operands
+    all have fewer than :data:`SMALL_OPERAND` elements, else :data:`ALL` (also when a size is
+    unknown: ``None``)."""
+    if multiply_adds is None or largest_operand is None:
+        return ALL
+    return ONE if multiply_adds < SMALL_PRODUCT and largest_operand < SMALL_OPERAND else ALL
 
 
 def use_blas(setting: int) -> None:

@@ -108,8 +108,8 @@ def link(steps: list[Step], types: dict, every_layer: bool = False) -> Plan:
             step.call, step.kw = step.op.run, {"skip": step.skip} if step.skip else {}
             step.slow = step.constant or step.op.uses_context
             if step.op.category == "linear" and not step.constant:
-                step.blas = threads.blas_threads_for(
-                    step.op.multiply_adds([types.get(r) for r in step.reads], step.infos))
+                ins = [types.get(r) for r in step.reads]
+                step.blas = threads.blas_threads_for(step.op.multiply_adds(ins, step.infos), _largest(ins))
             step.specs = output_specs(step.infos)
             known = [i for i in step.infos if i is not None]
             if len(known) == len(step.infos) and all(i.etype.dtype is not None and i.shape.is_static
@@ -196,6 +196,12 @@ def _least_shape(infos: list[TensorInfo | None]) -> tuple[int, int, tuple[int, .
                 n = budget.NUMPY_MAX + 1
             best = max(best, (n, i, lo))
     return best
+
+
+def _largest(infos: list[TensorInfo | None]) -> int | None:
+    """Elements of the largest of these tensors, None when one's size is not known."""
+    sizes = [None if i is None or not i.shape.is_static else i.shape.max_numel() for i in infos]
+    return None if None in sizes else max((n for n in sizes if n is not None), default=0)
 
 
 def _most_bytes(infos: list[TensorInfo | None]) -> int:
