@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -49,6 +50,7 @@ class _Blas:
     libs: list[tuple[Callable[[], Any], Callable[[int], Any]]] | None = None    # (get, set) per library
     now: int = ALL
     before: list[int] = []
+    lock = threading.Lock()
 
 
 _blas = _Blas()
@@ -102,6 +104,12 @@ def use_blas(setting: int) -> None:
     (:data:`ALL`); a no-op without threadpoolctl or a BLAS it knows."""
     if setting == _blas.now:
         return
+    with _blas.lock:                # (runs in two Python threads: one records the count, not 1)
+        if setting != _blas.now:
+            _switch(setting)
+
+
+def _switch(setting: int) -> None:
     if _blas.libs is None:
         if "numpy" not in sys.modules:      # (nothing loaded yet: look again next time)
             return
