@@ -133,12 +133,11 @@ def _count_functions(lib: Any) -> tuple[Callable[[], Any], Callable[[int], Any]]
     change OpenBLAS -- a run in another thread would take that right from the user's
     ``threadpool_limits`` and :func:`set_threads`."""
     if lib.internal_api == "openblas" and getattr(lib, "threading_layer", "") != "openmp":
-        try:
-            get, put = (lib._get_symbol(f"openblas_{x}_num_threads") for x in ("get", "set"))
+        for prefix, suffix in (("", ""), ("scipy_", "64_"), ("scipy_", ""), ("", "64_"), ("", "_64")):
+            get, put = (getattr(getattr(lib, "dynlib", None), f"{prefix}openblas_{x}_num_threads{suffix}", None)
+                        for x in ("get", "set"))
             if get is not None and put is not None:
                 return get, put
-        except AttributeError:          # (another threadpoolctl: its public methods)
-            pass
     return lib.get_num_threads, lib.set_num_threads
 
 
