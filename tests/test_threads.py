@@ -157,3 +157,4 @@ def test_a_matrix_vector_product_with_a_big_matrix_is_not_small():
     assert threads.blas_threads_for(1 * 1024 * 512, 1024 * 512) == threads.ALL
     assert threads.blas_threads_for(threads.SMALL_PRODUCT, 16) == threads.ALL
     assert threads.blas_threads_for(None, 16) == threads.ALL and threads.blas_threads_for(16, None) == threads.ALL
+    assert threads.blas_threads_for(threads.BLAS_SINGLE - 1, 64) is threads.NO_BLAS     # one thread anyway

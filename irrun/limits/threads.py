@@ -38,6 +38,9 @@ SMALL_PRODUCT = 1 << 21
 #: multiply-adds: a matrix-vector product (an LLM's decode step) is bound by reading its matrix,
 #: which two cores read faster (1 x 896 x 4864 in f32: 248 us on one thread, 127 on two).
 SMALL_OPERAND = 1 << 18
+#: Multiply-adds below which OpenBLAS runs a product on one thread anyway (its
+#: GEMM_MULTITHREAD_THRESHOLD of 4 x 64K).
+BLAS_SINGLE = 1 << 18
 #: :func:`blas_threads_for`'s answers: the layer multiplies nothing (BLAS left as it is), a small
 #: product (one thread), a big one or one of unknown size (:func:`count` threads).
 NO_BLAS, ONE, ALL = None, 1, 0
@@ -90,12 +93,15 @@ def set_threads(n: int) -> None:
     _blas.now = ALL
 
 
-def blas_threads_for(multiply_adds: int | None, largest_operand: int | None) -> int:
+def blas_threads_for(multiply_adds: int | None, largest_operand: int | None) -> int | None:
     """:data:`ONE` for a product of fewer than :data:`SMALL_PRODUCT` multiply-adds whose operands
     all have fewer than :data:`SMALL_OPERAND` elements, else :data:`ALL` (also when a size is
-    unknown: ``None``)."""
+    unknown: ``None``); :data:`NO_BLAS` (BLAS left as it is) below :data:`BLAS_SINGLE`, which
+    OpenBLAS runs on one thread by itself: switching there would only cost the switch."""
     if multiply_adds is None or largest_operand is None:
         return ALL
+    if multiply_adds < BLAS_SINGLE and largest_operand < SMALL_OPERAND:
+        return NO_BLAS
     return ONE if multiply_adds < SMALL_PRODUCT and largest_operand < SMALL_OPERAND else ALL
 
 
