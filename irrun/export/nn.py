@@ -485,7 +485,7 @@ def nms(e: Emitter, c: Call) -> None:
 
 not_exported("OpenVINO's detection post-processing (priors, proposals, DetectionOutput, RegionYolo...) "
              "has no ONNX op; a decomposition is not written yet",
-             "DetectionOutput", "PriorBox", "PriorBoxClustered", "Proposal", "RegionYolo", "ReorgYolo",
+             "Proposal", "RegionYolo", "ReorgYolo",
              "ExperimentalDetectronDetectionOutput", "ExperimentalDetectronGenerateProposalsSingleImage",
              "ExperimentalDetectronPriorGridGenerator", "ExperimentalDetectronROIFeatureExtractor",
              "ExperimentalDetectronTopKROIs", "GenerateProposals", "MatrixNms", "MulticlassNms", "NMSRotated")

@@ -169,7 +169,7 @@ def model_inputs_of(model, n: int) -> list[tuple[int, int]]:
 
 def load_converters() -> None:
     """Import the converter modules: each registers its converters in :mod:`irrun.export.table`."""
-    from . import control, elementwise, movement, nn, sequence  # noqa: F401
+    from . import control, detection, elementwise, movement, nn, sequence  # noqa: F401
 
 
 def build_onnx(model: Model, opset: int = DEFAULT_OPSET) -> Any:

@@ -1,0 +1,269 @@
+"""ONNX forms of SSD's detection ops: PriorBox-1/8 and PriorBoxClustered-1 as grid arithmetic
+on their (possibly run-time) size inputs, DetectionOutput-1/8 as decode + per-class
+NonMaxSuppression + top-k.
+
+The formulas are irrun's kernels' (:mod:`irrun.ops.prior_box`, :mod:`irrun.ops.detection_output`),
+which follow OpenVINO's, in the same f32 operation order. DetectionOutput's Caffe semantics map
+onto ONNX NonMaxSuppression exactly: a candidate needs a score **>** the confidence threshold
+and is dropped when its overlap with a kept box is **>** the NMS threshold (ONNX Runtime tests
+both strictly, measured), candidates are taken best first with ties by the lower prior (TopK
+and NonMaxSuppression in ONNX Runtime both break ties by the lower index, measured). Each
+(image, class) pair is one NonMaxSuppression batch over its ``top_k`` best priors, so the
+selections come out per image, per class, best first — the output's row order. ``keep_top_k``
+ranks an image's selections by score (ties: lower prior) with stable sorts (TopK) and keeps the
+best. One difference remains for degenerate boxes (xmax < xmin): ONNX Runtime orders the corners
+before measuring the overlap, OpenVINO does not.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .emitter import Call, Emitter, Unexpressible, onnx_type, onnx_type_named
+from .table import converts
+
+F32 = np.float32
+
+
+def _f32(e: Emitter, x: float) -> str:
+    return e.const(np.asarray(x, F32))
+
+
+def _i64(e: Emitter, x: int) -> str:
+    return e.const(np.asarray(x, np.int64))
+
+
+def _pair(e: Emitter, name: str) -> tuple[str, str]:
+    """(first, second) of a 2-element size input, as f32 scalars ([H, W] -> H, W)."""
+    v = e.one("Cast", [name], to=onnx_type_named("INT64"))
+    v = e.one("Cast", [e.one("Reshape", [v, e.ints([-1])])], to=onnx_type_named("FLOAT"))
+    return (e.one("Gather", [v, _i64(e, 0)], axis=0), e.one("Gather", [v, _i64(e, 1)], axis=0))
+
+
+def _count(e: Emitter, name: str) -> str:
+    """``arange(n)`` as f32 for the f32 scalar ``n`` (a grid dim)."""
+    n = e.one("Cast", [name], to=onnx_type_named("INT64"))
+    return e.one("Cast", [e.one("Range", [_i64(e, 0), n, _i64(e, 1)])], to=onnx_type_named("FLOAT"))
+
+
+def _grid(e: Emitter, x0: str, y0: str, x1: str, y1: str, h: str, w: str, priors: int,
+          clip: bool, variance: list[float], output: str) -> None:
+    """The [2, H*W*P*4] output: corners [1,W,P] / [H,1,P] broadcast over the grid (row-major,
+    prior last), clipped to [0, 1] when asked, then the variances tiled."""
+    shape = e.one("Concat", [e.one("Reshape", [e.one("Cast", [d], to=onnx_type_named("INT64")), e.ints([1])])
+                             for d in (h, w)] + [e.ints([priors])], axis=0)
+    parts = [e.one("Unsqueeze", [e.one("Expand", [v, shape]), e.ints([-1])]) for v in (x0, y0, x1, y1)]
+    boxes = e.one("Reshape", [e.one("Concat", parts, axis=-1), e.ints([1, -1])])
+    if clip:
+        boxes = e.one("Clip", [boxes, _f32(e, 0.0), _f32(e, 1.0)])
+    var = np.asarray(variance or [0.1], F32)
+    size = e.one("Shape", [boxes])
+    if var.size == 1:
+        variances = e.one("Expand", [e.const(var.reshape(1, 1)), size])
+    else:
+        reps = e.one("Div", [size, e.ints([1, var.size])])
+        variances = e.one("Tile", [e.const(var.reshape(1, -1)), reps])
+    e.one("Concat", [boxes, variances], output, axis=0)
+
+
+@converts("PriorBox")
+def prior_box(e: Emitter, c: Call) -> None:
+    """The anchor grid from the output and image sizes, run-time ones included: cell centres
+    from ``step`` (or image / grid size), one (offset, half size, clip) row per prior from the
+    attributes. ``scale_all_sizes=false`` (MXNet) needs a constant image height."""
+    op = c.op
+    n = op.num_priors()
+    ih_value = None
+    if not op.scale_all_sizes:
+        img = c.in_info[1].value
+        if img is None:
+            raise Unexpressible("scale_all_sizes=false with a run-time image size (the priors' sizes depend on it)")
+        ih_value = int(np.asarray(img).reshape(-1)[0])
+    rows = op._priors(ih_value if ih_value is not None else 1)
+    if len(rows) != n:
+        raise Unexpressible(f"the kernel writes {len(rows)} boxes per cell into an output sized for {n}")
+    h, w = _pair(e, c.inputs[0])
+    ih, iw = _pair(e, c.inputs[1])
+    step, step_name = float(F32(op.step)), None
+    if ih_value is not None:            # MXNet: the step scales with the image height too
+        if step == -1:
+            step_name = e.one("Div", [ih, h])
+        else:
+            step = float(F32(step) * F32(ih_value))
+    if step_name is None and step == 0:
+        cx = e.one("Mul", [e.one("Add", [_count(e, w), _f32(e, 0.5)]), e.one("Div", [iw, w])])
+        cy = e.one("Mul", [e.one("Add", [_count(e, h), _f32(e, 0.5)]), e.one("Div", [ih, h])])
+    else:
+        step_name = step_name or _f32(e, step)
+        cx = e.one("Mul", [e.one("Add", [_f32(e, op.offset), _count(e, w)]), step_name])
+        cy = e.one("Mul", [e.one("Add", [_f32(e, op.offset), _count(e, h)]), step_name])
+    ox, oy, bw, bh = (e.const(rows[:, i].astype(F32)) for i in range(4))
+    side = rows[:, 4].astype(bool)
+    cx = e.one("Add", [e.one("Unsqueeze", [cx, e.ints([0, 2])]), ox])          # [1, W, P]
+    cy = e.one("Add", [e.one("Unsqueeze", [cy, e.ints([1, 2])]), oy])          # [H, 1, P]
+    iwi, ihi = e.one("Div", [_f32(e, 1.0), iw]), e.one("Div", [_f32(e, 1.0), ih])
+    x0, x1 = e.one("Mul", [e.one("Sub", [cx, bw]), iwi]), e.one("Mul", [e.one("Add", [cx, bw]), iwi])
+    y0, y1 = e.one("Mul", [e.one("Sub", [cy, bh]), ihi]), e.one("Mul", [e.one("Add", [cy, bh]), ihi])
+    if side.any():          # the fixed_size priors are clipped one-sidedly (NaN -> the bound)
+        one = e.const(side)
+        x0, y0 = (e.one("Where", [e.one("And", [one, e.one("Not", [e.one("Greater", [v, _f32(e, 0.0)])])]),
+                                  _f32(e, 0.0), v]) for v in (x0, y0))
+        x1, y1 = (e.one("Where", [e.one("And", [one, e.one("Not", [e.one("Less", [v, _f32(e, 1.0)])])]),
+                                  _f32(e, 1.0), v]) for v in (x1, y1))
+    _grid(e, x0, y0, x1, y1, h, w, n, op.clip, list(op.variance), c.outputs[0])
+
+
+@converts("PriorBoxClustered")
+def prior_box_clustered(e: Emitter, c: Call) -> None:
+    """One box per (width, height) pair centred on each cell: centres ``(i + offset) * step``
+    (step_w/step_h, else step, else image / grid size), corners divided by the image size."""
+    op = c.op
+    n = op.num_priors()
+    h, w = _pair(e, c.inputs[0])
+    ih, iw = _pair(e, c.inputs[1])
+    sw, sh = F32(op.step_w or op.step), F32(op.step_h or op.step)
+    if sw == 0 and sh == 0:
+        step_w, step_h = e.one("Div", [iw, w]), e.one("Div", [ih, h])
+    else:
+        step_w, step_h = _f32(e, float(sw)), _f32(e, float(sh))
+    cx = e.one("Mul", [e.one("Add", [_count(e, w), _f32(e, op.offset)]), step_w])
+    cy = e.one("Mul", [e.one("Add", [_count(e, h), _f32(e, op.offset)]), step_h])
+    cx, cy = e.one("Unsqueeze", [cx, e.ints([0, 2])]), e.one("Unsqueeze", [cy, e.ints([1, 2])])
+    bw = e.const((np.asarray(op.width, F32) / F32(2)).astype(F32))
+    bh = e.const((np.asarray(op.height, F32) / F32(2)).astype(F32))
+    x0, x1 = (e.one("Div", [e.one(k, [cx, bw]), iw]) for k in ("Sub", "Add"))
+    y0, y1 = (e.one("Div", [e.one(k, [cy, bh]), ih]) for k in ("Sub", "Add"))
+    _grid(e, x0, y0, x1, y1, h, w, n, op.clip, list(op.variance), c.outputs[0])
+
+
+def _corners(e: Emitter, x: str) -> list[str]:
+    """The 4 coordinates of boxes [..., 4] as [..., 1] tensors."""
+    return e.node("Split", [x], 4, axis=-1, num_outputs=4)
+
+
+def _decode(e: Emitter, op, priors: str, var: str | None, loc: str) -> str:
+    """irrun.ops.detection_output._decode in ONNX ops (same f32 operation order)."""
+    if not op.normalized:
+        priors = e.one("Div", [priors, e.const(np.asarray([op.input_width, op.input_height] * 2, F32))])
+    lv = loc if var is None else e.one("Mul", [loc, var])
+    if op.code_type.endswith("CORNER"):
+        out = e.one("Add", [priors, lv])
+    else:
+        p0, p1, p2, p3 = _corners(e, priors)
+        l0, l1, l2, l3 = _corners(e, lv)
+        pw, ph = e.one("Sub", [p2, p0]), e.one("Sub", [p3, p1])
+        two = _f32(e, 2.0)
+        pcx, pcy = e.one("Div", [e.one("Add", [p0, p2]), two]), e.one("Div", [e.one("Add", [p1, p3]), two])
+        cx, cy = e.one("Add", [e.one("Mul", [l0, pw]), pcx]), e.one("Add", [e.one("Mul", [l1, ph]), pcy])
+        hw = e.one("Div", [e.one("Mul", [e.one("Exp", [l2]), pw]), two])
+        hh = e.one("Div", [e.one("Mul", [e.one("Exp", [l3]), ph]), two])
+        out = e.one("Concat", [e.one("Sub", [cx, hw]), e.one("Sub", [cy, hh]),
+                               e.one("Add", [cx, hw]), e.one("Add", [cy, hh])], axis=-1)
+    if op.clip_before_nms:
+        out = e.one("Clip", [out, _f32(e, 0.0), _f32(e, 1.0)])
+    return out
+
+
+def _stable_order(e: Emitter, keys: list[tuple[str, bool]], count: str) -> str:
+    """The permutation sorting ``count`` items by ``keys`` (most significant first; True:
+    descending): stable TopK sorts from the least significant key (ties keep their order)."""
+    order = None
+    for key, descending in reversed(keys):
+        k = key if order is None else e.one("Gather", [key, order], axis=0)
+        _, perm = e.node("TopK", [k, count], 2, axis=0, largest=int(descending), sorted=1)
+        order = perm if order is None else e.one("Gather", [order, perm], axis=0)
+    assert order is not None
+    return order
+
+
+@converts("DetectionOutput")
+def detection_output(e: Emitter, c: Call) -> None:
+    """Decode (CORNER / CENTER_SIZE, with ARM refinement), per (image, class) the ``top_k`` best
+    priors through ONNX NonMaxSuppression, ``keep_top_k`` per image, rows
+    [image, label, score, box] padded with zeros after a -1 row (see the module docstring)."""
+    op = c.op
+    if op.decrease_label_id:
+        raise Unexpressible("decrease_label_id (MXNet: one best class per prior, top_k over the image) "
+                            "is not written yet")
+    size = 4 if op.normalized else 5
+    loc_s, conf_s, pri_s = (c.in_info[i].shape for i in range(3))
+    out_s = c.out_info[0].shape
+    if not (pri_s.rank == 3 and pri_s[2].is_static and conf_s.rank == 2 and conf_s[1].is_static
+            and out_s.is_static):
+        raise Unexpressible("a run-time number of priors or classes, or an output of dynamic shape")
+    n_p = pri_s[2].lo // size
+    n_c = conf_s[1].lo // n_p
+    n_l = 1 if op.share_location else n_c
+    rows_out = out_s.to_tuple()[2]
+    f32 = onnx_type_named("FLOAT")
+    x = [e.one("Cast", [name], to=f32) for name in c.inputs]
+    loc, conf, priors = x[:3]
+
+    def per_class(v: str) -> str:              # [N, P*L*4] -> [N, L, P, 4]
+        return e.one("Transpose", [e.one("Reshape", [v, e.ints([0, n_p, n_l, 4])])], perm=[0, 2, 1, 3])
+    first = e.one("Slice", [priors, e.ints([0]), e.ints([1]), e.ints([1])])
+    pr_all = e.one("Reshape", [first, e.ints([0, n_p, size])])                       # [Nb, P, size]
+    pr = e.one("Unsqueeze", [e.one("Slice", [pr_all, e.ints([size - 4]), e.ints([size]), e.ints([2])]),
+                             e.ints([1])])                                            # [Nb, 1, P, 4]
+    var = None
+    if not op.variance_encoded_in_target:
+        second = e.one("Slice", [priors, e.ints([1, 0]), e.ints([2, n_p * 4]), e.ints([1, 2])])
+        var = e.one("Reshape", [second, e.ints([0, 1, n_p, 4])])
+    conf = e.one("Transpose", [e.one("Reshape", [conf, e.ints([0, n_p, n_c])])], perm=[0, 2, 1])   # [N, C, P]
+    if len(x) == 5:
+        arm = e.one("Gather", [e.one("Reshape", [x[3], e.ints([0, n_p, 2])]), _i64(e, 1)], axis=2)
+        low = e.one("Unsqueeze", [e.one("Less", [arm, _f32(e, float(F32(op.objectness_score)))]), e.ints([1])])
+        bg_row = (np.arange(n_c) == op.background_label_id).astype(F32).reshape(1, n_c, 1)
+        conf = e.one("Where", [low, e.const(bg_row), conf])
+        boxes = _decode(e, op, _decode(e, op, pr, var, per_class(x[4])), var, per_class(loc))
+    else:
+        boxes = _decode(e, op, pr, var, per_class(loc))                             # [N, L, P, 4]
+    excluded = (np.arange(n_c) == op.background_label_id).reshape(1, n_c, 1)
+    drop = e.const(excluded)
+    if not op.normalized:           # an image id of -1 ends the prior list
+        ids = e.one("Gather", [pr_all, _i64(e, 0)], axis=2)                          # [Nb, P]
+        ended = e.one("CumSum", [e.one("Cast", [e.one("Equal", [ids, _f32(e, -1.0)])],
+                                       to=onnx_type_named("INT32")), _i64(e, 1)])
+        ended = e.one("Unsqueeze", [e.one("Greater", [ended, e.const(np.asarray(0, np.int32))]), e.ints([1])])
+        drop = e.one("Or", [drop, ended])
+    conf = e.one("Where", [drop, _f32(e, -np.inf), conf])
+    k = n_p if op.top_k < 0 else min(op.top_k, n_p)
+    scores, prior = e.node("TopK", [conf, e.ints([k])], 2, axis=2, largest=1, sorted=1)   # [N, C, K]
+    boxes = e.one("Expand", [boxes, e.one("Concat", [e.one("Slice", [e.one("Shape", [conf]), e.ints([0]),
+                                                                     e.ints([1])]), e.ints([n_c, n_p, 4])], axis=0)])
+    where = e.one("Expand", [e.one("Unsqueeze", [prior, e.ints([-1])]),
+                             e.one("Concat", [e.one("Shape", [prior]), e.ints([4])], axis=0)])
+    cand = e.one("GatherElements", [boxes, where], axis=2)                            # [N, C, K, 4]
+    flat_boxes = e.one("Reshape", [cand, e.ints([-1, k, 4])])
+    selected = e.one("NonMaxSuppression", [flat_boxes, e.one("Reshape", [scores, e.ints([-1, 1, k])]),
+                                           e.ints([k]), e.const(np.asarray([op.nms_threshold], F32)),
+                                           e.const(np.asarray([op.confidence_threshold], F32))])
+    batch = e.one("Gather", [selected, _i64(e, 0)], axis=1)
+    at = e.one("Add", [e.one("Mul", [batch, _i64(e, k)]), e.one("Gather", [selected, _i64(e, 2)], axis=1)])
+    score = e.one("Gather", [e.one("Reshape", [scores, e.ints([-1])]), at], axis=0)
+    prior_id = e.one("Gather", [e.one("Reshape", [prior, e.ints([-1])]), at], axis=0)
+    box = e.one("Gather", [e.one("Reshape", [cand, e.ints([-1, 4])]), at], axis=0)
+    image = e.one("Div", [batch, _i64(e, n_c)])
+    label = e.one("Mod", [batch, _i64(e, n_c)])
+    keep = op.keep_top_k[0]
+    if keep > -1:                  # an image's best keep_top_k by score, ties: the lower prior
+        count = e.one("Shape", [selected], start=0, end=1)
+        order = _stable_order(e, [(image, False), (score, True), (prior_id, False)], count)
+        images = e.one("Slice", [e.one("Shape", [loc]), e.ints([0]), e.ints([1])])
+        sorted_image = e.one("Gather", [image, order], axis=0)
+        per_image = e.one("ReduceSum", [e.one("OneHot", [sorted_image, images, e.ints([0, 1])], axis=-1),
+                                        e.ints([0])], keepdims=0)
+        starts = e.one("CumSum", [per_image, _i64(e, 0)], exclusive=1)
+        rank = e.one("Sub", [e.one("Range", [_i64(e, 0), e.one("Squeeze", [count, e.ints([0])]), _i64(e, 1)]),
+                             e.one("Gather", [starts, sorted_image], axis=0)])
+        kept = e.one("ScatterElements", [e.one("Expand", [e.const(np.asarray([False])), count]), order,
+                                         e.one("Less", [rank, _i64(e, keep)])], axis=0)
+        image, label, score, box = (e.one("Compress", [v, kept], axis=0) for v in (image, label, score, box))
+    if op.clip_after_nms:
+        box = e.one("Clip", [box, _f32(e, 0.0), _f32(e, 1.0)])
+    cols = [e.one("Unsqueeze", [e.one("Cast", [v], to=f32), e.ints([1])]) for v in (image, label)]
+    rows = e.one("Concat", cols + [e.one("Unsqueeze", [score, e.ints([1])]), box], axis=1)
+    end = np.zeros((rows_out + 1, 7), F32)
+    end[0, 0] = -1
+    rows = e.one("Slice", [e.one("Concat", [rows, e.const(end)], axis=0), e.ints([0]), e.ints([rows_out])])
+    out = e.one("Reshape", [rows, e.ints([1, 1, rows_out, 7])])
+    e.one("Cast", [out], c.outputs[0], to=onnx_type(c.out_info[0].etype))
