@@ -166,12 +166,13 @@ def _decode(e: Emitter, op, priors: str, var: str | None, loc: str) -> str:
 def _stable_order(e: Emitter, keys: list[tuple[str, bool]], count: str) -> str:
     """The permutation sorting ``count`` items by ``keys`` (most significant first; True:
     descending): stable TopK sorts from the least significant key (ties keep their order)."""
-    order = None
+    order: str | None = None
     for key, descending in reversed(keys):
         k = key if order is None else e.one("Gather", [key, order], axis=0)
         _, perm = e.node("TopK", [k, count], 2, axis=0, largest=int(descending), sorted=1)
         order = perm if order is None else e.one("Gather", [order, perm], axis=0)
-    assert order is not None
+    if order is None:
+        raise ValueError("no sort keys")
     return order
 
 
