@@ -268,3 +268,179 @@ def detection_output(e: Emitter, c: Call) -> None:
     rows = e.one("Slice", [e.one("Concat", [rows, e.const(end)], axis=0), e.ints([0]), e.ints([rows_out])])
     out = e.one("Reshape", [rows, e.ints([1, 1, rows_out, 7])])
     e.one("Cast", [out], c.outputs[0], to=onnx_type(c.out_info[0].etype))
+
+
+def _dims(e: Emitter, x: str, start: int, end: int) -> str:
+    """``Shape(x)[start:end]`` (1-D int64)."""
+    return e.one("Shape", [x], start=start, end=end)
+
+
+@converts("ROIPooling")
+def roi_pooling(e: Emitter, c: Call) -> None:
+    """``max``: ONNX MaxRoiPool (the Caffe kernel OpenVINO's is: rounded scaled corners, +1
+    extent, floor/ceil bins clipped to the map, 0 for an empty bin). ``bilinear``: the sample
+    points of each output pixel (normalised box corners over the map's [0, size-1], computed in
+    f64 as OpenVINO's kernel does, so that the inside-the-map test agrees) through ONNX GridSample
+    (align_corners), 0 outside the map."""
+    op = c.op
+    feat, rois = c.inputs
+    ph, pw = op.pooled_h, op.pooled_w
+    if op.method == "max":
+        boxes = rois if c.in_info[1].etype == c.in_info[0].etype else \
+            e.one("Cast", [rois], to=onnx_type(c.in_info[0].etype))
+        e.one("MaxRoiPool", [feat, boxes], c.outputs[0], pooled_shape=[ph, pw],
+              spatial_scale=float(F32(op.spatial_scale)))
+        return
+    f64, f32 = onnx_type_named("DOUBLE"), onnx_type_named("FLOAT")
+    r = e.one("Cast", [e.one("Cast", [rois], to=f32)], to=f64)                        # the kernel's f32 boxes
+    batch, x1, y1, x2, y2 = e.node("Split", [r], 5, axis=1, num_outputs=5)           # [R, 1] each
+    size = e.one("Cast", [e.one("Sub", [_dims(e, feat, 2, 4), e.ints([1])])], to=f64)  # H-1, W-1
+    hm1, wm1 = (e.one("Slice", [size, e.ints([i]), e.ints([i + 1])]) for i in (0, 1))
+
+    def samples(a: str, b: str, n: int, extent: str) -> str:          # [R, n] pixel coordinates
+        if n == 1:
+            return e.one("Mul", [e.one("Mul", [e.const(np.asarray(0.5)), e.one("Add", [a, b])]), extent])
+        step = e.one("Div", [e.one("Mul", [e.one("Sub", [b, a]), extent]), e.const(np.asarray(n - 1.0))])
+        return e.one("Add", [e.one("Mul", [e.const(np.arange(n, dtype=np.float64).reshape(1, n)), step]),
+                             e.one("Mul", [a, extent])])
+    ys, xs = samples(y1, y2, ph, hm1), samples(x1, x2, pw, wm1)
+    zero = e.const(np.asarray(0.0))
+
+    def inside(v: str, extent: str) -> str:
+        return e.one("And", [e.one("GreaterOrEqual", [v, zero]), e.one("LessOrEqual", [v, extent])])
+
+    def normalised(v: str, extent: str) -> str:
+        span = e.one("Max", [extent, e.const(np.asarray(1.0))])
+        return e.one("Cast", [e.one("Sub", [e.one("Div", [e.one("Mul", [v, e.const(np.asarray(2.0))]), span]),
+                                            e.const(np.asarray(1.0))])], to=f32)
+    gy = e.one("Expand", [e.one("Unsqueeze", [normalised(ys, hm1), e.ints([2])]), e.ints([1, 1, pw])])
+    gx = e.one("Expand", [e.one("Unsqueeze", [normalised(xs, wm1), e.ints([1])]), e.ints([1, ph, 1])])
+    grid = e.one("Concat", [e.one("Unsqueeze", [gx, e.ints([3])]), e.one("Unsqueeze", [gy, e.ints([3])])], axis=3)
+    mask = e.one("And", [e.one("Unsqueeze", [inside(ys, hm1), e.ints([2])]),
+                         e.one("Unsqueeze", [inside(xs, wm1), e.ints([1])])])          # [R, ph, pw]
+    maps = e.one("Gather", [feat, e.one("Cast", [e.one("Squeeze", [batch, e.ints([1])])],
+                                        to=onnx_type_named("INT64"))], axis=0)
+    pooled = e.one("GridSample", [maps, grid], mode="linear", padding_mode="zeros", align_corners=1)
+    keep = e.one("Cast", [e.one("Unsqueeze", [mask, e.ints([1])])], to=onnx_type(c.out_info[0].etype))
+    e.one("Mul", [pooled, keep], c.outputs[0])
+
+
+@converts("ExperimentalDetectronTopKROIs")
+def detectron_top_k_rois(e: Emitter, c: Call) -> None:
+    """The ``max_rois`` most probable boxes (ties: the first; TopK keeps them in order), rows of
+    zeros after the last box."""
+    rois, probs = c.inputs
+    k = c.op.max_rois
+    n = e.one("Shape", [probs])
+    count = e.one("Min", [n, e.ints([k])])
+    _, order = e.node("TopK", [probs, count], 2, axis=0, largest=1, sorted=1)
+    picked = e.one("Gather", [rois, order], axis=0)
+    zeros = e.const(np.zeros((k, 4), c.in_info[0].etype.dtype))
+    e.one("Slice", [e.one("Concat", [picked, zeros], axis=0), e.ints([0]), e.ints([k])], c.outputs[0])
+
+
+@converts("ExperimentalDetectronPriorGridGenerator")
+def detectron_prior_grid(e: Emitter, c: Call) -> None:
+    """Each prior shifted to every cell centre ``stride * (i + 0.5)`` (stride: the attribute, else
+    image size / grid size), as [H, W, P, 4] or flattened."""
+    op = c.op
+    priors, fmap, image = c.inputs
+    f32 = onnx_type_named("FLOAT")
+    grid = e.one("Cast", [_dims(e, fmap, 2, 4)], to=f32)
+    fh, fw = (e.const(np.asarray([attr], F32)) if attr else e.one("Slice", [grid, e.ints([i]), e.ints([i + 1])])
+              for i, attr in ((0, op.h), (1, op.w)))
+    img = e.one("Cast", [_dims(e, image, 2, 4)], to=f32)
+    sw = _f32(e, op.stride_x) if op.stride_x else e.one("Div", [e.one("Slice", [img, e.ints([1]), e.ints([2])]), fw])
+    sh = _f32(e, op.stride_y) if op.stride_y else e.one("Div", [e.one("Slice", [img, e.ints([0]), e.ints([1])]), fh])
+
+    def centres(n: str, stride: str) -> str:
+        steps = e.one("Range", [_f32(e, 0.0), e.one("Squeeze", [n, e.ints([0])]), _f32(e, 1.0)])
+        return e.one("Mul", [stride, e.one("Add", [steps, _f32(e, 0.5)])])
+    sx = e.one("Reshape", [centres(fw, sw), e.ints([1, -1, 1, 1])])
+    sy = e.one("Reshape", [centres(fh, sh), e.ints([-1, 1, 1, 1])])
+    zx, zy = e.one("Mul", [sx, _f32(e, 0.0)]), e.one("Mul", [sy, _f32(e, 0.0)])
+    shift = e.one("Concat", [e.one("Add", [sx, zy]), e.one("Add", [sy, zx])] * 2, axis=3)
+    out = e.one("Add", [e.one("Cast", [priors], to=f32), shift])
+    out = e.one("Cast", [out], to=onnx_type(c.out_info[0].etype))
+    if op.flatten:
+        e.one("Reshape", [out, e.ints([-1, 4])], c.outputs[0])
+    else:
+        e.one("Identity", [out], c.outputs[0])
+
+
+@converts("ReorgYolo")
+def reorg_yolo(e: Emitter, c: Call) -> None:
+    """Channels a multiple of stride²: the memory read as ``[N, C/s², H, s, W, s]`` and transposed
+    to ``[N, s, s, C/s², H, W]`` (OpenVINO's kernel); otherwise, for a static shape, OpenVINO's
+    index map as a Gather."""
+    s = c.op.s
+    shape = c.in_info[0].shape
+    ch = shape[1] if shape.rank == 4 else None
+    if ch is not None and ch.is_static and ch.lo % (s * s) == 0:
+        x = e.one("Reshape", [c.inputs[0], e.one("Concat", [
+            _dims(e, c.inputs[0], 0, 1), e.ints([ch.lo // (s * s)]), _dims(e, c.inputs[0], 2, 3), e.ints([s]),
+            _dims(e, c.inputs[0], 3, 4), e.ints([s])], axis=0)])
+        x = e.one("Transpose", [x], perm=[0, 3, 5, 1, 2, 4])
+        out = e.one("Concat", [_dims(e, c.inputs[0], 0, 1), e.ints([ch.lo * s * s]),
+                               e.one("Div", [_dims(e, c.inputs[0], 2, 4), e.ints([s, s])])], axis=0)
+        e.one("Reshape", [x, out], c.outputs[0])
+        return
+    if not shape.is_static:
+        raise Unexpressible("channels not a multiple of stride² with a dynamic shape (the index map needs the shape)")
+    from ..ops.region_yolo import _reorg_index
+    n, ch_n, h, w = shape.to_tuple()
+    flat = e.one("Reshape", [c.inputs[0], e.ints([-1])])
+    picked = e.one("Gather", [flat, e.const(_reorg_index((n, ch_n, h, w), s).astype(np.int64))], axis=0)
+    e.one("Reshape", [picked, e.ints([n, ch_n * s * s, h // s, w // s])], c.outputs[0])
+
+
+@converts("RegionYolo")
+def region_yolo(e: Emitter, c: Call) -> None:
+    """OpenVINO's kernel on the flat input: its first N*regions*block*H*W elements as
+    [N, regions, block, H, W] blocks: sigmoid of x, y (and the objectness; without softmax, of
+    everything after the coordinates), softmax over the classes; the rest of the input after them
+    (with softmax) unchanged; then the flattening of axis..end_axis."""
+    op = c.op
+    if c.rank(0) != 4:
+        raise Unexpressible("an input of rank other than 4")
+    x = c.inputs[0]
+    et = c.in_info[0].etype
+    work = et if et.name in ("f32", "f64") else None
+    if work is None:
+        x = e.one("Cast", [x], to=onnx_type_named("FLOAT"))
+    dims = e.one("Shape", [x])
+    need = op.regions * op.block
+    size = e.one("ReduceProd", [e.one("Concat", [_dims(e, x, 0, 1), e.ints([need]), _dims(e, x, 2, 4)], axis=0)],
+                 keepdims=1)
+    flat = e.one("Reshape", [x, e.ints([-1])])
+    head = e.one("Slice", [flat, e.ints([0]), size])
+    blocks = e.one("Reshape", [head, e.one("Concat", [_dims(e, x, 0, 1), e.ints([op.regions, op.block]),
+                                                      _dims(e, x, 2, 4)], axis=0)])
+
+    def part(a: int, b: int) -> str:
+        return e.one("Slice", [blocks, e.ints([a]), e.ints([b]), e.ints([2])])
+    pieces = [e.one("Sigmoid", [part(0, 2)])]
+    if op.coords > 2:
+        pieces.append(part(2, op.coords))
+    if op.do_softmax:
+        pieces += [e.one("Sigmoid", [part(op.coords, op.coords + 1)])]
+        if op.classes:
+            pieces.append(e.one("Softmax", [part(op.coords + 1, op.block)], axis=2))
+    else:
+        pieces.append(e.one("Sigmoid", [part(op.coords, op.block)]))
+    done = e.one("Reshape", [e.one("Concat", pieces, axis=2), e.ints([-1])])
+    if op.do_softmax:
+        done = e.one("Concat", [done, e.one("Slice", [flat, size, e.ints([np.iinfo(np.int64).max])])], axis=0)
+        a, end = op.axis % 4, op.end_axis % 4
+        hi = max(a, end) + 1
+        parts = [e.one("Slice", [dims, e.ints([0]), e.ints([a])])] if a else []
+        parts.append(e.one("ReduceProd", [e.one("Slice", [dims, e.ints([a]), e.ints([hi])])], keepdims=1))
+        if hi < 4:
+            parts.append(e.one("Slice", [dims, e.ints([hi]), e.ints([4])]))
+        target = e.one("Concat", parts, axis=0) if len(parts) > 1 else parts[0]
+    else:
+        target = e.one("Concat", [_dims(e, x, 0, 1), e.ints([need]), _dims(e, x, 2, 4)], axis=0)
+    out = e.one("Reshape", [done, target])
+    if work is None:
+        out = e.one("Cast", [out], to=onnx_type(et))
+    e.one("Identity", [out], c.outputs[0])

@@ -483,12 +483,12 @@ def nms(e: Emitter, c: Call) -> None:
         e.one("Cast", [valid], c.outputs[2], to=onnx_type(c.out_info[2].etype))
 
 
-not_exported("OpenVINO's detection post-processing (priors, proposals, DetectionOutput, RegionYolo...) "
+not_exported("OpenVINO's detection post-processing (proposals, multi-class NMS...) "
              "has no ONNX op; a decomposition is not written yet",
-             "Proposal", "RegionYolo", "ReorgYolo",
+             "Proposal",
              "ExperimentalDetectronDetectionOutput", "ExperimentalDetectronGenerateProposalsSingleImage",
-             "ExperimentalDetectronPriorGridGenerator", "ExperimentalDetectronROIFeatureExtractor",
-             "ExperimentalDetectronTopKROIs", "GenerateProposals", "MatrixNms", "MulticlassNms", "NMSRotated")
+             "ExperimentalDetectronROIFeatureExtractor", "GenerateProposals", "MatrixNms", "MulticlassNms",
+             "NMSRotated")
 
 
 not_exported("Interpolate-1's modes and align_corners are not mapped to ONNX Resize yet (versions 4 and 11 are)",
