@@ -444,3 +444,48 @@ def region_yolo(e: Emitter, c: Call) -> None:
     if work is None:
         out = e.one("Cast", [out], to=onnx_type(et))
     e.one("Identity", [out], c.outputs[0])
+
+
+@converts("DeformableConvolution")
+def deformable_convolution(e: Emitter, c: Call) -> None:
+    """ONNX DeformConv (offset_group = deformable_group, v8's mask). ONNX samples as
+    ``bilinear_interpolation_pad=true`` does (a point within one pixel outside the map still
+    interpolates with zeros); for OpenVINO's default (a point outside the map adds 0, one in the
+    last pixel's cell takes that pixel) the offsets are rewritten first: points outside moved far
+    away, points past the last row/column moved onto it."""
+    op = c.op
+    from ..types.shapes import Dim
+    data, w = c.in_info[0].shape, c.in_info[2].shape
+    if not (data.rank == 4 and w.rank == 4 and data.is_static and w[2].is_static and w[3].is_static):
+        raise Unexpressible("data of dynamic shape or filters of dynamic spatial size")
+    n, ch, h, wd = data.to_tuple()
+    kh, kw = w[2].lo, w[3].lo
+    pb, pe, sp = op.geometry([Dim.of(h), Dim.of(wd)], [Dim.of(kh), Dim.of(kw)])
+    ho, wo = sp[0].lo, sp[1].lo
+    f32 = onnx_type_named("FLOAT")
+    et = c.in_info[0].etype
+    x, offsets, weights = (name if c.in_info[i].etype.name == "f32" else e.one("Cast", [name], to=f32)
+                           for i, name in enumerate(c.inputs[:3]))
+    if not op.pad_mode:
+        (sh, sw), (dh, dw) = op.strides, op.dilations
+        taps = np.arange(kh * kw)
+        base_y = (np.arange(ho)[None, :, None] * sh - pb[0] + (taps // kw)[:, None, None] * dh).astype(F32)
+        base_x = (np.arange(wo)[None, None, :] * sw - pb[1] + (taps % kw)[:, None, None] * dw).astype(F32)
+        full = (kh * kw, ho, wo)
+        grid = np.stack([np.broadcast_to(base_y, full), np.broadcast_to(base_x, full)], axis=1)   # [K, 2, Ho, Wo]
+        base = e.const(np.ascontiguousarray(grid).reshape(1, 1, kh * kw, 2, ho, wo))
+        split = e.one("Reshape", [offsets, e.ints([0, op.deformable_group, kh * kw, 2, ho, wo])])
+        at = e.one("Add", [base, split])
+        limit = e.const(np.asarray([h, wd], F32).reshape(1, 1, 1, 2, 1, 1))
+        outside = e.one("Or", [e.one("Less", [at, _f32(e, 0.0)]), e.one("GreaterOrEqual", [at, limit])])
+        outside = e.one("ReduceMax", [e.one("Cast", [outside], to=onnx_type_named("INT32")), e.ints([3])],
+                        keepdims=1)
+        last = e.one("Min", [at, e.one("Sub", [limit, _f32(e, 1.0)])])
+        moved = e.one("Where", [e.one("Cast", [outside], to=onnx_type_named("BOOL")), _f32(e, -1e6), last])
+        offsets = e.one("Reshape", [e.one("Sub", [moved, base]), e.ints([0, -1, ho, wo])])
+    ins = [x, weights, offsets]
+    if len(c.inputs) > 3:
+        ins += ["", c.inputs[3] if c.in_info[3].etype.name == "f32" else e.one("Cast", [c.inputs[3]], to=f32)]
+    out = e.one("DeformConv", ins, dilations=list(op.dilations), group=op.group, kernel_shape=[kh, kw],
+                offset_group=op.deformable_group, pads=list(pb) + list(pe), strides=list(op.strides))
+    e.one("Cast", [out], c.outputs[0], to=onnx_type(et))
