@@ -489,3 +489,113 @@ def deformable_convolution(e: Emitter, c: Call) -> None:
     out = e.one("DeformConv", ins, dilations=list(op.dilations), group=op.group, kernel_shape=[kh, kw],
                 offset_group=op.deformable_group, pads=list(pb) + list(pe), strides=list(op.strides))
     e.one("Cast", [out], c.outputs[0], to=onnx_type(et))
+
+
+def _roi_maps(e: Emitter, feat: str, batch: str) -> str:
+    """Each box's feature map [R, C, H, W] (the box's batch index, a float, as the index)."""
+    index = e.one("Cast", [e.one("Squeeze", [batch, e.ints([1])])], to=onnx_type_named("INT64"))
+    return e.one("Gather", [feat, index], axis=0)
+
+
+def _round_half_away(e: Emitter, v: str) -> str:
+    """``std::round`` (halves away from zero; ONNX Round rounds them to even)."""
+    return e.one("Mul", [e.one("Sign", [v]), e.one("Floor", [e.one("Add", [e.one("Abs", [v]), _f32(e, 0.5)])])])
+
+
+@converts("PSROIPooling")
+def psroi_pooling(e: Emitter, c: Call) -> None:
+    """``average``: per bin the mean of its channel over the bin's pixels (rounded box corners, +1
+    end, scaled; floor/ceil bin edges clipped), as masked sums (Einsum) over the box's map; 0 for
+    an empty bin. ``bilinear``: each output pixel the mean of its spatial bins' bilinear samples
+    (positions in f64 as OpenVINO's kernel computes them, so that the inside-the-map test agrees),
+    through ONNX GridSample (border: a point in the last pixel's cell takes that pixel), 0 outside."""
+    op = c.op
+    feat, rois = c.inputs
+    g, d = op.group_size, op.output_dim
+    f32, f64 = onnx_type_named("FLOAT"), onnx_type_named("DOUBLE")
+    et = c.in_info[0].etype
+    if et.name != "f32":
+        feat = e.one("Cast", [feat], to=f32)
+    boxes = e.one("Cast", [rois], to=f32)
+    batch, *corners = e.node("Split", [boxes], 5, axis=1, num_outputs=5)              # [R, 1] each
+    maps = _roi_maps(e, feat, batch)                                                  # [R, C, H, W]
+    hw = _dims(e, feat, 2, 4)
+    if op.mode == "average":
+        s = _f32(e, float(F32(op.spatial_scale)))
+        x1, y1, x2, y2 = (_round_half_away(e, v) for v in corners)
+        x1, y1 = e.one("Mul", [x1, s]), e.one("Mul", [y1, s])
+        x2, y2 = (e.one("Mul", [e.one("Add", [v, _f32(e, 1.0)]), s]) for v in (x2, y2))
+        steps = e.const(np.arange(g + 1, dtype=F32).reshape(1, g + 1))
+
+        def edges(a: str, b: str, size: str) -> tuple[str, str]:       # [R, G] bin starts and ends
+            binsize = e.one("Div", [e.one("Sub", [b, a]), _f32(e, float(g))])
+            at = e.one("Add", [a, e.one("Mul", [steps, binsize])])                    # [R, G+1]
+            lo = e.one("Floor", [e.one("Slice", [at, e.ints([0]), e.ints([g]), e.ints([1])])])
+            hi = e.one("Ceil", [e.one("Slice", [at, e.ints([1]), e.ints([g + 1]), e.ints([1])])])
+            top = e.one("Cast", [size], to=f32)
+            lo = e.one("Min", [e.one("Max", [lo, _f32(e, 0.0)]), e.one("Sub", [top, _f32(e, 1.0)])])
+            return lo, e.one("Min", [hi, top])
+
+        def mask(lo: str, hi: str, size: str) -> str:                  # [R, G, size] as f32
+            pos = e.one("Cast", [e.one("Range", [_i64(e, 0), e.one("Squeeze", [size, e.ints([0])]), _i64(e, 1)])],
+                        to=f32)
+            pos = e.one("Reshape", [pos, e.ints([1, 1, -1])])
+            lo3, hi3 = (e.one("Unsqueeze", [v, e.ints([2])]) for v in (lo, hi))
+            inside = e.one("And", [e.one("GreaterOrEqual", [pos, lo3]), e.one("Less", [pos, hi3])])
+            return e.one("Cast", [inside], to=f32)
+        h_size, w_size = (e.one("Slice", [hw, e.ints([i]), e.ints([i + 1])]) for i in (0, 1))
+        h0, h1 = edges(y1, y2, h_size)
+        w0, w1 = edges(x1, x2, w_size)
+        grouped = e.one("Reshape", [maps, e.one("Concat", [e.ints([0, d, g, g]), hw], axis=0)])
+        sums = e.one("Einsum", [grouped, mask(h0, h1, h_size), mask(w0, w1, w_size)], equation="rdijhw,rih,rjw->rdij")
+        rows = e.one("Unsqueeze", [e.one("Sub", [h1, h0]), e.ints([2])])
+        cols = e.one("Unsqueeze", [e.one("Sub", [w1, w0]), e.ints([1])])
+        count = e.one("Unsqueeze", [e.one("Mul", [e.one("Max", [rows, _f32(e, 0.0)]), e.one("Max", [cols, _f32(e, 0.0)])]),
+                                    e.ints([1])])                                     # [R, 1, G, G]
+        empty = e.one("LessOrEqual", [count, _f32(e, 0.0)])
+        out = e.one("Where", [empty, _f32(e, 0.0), e.one("Div", [sums, e.one("Max", [count, _f32(e, 1.0)])])])
+        e.one("Cast", [out], c.outputs[0], to=onnx_type(et))
+        return
+    bx, by = op.spatial_bins_x, op.spatial_bins_y
+    s64 = e.const(np.asarray(float(F32(op.spatial_scale))))
+    x1, y1, x2, y2 = (e.one("Mul", [e.one("Cast", [v], to=f64), s64]) for v in corners)
+    extent = e.one("Cast", [e.one("Sub", [hw, e.ints([1])])], to=f64)
+    hm1, wm1 = (e.one("Slice", [extent, e.ints([i]), e.ints([i + 1])]) for i in (0, 1))
+    size64 = e.one("Cast", [hw], to=f64)
+    h64, w64 = (e.one("Slice", [size64, e.ints([i]), e.ints([i + 1])]) for i in (0, 1))
+
+    def positions(a: str, b: str, bins: int, extent: str) -> str:      # [R, bins, G] pixel positions
+        binsize = e.one("Div", [e.one("Sub", [b, a]), e.const(np.asarray(float(bins)))])
+        start = e.one("Add", [a, e.one("Mul", [e.const(np.arange(bins, dtype=np.float64).reshape(1, bins)), binsize])])
+        start = e.one("Unsqueeze", [start, e.ints([2])])
+        if g > 1:
+            step = e.one("Div", [e.one("Mul", [binsize, extent]), e.const(np.asarray(g - 1.0))])
+            step = e.one("Unsqueeze", [step, e.ints([2])])
+            return e.one("Add", [e.one("Mul", [e.const(np.arange(g, dtype=np.float64).reshape(1, 1, g)), step]),
+                                 e.one("Mul", [start, extent])])
+        twice = e.one("Add", [e.one("Mul", [e.const(np.asarray(2.0)), start]), e.one("Unsqueeze", [binsize, e.ints([2])])])
+        return e.one("Div", [e.one("Mul", [twice, extent]), e.const(np.asarray(2.0))])
+    py, px = positions(y1, y2, by, hm1), positions(x1, x2, bx, wm1)                  # [R, by, G], [R, bx, G]
+    zero = e.const(np.asarray(0.0))
+
+    def inside(v: str, size: str) -> str:
+        return e.one("And", [e.one("GreaterOrEqual", [v, zero]), e.one("Less", [v, size])])
+
+    def normalised(v: str, ext: str) -> str:
+        span = e.one("Max", [ext, e.const(np.asarray(1.0))])
+        return e.one("Cast", [e.one("Sub", [e.one("Div", [e.one("Mul", [v, e.const(np.asarray(2.0))]), span]),
+                                            e.const(np.asarray(1.0))])], to=f32)
+    full = e.ints([1, by, bx, g, g])
+    gy = e.one("Expand", [e.one("Reshape", [normalised(py, hm1), e.ints([0, by, 1, g, 1])]), full])
+    gx = e.one("Expand", [e.one("Reshape", [normalised(px, wm1), e.ints([0, 1, bx, 1, g])]), full])
+    grid = e.one("Concat", [e.one("Unsqueeze", [v, e.ints([5])]) for v in (gx, gy)], axis=5)
+    grid = e.one("Reshape", [grid, e.ints([-1, g, g, 2])])                             # [R*by*bx, G, G, 2]
+    ok = e.one("And", [e.one("Reshape", [inside(py, h64), e.ints([0, by, 1, g, 1])]),
+                       e.one("Reshape", [inside(px, w64), e.ints([0, 1, bx, 1, g])])])  # [R, by, bx, G, G]
+    planes = e.one("Reshape", [maps, e.one("Concat", [e.ints([-1, d]), hw], axis=0)])  # [R*by*bx, D, H, W]
+    sampled = e.one("GridSample", [planes, grid], mode="linear", padding_mode="border", align_corners=1)
+    sampled = e.one("Reshape", [sampled, e.ints([-1, by, bx, d, g, g])])
+    ok = e.one("Cast", [e.one("Unsqueeze", [ok, e.ints([3])])], to=f32)             # [R, by, bx, 1, G, G]
+    total = e.one("ReduceSum", [e.one("Mul", [sampled, ok]), e.ints([1, 2])], keepdims=0)
+    out = e.one("Div", [total, _f32(e, float(bx * by))])
+    e.one("Cast", [out], c.outputs[0], to=onnx_type(et))
