@@ -16,6 +16,8 @@ before measuring the overlap, OpenVINO does not.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .emitter import Call, Emitter, Unexpressible, onnx_type, onnx_type_named
@@ -176,6 +178,60 @@ def _stable_order(e: Emitter, keys: list[tuple[str, bool]], count: str) -> str:
     return order
 
 
+class _Picked(NamedTuple):
+    """The NonMaxSuppression selections, in its order (image, class, score descending, index)."""
+
+    image: str
+    label: str
+    score: str
+    index: str
+    box: str
+
+
+def _class_nms(e: Emitter, conf: str, boxes: str, n_c: int, n_p: int, k: int, iou: float, least: float,
+               nms_boxes: str | None = None) -> _Picked:
+    """Per (image, class) the ``k`` best of ``conf`` [N, C, P] (ties: the lower index), through
+    one ONNX NonMaxSuppression batch each (drops an IoU > ``iou``, keeps a score > ``least``).
+    ``boxes`` [N, 1 or C, P, 4] are the boxes returned, ``nms_boxes`` (default: the same) the
+    ones overlaps are measured on."""
+    scores, index = e.node("TopK", [conf, e.ints([k])], 2, axis=2, largest=1, sorted=1)   # [N, C, K]
+    where = e.one("Expand", [e.one("Unsqueeze", [index, e.ints([-1])]),
+                             e.one("Concat", [e.one("Shape", [index]), e.ints([4])], axis=0)])
+    full = e.one("Concat", [e.one("Shape", [conf], start=0, end=1), e.ints([n_c, n_p, 4])], axis=0)
+
+    def candidates(b: str) -> str:                                                     # [N, C, K, 4]
+        return e.one("GatherElements", [e.one("Expand", [b, full]), where], axis=2)
+    cand = candidates(boxes)
+    measured = cand if nms_boxes is None else candidates(nms_boxes)
+    selected = e.one("NonMaxSuppression", [e.one("Reshape", [measured, e.ints([-1, k, 4])]),
+                                           e.one("Reshape", [scores, e.ints([-1, 1, k])]), e.ints([k]),
+                                           e.const(np.asarray([iou], F32)), e.const(np.asarray([least], F32))])
+    batch = e.one("Gather", [selected, _i64(e, 0)], axis=1)
+    at = e.one("Add", [e.one("Mul", [batch, _i64(e, k)]), e.one("Gather", [selected, _i64(e, 2)], axis=1)])
+    return _Picked(e.one("Div", [batch, _i64(e, n_c)]), e.one("Mod", [batch, _i64(e, n_c)]),
+                   e.one("Gather", [e.one("Reshape", [scores, e.ints([-1])]), at], axis=0),
+                   e.one("Gather", [e.one("Reshape", [index, e.ints([-1])]), at], axis=0),
+                   e.one("Gather", [e.one("Reshape", [cand, e.ints([-1, 4])]), at], axis=0))
+
+
+def _per_image(e: Emitter, image: str, images: str) -> str:
+    """How many of the selections belong to each image ([N] int64)."""
+    hot = e.one("OneHot", [image, images, e.ints([0, 1])], axis=-1)
+    return e.one("ReduceSum", [hot, e.ints([0])], keepdims=0)
+
+
+def _best_per_image(e: Emitter, image: str, keys: list[tuple[str, bool]], keep: int, images: str) -> str:
+    """The mask of the selections that are among their image's best ``keep`` by ``keys``."""
+    count = e.one("Shape", [image])
+    order = _stable_order(e, [(image, False), *keys], count)
+    sorted_image = e.one("Gather", [image, order], axis=0)
+    starts = e.one("CumSum", [_per_image(e, sorted_image, images), _i64(e, 0)], exclusive=1)
+    rank = e.one("Sub", [e.one("Range", [_i64(e, 0), e.one("Squeeze", [count, e.ints([0])]), _i64(e, 1)]),
+                         e.one("Gather", [starts, sorted_image], axis=0)])
+    return e.one("ScatterElements", [e.one("Expand", [e.const(np.asarray([False])), count]), order,
+                                     e.one("Less", [rank, _i64(e, keep)])], axis=0)
+
+
 @converts("DetectionOutput")
 def detection_output(e: Emitter, c: Call) -> None:
     """Decode (CORNER / CENTER_SIZE, with ARM refinement), per (image, class) the ``top_k`` best
@@ -228,36 +284,12 @@ def detection_output(e: Emitter, c: Call) -> None:
         drop = e.one("Or", [drop, ended])
     conf = e.one("Where", [drop, _f32(e, -np.inf), conf])
     k = n_p if op.top_k < 0 else min(op.top_k, n_p)
-    scores, prior = e.node("TopK", [conf, e.ints([k])], 2, axis=2, largest=1, sorted=1)   # [N, C, K]
-    boxes = e.one("Expand", [boxes, e.one("Concat", [e.one("Slice", [e.one("Shape", [conf]), e.ints([0]),
-                                                                     e.ints([1])]), e.ints([n_c, n_p, 4])], axis=0)])
-    where = e.one("Expand", [e.one("Unsqueeze", [prior, e.ints([-1])]),
-                             e.one("Concat", [e.one("Shape", [prior]), e.ints([4])], axis=0)])
-    cand = e.one("GatherElements", [boxes, where], axis=2)                            # [N, C, K, 4]
-    flat_boxes = e.one("Reshape", [cand, e.ints([-1, k, 4])])
-    selected = e.one("NonMaxSuppression", [flat_boxes, e.one("Reshape", [scores, e.ints([-1, 1, k])]),
-                                           e.ints([k]), e.const(np.asarray([op.nms_threshold], F32)),
-                                           e.const(np.asarray([op.confidence_threshold], F32))])
-    batch = e.one("Gather", [selected, _i64(e, 0)], axis=1)
-    at = e.one("Add", [e.one("Mul", [batch, _i64(e, k)]), e.one("Gather", [selected, _i64(e, 2)], axis=1)])
-    score = e.one("Gather", [e.one("Reshape", [scores, e.ints([-1])]), at], axis=0)
-    prior_id = e.one("Gather", [e.one("Reshape", [prior, e.ints([-1])]), at], axis=0)
-    box = e.one("Gather", [e.one("Reshape", [cand, e.ints([-1, 4])]), at], axis=0)
-    image = e.one("Div", [batch, _i64(e, n_c)])
-    label = e.one("Mod", [batch, _i64(e, n_c)])
+    picked = _class_nms(e, conf, boxes, n_c, n_p, k, float(F32(op.nms_threshold)), float(F32(op.confidence_threshold)))
+    image, label, score, prior_id, box = picked
     keep = op.keep_top_k[0]
     if keep > -1:                  # an image's best keep_top_k by score, ties: the lower prior
-        count = e.one("Shape", [selected], start=0, end=1)
-        order = _stable_order(e, [(image, False), (score, True), (prior_id, False)], count)
         images = e.one("Slice", [e.one("Shape", [loc]), e.ints([0]), e.ints([1])])
-        sorted_image = e.one("Gather", [image, order], axis=0)
-        per_image = e.one("ReduceSum", [e.one("OneHot", [sorted_image, images, e.ints([0, 1])], axis=-1),
-                                        e.ints([0])], keepdims=0)
-        starts = e.one("CumSum", [per_image, _i64(e, 0)], exclusive=1)
-        rank = e.one("Sub", [e.one("Range", [_i64(e, 0), e.one("Squeeze", [count, e.ints([0])]), _i64(e, 1)]),
-                             e.one("Gather", [starts, sorted_image], axis=0)])
-        kept = e.one("ScatterElements", [e.one("Expand", [e.const(np.asarray([False])), count]), order,
-                                         e.one("Less", [rank, _i64(e, keep)])], axis=0)
+        kept = _best_per_image(e, image, [(score, True), (prior_id, False)], keep, images)
         image, label, score, box = (e.one("Compress", [v, kept], axis=0) for v in (image, label, score, box))
     if op.clip_after_nms:
         box = e.one("Clip", [box, _f32(e, 0.0), _f32(e, 1.0)])
