@@ -179,12 +179,13 @@ def _stable_order(e: Emitter, keys: list[tuple[str, bool]], count: str) -> str:
 
 
 class _Picked(NamedTuple):
-    """The NonMaxSuppression selections, in its order (image, class, score descending, index)."""
+    """The NonMaxSuppression selections (``item``: the box or prior index), in its order: image,
+    class, score descending, index."""
 
     image: str
     label: str
     score: str
-    index: str
+    item: str
     box: str
 
 
@@ -631,3 +632,61 @@ def psroi_pooling(e: Emitter, c: Call) -> None:
     total = e.one("ReduceSum", [e.one("Mul", [sampled, ok]), e.ints([1, 2])], keepdims=0)
     out = e.one("Div", [total, _f32(e, float(bx * by))])
     e.one("Cast", [out], c.outputs[0], to=onnx_type(et))
+
+
+def _below(v: float) -> float:
+    """The f32 just below ``v``: ``x >= v`` is ``x > _below(v)`` for f32 ``x`` (ONNX
+    NonMaxSuppression's tests are strict, MulticlassNms' are not)."""
+    return float(np.nextafter(F32(v), F32(-np.inf)))
+
+
+@converts("MulticlassNms")
+def multiclass_nms(e: Emitter, c: Call) -> None:
+    """Shared boxes [N, M, 4]: per (image, class) the best ``nms_top_k`` with a score >=
+    ``score_threshold`` through ONNX NonMaxSuppression (thresholds moved one f32 down: OpenVINO
+    drops an IoU >= the threshold and keeps a score >= it; ``normalized=false``'s +1 on widths
+    and heights as boxes grown by 1 at their far corner), the best ``keep_top_k`` per image by
+    score (ties: class, index), then the order ``sort_result_type`` / ``sort_result_across_batch``
+    ask for. OpenVINO treats scores within 1e-6 as equal when it sorts; this export does not."""
+    op = c.op
+    if len(c.inputs) > 2:
+        raise Unexpressible("per-class boxes with roisnum (MulticlassNms-9's second form) are not written yet")
+    if op.nms_eta < 1:
+        raise Unexpressible("nms_eta < 1 (a threshold that shrinks after each kept box) has no ONNX form")
+    if op.iou_threshold <= 0:
+        raise Unexpressible("iou_threshold <= 0: OpenVINO then also drops boxes that do not overlap")
+    b_s, s_s = c.in_info[0].shape, c.in_info[1].shape
+    if not (b_s.rank == 3 and s_s.rank == 3 and b_s[1].is_static and s_s[1].is_static):
+        raise Unexpressible("a run-time number of boxes or classes")
+    n_p, n_c = b_s[1].lo, s_s[1].lo
+    f32 = onnx_type_named("FLOAT")
+    boxes = e.one("Unsqueeze", [e.one("Cast", [c.inputs[0]], to=f32), e.ints([1])])     # [N, 1, M, 4]
+    conf = e.one("Cast", [c.inputs[1]], to=f32)
+    if 0 <= op.background_class < n_c:
+        drop = e.const((np.arange(n_c) == op.background_class).reshape(1, n_c, 1))
+        conf = e.one("Where", [drop, _f32(e, -np.inf), conf])
+    grown = None if op.normalized else e.one("Add", [boxes, e.const(np.asarray([0, 0, 1, 1], F32))])
+    k = n_p if op.nms_top_k < 0 else min(op.nms_top_k, n_p)
+    image, label, score, index, box = _class_nms(e, conf, boxes, n_c, n_p, k, _below(op.iou_threshold),
+                                                 _below(op.score_threshold), grown)
+    images = e.one("Shape", [c.inputs[0]], start=0, end=1)
+    if op.keep_top_k > -1:
+        kept = _best_per_image(e, image, [(score, True), (label, False), (index, False)], op.keep_top_k, images)
+        image, label, score, index, box = (e.one("Compress", [v, kept], axis=0)
+                                           for v in (image, label, score, index, box))
+    by_class = op.sort_result_type == "classid"
+    if op.sort_result_across_batch and op.sort_result_type != "none":
+        keys = [(label, False), (image, False), (score, True)] if by_class else \
+            [(score, True), (image, False), (label, False)]
+    else:
+        keys = [(image, False), (label, False), (score, True)] if by_class else \
+            [(image, False), (score, True), (label, False)]
+    order = _stable_order(e, keys + [(index, False)], e.one("Shape", [image]))
+    image, label, score, index, box = (e.one("Gather", [v, order], axis=0) for v in (image, label, score, index, box))
+    rows = e.one("Concat", [e.one("Unsqueeze", [e.one("Cast", [label], to=f32), e.ints([1])]),
+                            e.one("Unsqueeze", [score, e.ints([1])]), box], axis=1)
+    e.one("Cast", [rows], c.outputs[0], to=onnx_type(c.out_info[0].etype))
+    it = onnx_type(c.op.output_type)
+    flat = e.one("Add", [e.one("Mul", [image, _i64(e, n_p)]), index])
+    e.one("Cast", [e.one("Unsqueeze", [flat, e.ints([1])])], c.outputs[1], to=it)
+    e.one("Cast", [_per_image(e, image, e.one("Squeeze", [images, e.ints([0])]))], c.outputs[2], to=it)
