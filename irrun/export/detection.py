@@ -655,10 +655,7 @@ def multiclass_nms(e: Emitter, c: Call) -> None:
         raise Unexpressible("nms_eta < 1 (a threshold that shrinks after each kept box) has no ONNX form")
     if op.iou_threshold <= 0:
         raise Unexpressible("iou_threshold <= 0: OpenVINO then also drops boxes that do not overlap")
-    b_s, s_s = c.in_info[0].shape, c.in_info[1].shape
-    if not (b_s.rank == 3 and s_s.rank == 3 and b_s[1].is_static and s_s[1].is_static):
-        raise Unexpressible("a run-time number of boxes or classes")
-    n_p, n_c = b_s[1].lo, s_s[1].lo
+    n_p, n_c = _shared_boxes(c)
     f32 = onnx_type_named("FLOAT")
     boxes = e.one("Unsqueeze", [e.one("Cast", [c.inputs[0]], to=f32), e.ints([1])])     # [N, 1, M, 4]
     conf = e.one("Cast", [c.inputs[1]], to=f32)
@@ -674,19 +671,97 @@ def multiclass_nms(e: Emitter, c: Call) -> None:
         kept = _best_per_image(e, image, [(score, True), (label, False), (index, False)], op.keep_top_k, images)
         image, label, score, index, box = (e.one("Compress", [v, kept], axis=0)
                                            for v in (image, label, score, index, box))
-    by_class = op.sort_result_type == "classid"
+    _nms_outputs(e, c, _Picked(image, label, score, index, box), n_p, images, op.sort_result_type == "classid")
+
+
+def _nms_outputs(e: Emitter, c: Call, p: _Picked, n_p: int, images: str, classid_per_image: bool) -> None:
+    """MulticlassNms' and MatrixNms' outputs from their selections (the best per image already
+    cut): rows [class, score, box] in the order ``sort_result_type`` / ``sort_result_across_batch``
+    ask for (ties: the lower box index), the flat box index ``image * M + box`` and the count per image."""
+    op = c.op
     if op.sort_result_across_batch and op.sort_result_type != "none":
-        keys = [(label, False), (image, False), (score, True)] if by_class else \
-            [(score, True), (image, False), (label, False)]
+        keys = [(p.label, False), (p.image, False), (p.score, True)] if op.sort_result_type == "classid" else \
+            [(p.score, True), (p.image, False), (p.label, False)]
     else:
-        keys = [(image, False), (label, False), (score, True)] if by_class else \
-            [(image, False), (score, True), (label, False)]
-    order = _stable_order(e, keys + [(index, False)], e.one("Shape", [image]))
-    image, label, score, index, box = (e.one("Gather", [v, order], axis=0) for v in (image, label, score, index, box))
+        keys = [(p.image, False), (p.label, False), (p.score, True)] if classid_per_image else \
+            [(p.image, False), (p.score, True), (p.label, False)]
+    order = _stable_order(e, keys + [(p.item, False)], e.one("Shape", [p.image]))
+    image, label, score, item, box = (e.one("Gather", [v, order], axis=0) for v in p)
+    f32 = onnx_type_named("FLOAT")
     rows = e.one("Concat", [e.one("Unsqueeze", [e.one("Cast", [label], to=f32), e.ints([1])]),
                             e.one("Unsqueeze", [score, e.ints([1])]), box], axis=1)
     e.one("Cast", [rows], c.outputs[0], to=onnx_type(c.out_info[0].etype))
-    it = onnx_type(c.op.output_type)
-    flat = e.one("Add", [e.one("Mul", [image, _i64(e, n_p)]), index])
+    it = onnx_type(op.output_type)
+    flat = e.one("Add", [e.one("Mul", [image, _i64(e, n_p)]), item])
     e.one("Cast", [e.one("Unsqueeze", [flat, e.ints([1])])], c.outputs[1], to=it)
     e.one("Cast", [_per_image(e, image, e.one("Squeeze", [images, e.ints([0])]))], c.outputs[2], to=it)
+
+
+def _shared_boxes(c: Call) -> tuple[int, int]:
+    """(boxes M, classes C) of boxes [N, M, 4] shared by scores [N, C, M]: static here."""
+    b_s, s_s = c.in_info[0].shape, c.in_info[1].shape
+    if not (b_s.rank == 3 and s_s.rank == 3 and b_s[1].is_static and s_s[1].is_static):
+        raise Unexpressible("a run-time number of boxes or classes")
+    return b_s[1].lo, s_s[1].lo
+
+
+@converts("MatrixNms")
+def matrix_nms(e: Emitter, c: Call) -> None:
+    """Per (image, class) the best ``nms_top_k`` candidates with a score > ``score_threshold``;
+    their IoU matrix; each score times the smallest decay over the better candidates (linear
+    ``(1 - iou) / (1 - max_iou + 1e-10)`` or gaussian ``exp((max_iou² - iou²) * sigma)``, at most
+    1), kept when > ``post_threshold``; then as MulticlassNms: the best ``keep_top_k`` per image
+    (score, class, index) and the requested order."""
+    op = c.op
+    n_p, n_c = _shared_boxes(c)
+    f32 = onnx_type_named("FLOAT")
+    boxes = e.one("Cast", [c.inputs[0]], to=f32)                                      # [N, M, 4]
+    conf = e.one("Cast", [c.inputs[1]], to=f32)
+    if 0 <= op.background_class < n_c:
+        drop = e.const((np.arange(n_c) == op.background_class).reshape(1, n_c, 1))
+        conf = e.one("Where", [drop, _f32(e, -np.inf), conf])
+    k = n_p if op.nms_top_k < 0 else min(op.nms_top_k, n_p)
+    scores, item = e.node("TopK", [conf, e.ints([k])], 2, axis=2, largest=1, sorted=1)   # [N, C, K]
+    valid = e.one("Greater", [scores, _f32(e, float(F32(op.score_threshold)))])
+    where = e.one("Expand", [e.one("Unsqueeze", [item, e.ints([-1])]),
+                             e.one("Concat", [e.one("Shape", [item]), e.ints([4])], axis=0)])
+    full = e.one("Concat", [e.one("Shape", [conf], start=0, end=1), e.ints([n_c, n_p, 4])], axis=0)
+    cand = e.one("GatherElements", [e.one("Expand", [e.one("Unsqueeze", [boxes, e.ints([1])]), full]), where],
+                 axis=2)                                                              # [N, C, K, 4]
+    x0, y0, x1, y1 = _corners(e, cand)                                                # [N, C, K, 1]
+    norm = _f32(e, 0.0 if op.normalized else 1.0)
+    t = [e.one("Transpose", [v], perm=[0, 1, 3, 2]) for v in (x0, y0, x1, y1)]       # [N, C, 1, K]
+    inverted = e.one("Or", [e.one("Less", [x1, x0]), e.one("Less", [y1, y0])])
+    area = e.one("Where", [inverted, _f32(e, 0.0), e.one("Mul", [e.one("Add", [e.one("Sub", [x1, x0]), norm]),
+                                                                  e.one("Add", [e.one("Sub", [y1, y0]), norm])])])
+    disjoint = e.one("Or", [e.one("Or", [e.one("Greater", [t[0], x1]), e.one("Less", [t[2], x0])]),
+                            e.one("Or", [e.one("Greater", [t[1], y1]), e.one("Less", [t[3], y0])])])
+    iw = e.one("Add", [e.one("Sub", [e.one("Min", [x1, t[2]]), e.one("Max", [x0, t[0]])]), norm])
+    ih = e.one("Add", [e.one("Sub", [e.one("Min", [y1, t[3]]), e.one("Max", [y0, t[1]])]), norm])
+    inter = e.one("Mul", [iw, ih])
+    union = e.one("Sub", [e.one("Add", [area, e.one("Transpose", [area], perm=[0, 1, 3, 2])]), inter])
+    iou = e.one("Where", [disjoint, _f32(e, 0.0), e.one("Div", [inter, union])])     # [N, C, K, K]
+    below = e.const(np.tril(np.ones((k, k), bool), -1))                               # j < i
+    iou = e.one("Where", [below, iou, _f32(e, 0.0)])
+    max_iou = e.one("Transpose", [e.one("ReduceMax", [iou, e.ints([3])], keepdims=1)], perm=[0, 1, 3, 2])
+    if op.decay_function == "gaussian":
+        decay = e.one("Exp", [e.one("Mul", [e.one("Sub", [e.one("Mul", [max_iou, max_iou]), e.one("Mul", [iou, iou])]),
+                                            _f32(e, float(F32(op.gaussian_sigma)))])])
+    else:
+        decay = e.one("Div", [e.one("Sub", [_f32(e, 1.0), iou]),
+                              e.one("Add", [e.one("Sub", [_f32(e, 1.0), max_iou]), _f32(e, float(F32(1e-10)))])])
+    decay = e.one("ReduceMin", [e.one("Where", [below, decay, _f32(e, 1.0)]), e.ints([3])], keepdims=0)
+    decayed = e.one("Mul", [e.one("Min", [decay, _f32(e, 1.0)]), scores])             # [N, C, K]
+    kept = e.one("And", [valid, e.one("Greater", [decayed, _f32(e, float(F32(op.post_threshold)))])])
+    at = e.one("Transpose", [e.one("NonZero", [kept])], perm=[1, 0])                  # [S, 3]: image, class, k
+    image, label = (e.one("Gather", [at, _i64(e, i)], axis=1) for i in (0, 1))
+    score = e.one("GatherND", [decayed, at])
+    index = e.one("GatherND", [item, at])
+    box = e.one("GatherND", [boxes, e.one("Concat", [e.one("Unsqueeze", [image, e.ints([1])]),
+                                                     e.one("Unsqueeze", [index, e.ints([1])])], axis=1)])
+    images = e.one("Shape", [c.inputs[0]], start=0, end=1)
+    if op.keep_top_k > -1:
+        best = _best_per_image(e, image, [(score, True), (label, False), (index, False)], op.keep_top_k, images)
+        image, label, score, index, box = (e.one("Compress", [v, best], axis=0)
+                                           for v in (image, label, score, index, box))
+    _nms_outputs(e, c, _Picked(image, label, score, index, box), n_p, images, False)

@@ -487,7 +487,7 @@ not_exported("OpenVINO's detection post-processing (proposals, multi-class NMS..
              "has no ONNX op; a decomposition is not written yet",
              "Proposal",
              "ExperimentalDetectronDetectionOutput", "ExperimentalDetectronGenerateProposalsSingleImage",
-             "ExperimentalDetectronROIFeatureExtractor", "GenerateProposals", "MatrixNms",
+             "ExperimentalDetectronROIFeatureExtractor", "GenerateProposals",
              "NMSRotated")
 
 
