@@ -765,3 +765,113 @@ def matrix_nms(e: Emitter, c: Call) -> None:
         image, label, score, index, box = (e.one("Compress", [v, best], axis=0)
                                            for v in (image, label, score, index, box))
     _nms_outputs(e, c, _Picked(image, label, score, index, box), n_p, images, False)
+
+
+@converts("Proposal")
+def proposal(e: Emitter, c: Call) -> None:
+    """OpenVINO's anchors (a constant from the attributes) shifted over the grid, moved by the
+    deltas, clipped, scored 0 below the minimum size; per image the ``pre_nms_topn`` best
+    (stable), ONNX NonMaxSuppression (no score threshold; widths and heights +1 unless
+    tensorflow, as boxes grown at their far corner; OpenVINO also requires the boxes to touch,
+    which only differs for boxes less than a pixel apart), the first ``post_nms_topn`` as rows
+    ``[image, box]`` (the first unused row's image -1) and, Proposal-4, their scores."""
+    from ..ops.proposal import anchors
+    op = c.op
+    tf = op.framework == "tensorflow"
+    base = anchors(op.base_size, op.ratio, op.scale, tf)
+    n_a = base.shape[0]
+    p_s = c.in_info[0].shape
+    if not (p_s.rank == 4 and p_s[1].is_static and p_s[1].lo == 2 * n_a):
+        raise Unexpressible("class_probs whose channels are not twice the anchor count")
+    f32 = onnx_type_named("FLOAT")
+    probs, deltas, image = (e.one("Cast", [x], to=f32) for x in c.inputs)
+    off = 0.0 if tf else 1.0
+    img = e.one("Reshape", [image, e.ints([-1])])
+
+    def at(i: int) -> str:                     # [1]
+        return e.one("Gather", [img, e.ints([i])], axis=0)
+    img_h, img_w = (at(1), at(0)) if tf else (at(0), at(1))
+    scale_h = at(2)
+    scale_w = e.one("Gather", [img, e.one("Min", [e.ints([3]), e.one("Sub", [e.one("Size", [img]), _i64(e, 1)])])],
+                    axis=0)
+    hw = _dims(e, probs, 2, 4)
+    h, w = (e.one("Squeeze", [e.one("Slice", [hw, e.ints([i]), e.ints([i + 1])]), e.ints([0])]) for i in (0, 1))
+    gy = e.one("Cast", [e.one("Range", [_i64(e, 0), h, _i64(e, 1)])], to=f32)
+    gx = e.one("Cast", [e.one("Range", [_i64(e, 0), w, _i64(e, 1)])], to=f32)
+    gy = e.one("Reshape", [gy, e.ints([-1, 1, 1, 1])])
+    gx = e.one("Reshape", [gx, e.ints([1, -1, 1, 1])])
+    sx, sy = (gy, gx) if tf else (gx, gy)
+    stride = _f32(e, float(op.feat_stride))
+    sx, sy = e.one("Mul", [sx, stride]), e.one("Mul", [sy, stride])
+    zero = e.one("Mul", [e.one("Add", [sx, sy]), _f32(e, 0.0)])                            # [H, W, 1, 1]
+    sx, sy = e.one("Add", [sx, zero]), e.one("Add", [sy, zero])
+    shift = e.one("Concat", [sx, sy, sx, sy], axis=3)                                  # [H, W, 1, 4]
+    box = e.one("Add", [shift, e.const(base.reshape(1, 1, n_a, 4))])                 # [H, W, A, 4]
+    if tf:
+        box = _clip_corners(e, box, img_w, img_h, 0.0)
+    d = e.one("Reshape", [deltas, e.one("Concat", [e.ints([0, n_a, 4]), hw], axis=0)])
+    d = e.one("Transpose", [d], perm=[0, 3, 4, 1, 2])                                  # [N, H, W, A, 4]
+    dx, dy, dw, dh = _corners(e, d)
+    dx, dy = (e.one("Div", [v, _f32(e, float(F32(op.box_coordinate_scale)))]) for v in (dx, dy))
+    dw, dh = (e.one("Div", [v, _f32(e, float(F32(op.box_size_scale)))]) for v in (dw, dh))
+    b0, b1, b2, b3 = _corners(e, box)
+    o = _f32(e, off)
+    half = _f32(e, 0.5)
+    ww, hh = e.one("Add", [e.one("Sub", [b2, b0]), o]), e.one("Add", [e.one("Sub", [b3, b1]), o])
+    cx, cy = e.one("Add", [b0, e.one("Mul", [half, ww])]), e.one("Add", [b1, e.one("Mul", [half, hh])])
+    px, py = e.one("Add", [e.one("Mul", [dx, ww]), cx]), e.one("Add", [e.one("Mul", [dy, hh]), cy])
+    pw, ph = e.one("Mul", [e.one("Exp", [dw]), ww]), e.one("Mul", [e.one("Exp", [dh]), hh])
+    x0, x1 = e.one("Sub", [px, e.one("Mul", [half, pw])]), e.one("Add", [px, e.one("Mul", [half, pw])])
+    y0, y1 = e.one("Sub", [py, e.one("Mul", [half, ph])]), e.one("Add", [py, e.one("Mul", [half, ph])])
+    if op.clip_before_nms:
+        x0, x1 = (e.one("Max", [e.one("Min", [v, e.one("Sub", [img_w, o])]), _f32(e, 0.0)]) for v in (x0, x1))
+        y0, y1 = (e.one("Max", [e.one("Min", [v, e.one("Sub", [img_h, o])]), _f32(e, 0.0)]) for v in (y0, y1))
+    bw, bh = e.one("Add", [e.one("Sub", [x1, x0]), o]), e.one("Add", [e.one("Sub", [y1, y0]), o])
+    min_size = _f32(e, float(op.min_size))
+    big = e.one("And", [e.one("LessOrEqual", [e.one("Mul", [min_size, scale_w]), bw]),
+                        e.one("LessOrEqual", [e.one("Mul", [min_size, scale_h]), bh])])     # [N, H, W, A, 1]
+    fg = e.one("Slice", [probs, e.ints([n_a]), e.ints([2 * n_a]), e.ints([1])])
+    score = e.one("Mul", [e.one("Unsqueeze", [e.one("Transpose", [fg], perm=[0, 2, 3, 1]), e.ints([4])]),
+                          e.one("Cast", [big], to=f32)])
+    score = e.one("Reshape", [score, e.ints([0, -1])])                                 # [N, H*W*A]
+    boxes = e.one("Reshape", [e.one("Concat", [x0, y0, x1, y1], axis=-1), e.ints([0, -1, 4])])
+    count = e.one("Min", [e.one("Shape", [score], start=1, end=2), e.ints([op.pre_nms_topn])])
+    top, order = e.node("TopK", [score, count], 2, axis=1, largest=1, sorted=1)
+    cand = e.one("GatherElements", [boxes, e.one("Expand", [e.one("Unsqueeze", [order, e.ints([2])]),
+                                                            e.one("Concat", [e.one("Shape", [order]), e.ints([4])],
+                                                                  axis=0)])], axis=1)
+    measured = cand if tf else e.one("Add", [cand, e.const(np.asarray([0, 0, 1, 1], F32))])
+    post = op.post_nms_topn
+    selected = e.one("NonMaxSuppression", [measured, e.one("Unsqueeze", [top, e.ints([1])]), e.ints([post]),
+                                           e.const(np.asarray([op.nms_thresh], F32))])
+    image_id = e.one("Gather", [selected, _i64(e, 0)], axis=1)
+    pick = e.one("Concat", [e.one("Unsqueeze", [image_id, e.ints([1])]),
+                            e.one("Gather", [selected, e.ints([2])], axis=1)], axis=1)
+    rois = e.one("GatherND", [cand, pick])                                             # [S, 4]
+    kept_scores = e.one("GatherND", [top, pick])
+    if op.clip_after_nms:
+        rois = _clip_corners(e, rois, img_w, img_h, 0.0)
+    if op.normalize:
+        rois = e.one("Div", [rois, e.one("Concat", [img_w, img_h, img_w, img_h], axis=0)])
+    images = e.one("Shape", [probs], start=0, end=1)
+    per_image = _per_image(e, image_id, e.one("Squeeze", [images, e.ints([0])]))
+    starts = e.one("CumSum", [per_image, _i64(e, 0)], exclusive=1)
+    rank = e.one("Sub", [e.one("Range", [_i64(e, 0), e.one("Squeeze", [e.one("Shape", [image_id]), e.ints([0])]),
+                                         _i64(e, 1)]), e.one("Gather", [starts, image_id], axis=0)])
+    slot = e.one("Unsqueeze", [e.one("Add", [e.one("Mul", [image_id, _i64(e, post)]), rank]), e.ints([1])])
+    marker = e.one("Neg", [e.one("OneHot", [per_image, e.ints([post]), e.const(np.asarray([0, 1], F32))], axis=-1)])
+    zeros = e.one("Expand", [_f32(e, 0.0), e.one("Concat", [images, e.ints([post, 4])], axis=0)])
+    empty = e.one("Reshape", [e.one("Concat", [e.one("Unsqueeze", [marker, e.ints([2])]), zeros], axis=2),
+                              e.ints([-1, 5])])
+    rows = e.one("Concat", [e.one("Unsqueeze", [e.one("Cast", [image_id], to=f32), e.ints([1])]), rois], axis=1)
+    out = e.one("ScatterND", [empty, slot, rows])
+    e.one("Cast", [out], c.outputs[0], to=onnx_type(c.out_info[0].etype))
+    if len(c.outputs) > 1:
+        flat = e.one("Reshape", [e.one("Mul", [marker, _f32(e, 0.0)]), e.ints([-1])])
+        e.one("Cast", [e.one("ScatterND", [flat, slot, kept_scores])], c.outputs[1], to=onnx_type(c.out_info[1].etype))
+
+
+def _clip_corners(e: Emitter, box: str, img_w: str, img_h: str, less: float) -> str:
+    """Corner boxes [..., 4] clipped to [0, image size - ``less``]."""
+    top = e.one("Sub", [e.one("Concat", [img_w, img_h, img_w, img_h], axis=0), _f32(e, less)])
+    return e.one("Max", [e.one("Min", [box, top]), _f32(e, 0.0)])

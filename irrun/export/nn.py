@@ -485,7 +485,6 @@ def nms(e: Emitter, c: Call) -> None:
 
 not_exported("OpenVINO's detection post-processing (proposals, multi-class NMS...) "
              "has no ONNX op; a decomposition is not written yet",
-             "Proposal",
              "ExperimentalDetectronDetectionOutput", "ExperimentalDetectronGenerateProposalsSingleImage",
              "ExperimentalDetectronROIFeatureExtractor", "GenerateProposals",
              "NMSRotated")
