@@ -308,6 +308,20 @@ def _dims(e: Emitter, x: str, start: int, end: int) -> str:
     return e.one("Shape", [x], start=start, end=end)
 
 
+def _within(e: Emitter, v: str, top: str, closed: bool) -> str:
+    """``0 <= v <= top`` (``closed``) or ``0 <= v < top``, in f64 (sample positions)."""
+    below = e.one("LessOrEqual" if closed else "Less", [v, top])
+    return e.one("And", [e.one("GreaterOrEqual", [v, e.const(np.asarray(0.0))]), below])
+
+
+def _grid_coordinate(e: Emitter, v: str, extent: str) -> str:
+    """A pixel position on an axis of ``extent + 1`` pixels as GridSample's align_corners
+    coordinate in [-1, 1] (f32)."""
+    span = e.one("Max", [extent, e.const(np.asarray(1.0))])
+    scaled = e.one("Div", [e.one("Mul", [v, e.const(np.asarray(2.0))]), span])
+    return e.one("Cast", [e.one("Sub", [scaled, e.const(np.asarray(1.0))])], to=onnx_type_named("FLOAT"))
+
+
 @converts("ROIPooling")
 def roi_pooling(e: Emitter, c: Call) -> None:
     """``max``: ONNX MaxRoiPool (the Caffe kernel OpenVINO's is: rounded scaled corners, +1
@@ -337,22 +351,12 @@ def roi_pooling(e: Emitter, c: Call) -> None:
         return e.one("Add", [e.one("Mul", [e.const(np.arange(n, dtype=np.float64).reshape(1, n)), step]),
                              e.one("Mul", [a, extent])])
     ys, xs = samples(y1, y2, ph, hm1), samples(x1, x2, pw, wm1)
-    zero = e.const(np.asarray(0.0))
-
-    def inside(v: str, extent: str) -> str:
-        return e.one("And", [e.one("GreaterOrEqual", [v, zero]), e.one("LessOrEqual", [v, extent])])
-
-    def normalised(v: str, extent: str) -> str:
-        span = e.one("Max", [extent, e.const(np.asarray(1.0))])
-        return e.one("Cast", [e.one("Sub", [e.one("Div", [e.one("Mul", [v, e.const(np.asarray(2.0))]), span]),
-                                            e.const(np.asarray(1.0))])], to=f32)
-    gy = e.one("Expand", [e.one("Unsqueeze", [normalised(ys, hm1), e.ints([2])]), e.ints([1, 1, pw])])
-    gx = e.one("Expand", [e.one("Unsqueeze", [normalised(xs, wm1), e.ints([1])]), e.ints([1, ph, 1])])
+    gy = e.one("Expand", [e.one("Unsqueeze", [_grid_coordinate(e, ys, hm1), e.ints([2])]), e.ints([1, 1, pw])])
+    gx = e.one("Expand", [e.one("Unsqueeze", [_grid_coordinate(e, xs, wm1), e.ints([1])]), e.ints([1, ph, 1])])
     grid = e.one("Concat", [e.one("Unsqueeze", [gx, e.ints([3])]), e.one("Unsqueeze", [gy, e.ints([3])])], axis=3)
-    mask = e.one("And", [e.one("Unsqueeze", [inside(ys, hm1), e.ints([2])]),
-                         e.one("Unsqueeze", [inside(xs, wm1), e.ints([1])])])          # [R, ph, pw]
-    maps = e.one("Gather", [feat, e.one("Cast", [e.one("Squeeze", [batch, e.ints([1])])],
-                                        to=onnx_type_named("INT64"))], axis=0)
+    mask = e.one("And", [e.one("Unsqueeze", [_within(e, ys, hm1, True), e.ints([2])]),
+                         e.one("Unsqueeze", [_within(e, xs, wm1, True), e.ints([1])])])   # [R, ph, pw]
+    maps = _roi_maps(e, feat, batch)
     pooled = e.one("GridSample", [maps, grid], mode="linear", padding_mode="zeros", align_corners=1)
     keep = e.one("Cast", [e.one("Unsqueeze", [mask, e.ints([1])])], to=onnx_type(c.out_info[0].etype))
     e.one("Mul", [pooled, keep], c.outputs[0])
@@ -609,22 +613,13 @@ def psroi_pooling(e: Emitter, c: Call) -> None:
         twice = e.one("Add", [e.one("Mul", [e.const(np.asarray(2.0)), start]), e.one("Unsqueeze", [binsize, e.ints([2])])])
         return e.one("Div", [e.one("Mul", [twice, extent]), e.const(np.asarray(2.0))])
     py, px = positions(y1, y2, by, hm1), positions(x1, x2, bx, wm1)                  # [R, by, G], [R, bx, G]
-    zero = e.const(np.asarray(0.0))
-
-    def inside(v: str, size: str) -> str:
-        return e.one("And", [e.one("GreaterOrEqual", [v, zero]), e.one("Less", [v, size])])
-
-    def normalised(v: str, ext: str) -> str:
-        span = e.one("Max", [ext, e.const(np.asarray(1.0))])
-        return e.one("Cast", [e.one("Sub", [e.one("Div", [e.one("Mul", [v, e.const(np.asarray(2.0))]), span]),
-                                            e.const(np.asarray(1.0))])], to=f32)
     full = e.ints([1, by, bx, g, g])
-    gy = e.one("Expand", [e.one("Reshape", [normalised(py, hm1), e.ints([0, by, 1, g, 1])]), full])
-    gx = e.one("Expand", [e.one("Reshape", [normalised(px, wm1), e.ints([0, 1, bx, 1, g])]), full])
+    gy = e.one("Expand", [e.one("Reshape", [_grid_coordinate(e, py, hm1), e.ints([0, by, 1, g, 1])]), full])
+    gx = e.one("Expand", [e.one("Reshape", [_grid_coordinate(e, px, wm1), e.ints([0, 1, bx, 1, g])]), full])
     grid = e.one("Concat", [e.one("Unsqueeze", [v, e.ints([5])]) for v in (gx, gy)], axis=5)
     grid = e.one("Reshape", [grid, e.ints([-1, g, g, 2])])                             # [R*by*bx, G, G, 2]
-    ok = e.one("And", [e.one("Reshape", [inside(py, h64), e.ints([0, by, 1, g, 1])]),
-                       e.one("Reshape", [inside(px, w64), e.ints([0, 1, bx, 1, g])])])  # [R, by, bx, G, G]
+    ok = e.one("And", [e.one("Reshape", [_within(e, py, h64, False), e.ints([0, by, 1, g, 1])]),
+                       e.one("Reshape", [_within(e, px, w64, False), e.ints([0, 1, bx, 1, g])])])  # [R, by, bx, G, G]
     planes = e.one("Reshape", [maps, e.one("Concat", [e.ints([-1, d]), hw], axis=0)])  # [R*by*bx, D, H, W]
     sampled = e.one("GridSample", [planes, grid], mode="linear", padding_mode="border", align_corners=1)
     sampled = e.one("Reshape", [sampled, e.ints([-1, by, bx, d, g, g])])
