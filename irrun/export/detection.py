@@ -80,7 +80,7 @@ def prior_box(e: Emitter, c: Call) -> None:
         if img is None:
             raise Unexpressible("scale_all_sizes=false with a run-time image size (the priors' sizes depend on it)")
         ih_value = int(np.asarray(img).reshape(-1)[0])
-    rows = op._priors(ih_value if ih_value is not None else 1)
+    rows = op.prior_rows(ih_value if ih_value is not None else 1)
     if len(rows) != n:
         raise Unexpressible(f"the kernel writes {len(rows)} boxes per cell into an output sized for {n}")
     h, w = _pair(e, c.inputs[0])
@@ -424,10 +424,10 @@ def reorg_yolo(e: Emitter, c: Call) -> None:
         return
     if not shape.is_static:
         raise Unexpressible("channels not a multiple of stride² with a dynamic shape (the index map needs the shape)")
-    from ..ops.region_yolo import _reorg_index
+    from ..ops.region_yolo import reorg_index
     n, ch_n, h, w = shape.to_tuple()
     flat = e.one("Reshape", [c.inputs[0], e.ints([-1])])
-    picked = e.one("Gather", [flat, e.const(_reorg_index((n, ch_n, h, w), s).astype(np.int64))], axis=0)
+    picked = e.one("Gather", [flat, e.const(reorg_index((n, ch_n, h, w), s).astype(np.int64))], axis=0)
     e.one("Reshape", [picked, e.ints([n, ch_n * s * s, h // s, w // s])], c.outputs[0])
 
 
