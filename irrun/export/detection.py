@@ -870,3 +870,125 @@ def _clip_corners(e: Emitter, box: str, img_w: str, img_h: str, less: float) -> 
     """Corner boxes [..., 4] clipped to [0, image size - ``less``]."""
     top = e.one("Sub", [e.one("Concat", [img_w, img_h, img_w, img_h], axis=0), _f32(e, less)])
     return e.one("Max", [e.one("Min", [box, top]), _f32(e, 0.0)])
+
+
+def _refine(e: Emitter, anchors: str, deltas: str, scores: str, img_h: str, img_w: str, offset: float,
+            n_a: int) -> tuple[str, str, str, str]:
+    """irrun.ops.generate_proposals.refine for a batch: anchors [H, W, A, 4], deltas
+    [N, A*4, H, W], scores [N, A, H, W], image sizes broadcastable to [N, H, W, A] ->
+    (boxes [N, P, 4], scores [N, P], widths, heights [N, P]) in (h, w, anchor) order."""
+    from ..ops.generate_proposals import MAX_LOG_SIZE
+    hw = _dims(e, scores, 2, 4)
+    d = e.one("Reshape", [deltas, e.one("Concat", [e.ints([0, n_a, 4]), hw], axis=0)])
+    dx, dy, dw, dh = (e.one("Squeeze", [v, e.ints([4])])
+                      for v in _corners(e, e.one("Transpose", [d], perm=[0, 3, 4, 1, 2])))   # [N, H, W, A]
+    a0, a1, a2, a3 = (e.one("Squeeze", [v, e.ints([3])]) for v in _corners(e, anchors))     # [H, W, A]
+    o, half = _f32(e, offset), _f32(e, 0.5)
+    ww, hh = e.one("Add", [e.one("Sub", [a2, a0]), o]), e.one("Add", [e.one("Sub", [a3, a1]), o])
+    cx, cy = e.one("Add", [a0, e.one("Mul", [half, ww])]), e.one("Add", [a1, e.one("Mul", [half, hh])])
+    px, py = e.one("Add", [e.one("Mul", [dx, ww]), cx]), e.one("Add", [e.one("Mul", [dy, hh]), cy])
+    top = _f32(e, float(MAX_LOG_SIZE))
+    pw = e.one("Mul", [e.one("Exp", [e.one("Min", [dw, top])]), ww])
+    ph = e.one("Mul", [e.one("Exp", [e.one("Min", [dh, top])]), hh])
+    x0, y0 = e.one("Sub", [px, e.one("Mul", [half, pw])]), e.one("Sub", [py, e.one("Mul", [half, ph])])
+    x1 = e.one("Sub", [e.one("Add", [px, e.one("Mul", [half, pw])]), o])
+    y1 = e.one("Sub", [e.one("Add", [py, e.one("Mul", [half, ph])]), o])
+    x0, x1 = (e.one("Max", [_f32(e, 0.0), e.one("Min", [v, e.one("Sub", [img_w, o])])]) for v in (x0, x1))
+    y0, y1 = (e.one("Max", [_f32(e, 0.0), e.one("Min", [v, e.one("Sub", [img_h, o])])]) for v in (y0, y1))
+    flat = e.ints([0, -1])
+    boxes = e.one("Reshape", [e.one("Concat", [e.one("Unsqueeze", [v, e.ints([4])]) for v in (x0, y0, x1, y1)],
+                                    axis=4), e.ints([0, -1, 4])])
+    sc = e.one("Reshape", [e.one("Transpose", [scores], perm=[0, 2, 3, 1]), flat])
+    widths = e.one("Reshape", [e.one("Add", [e.one("Sub", [x1, x0]), o]), flat])
+    heights = e.one("Reshape", [e.one("Add", [e.one("Sub", [y1, y0]), o]), flat])
+    return boxes, sc, widths, heights
+
+
+def _top_boxes(e: Emitter, boxes: str, scores: str, pre: int) -> tuple[str, str, str]:
+    """The ``pre`` best of each image (stable): (boxes [N, K, 4], scores [N, K], their order)."""
+    count = e.one("Min", [e.one("Shape", [scores], start=1, end=2), e.ints([pre])])
+    top, order = e.node("TopK", [scores, count], 2, axis=1, largest=1, sorted=1)
+    where = e.one("Expand", [e.one("Unsqueeze", [order, e.ints([2])]),
+                             e.one("Concat", [e.one("Shape", [order]), e.ints([4])], axis=0)])
+    return e.one("GatherElements", [boxes, where], axis=1), top, order
+
+
+def _proposal_inputs(e: Emitter, c: Call, axis: int) -> tuple[int, list[str]]:
+    """(anchors per cell: scores' dim ``axis``, static here; im_info, anchors, deltas, scores as f32)."""
+    shape = c.in_info[3].shape
+    if shape.rank is None or not shape[axis].is_static:
+        raise Unexpressible("a run-time anchor count")
+    return shape[axis].lo, [e.one("Cast", [x], to=onnx_type_named("FLOAT")) for x in c.inputs]
+
+
+@converts("ExperimentalDetectronGenerateProposalsSingleImage")
+def detectron_generate_proposals(e: Emitter, c: Call) -> None:
+    """Anchors refined by the deltas (sizes +1), clipped; boxes under ``min_size`` scored 0; the
+    ``pre_nms_count`` best (stable) through ONNX NonMaxSuppression (no offset, no score
+    threshold); ``post_nms_count`` rows, zeros after the kept ones."""
+    op = c.op
+    n_a, (info, anchors, deltas, scores) = _proposal_inputs(e, c, 0)
+    f32 = onnx_type_named("FLOAT")
+    info = e.one("Reshape", [info, e.ints([-1])])
+    img_h, img_w = (e.one("Gather", [info, e.ints([i])], axis=0) for i in (0, 1))
+    anchors = e.one("Reshape", [anchors, e.one("Concat", [_dims(e, scores, 1, 3), e.ints([n_a, 4])], axis=0)])
+    boxes, sc, widths, heights = _refine(e, anchors, e.one("Unsqueeze", [deltas, e.ints([0])]),
+                                         e.one("Unsqueeze", [scores, e.ints([0])]), img_h, img_w, 1.0, n_a)
+    small = _f32(e, float(F32(op.min_size)))
+    big = e.one("And", [e.one("LessOrEqual", [small, widths]), e.one("LessOrEqual", [small, heights])])
+    sc = e.one("Mul", [sc, e.one("Cast", [big], to=f32)])
+    cand, top, _ = _top_boxes(e, boxes, sc, op.pre_nms_count)
+    post = op.post_nms_count
+    selected = e.one("NonMaxSuppression", [cand, e.one("Unsqueeze", [top, e.ints([1])]), e.ints([post]),
+                                           e.const(np.asarray([op.nms_threshold], F32))])
+    pick = e.one("Gather", [selected, e.ints([0, 2])], axis=1)
+    rois = e.one("Concat", [e.one("GatherND", [cand, pick]), e.const(np.zeros((post, 4), F32))], axis=0)
+    kept = e.one("Concat", [e.one("GatherND", [top, pick]), e.const(np.zeros(post, F32))], axis=0)
+    for i, value in enumerate((rois, kept)):
+        cut = e.one("Slice", [value, e.ints([0]), e.ints([post])])
+        e.one("Cast", [cut], c.outputs[i], to=onnx_type(c.out_info[i].etype))
+
+
+@converts("GenerateProposals")
+def generate_proposals(e: Emitter, c: Call) -> None:
+    """Per image: anchors refined by the deltas (sizes +1 unless ``normalized``), clipped; the
+    ``pre_nms_count`` best (stable); those under ``min_size`` times the image scale skipped;
+    ONNX NonMaxSuppression (sizes +1 unless normalized, as boxes grown at their far corner);
+    the kept rows of all images in order, their scores and the count per image."""
+    op = c.op
+    if op.nms_eta != 1:
+        raise Unexpressible("nms_eta other than 1 (a threshold that shrinks after each kept box)")
+    n_a, (info, anchors, deltas, scores) = _proposal_inputs(e, c, 1)
+    off = 0.0 if op.normalized else 1.0
+    cols = e.one("Shape", [info], start=1, end=2)
+
+    def column(i: int) -> str:                 # [N, 1, 1, 1]
+        return e.one("Reshape", [e.one("Gather", [info, e.ints([i])], axis=1), e.ints([-1, 1, 1, 1])])
+
+    def column_or(i: int, other: str) -> str:
+        at = e.one("Min", [e.ints([i]), e.one("Sub", [cols, e.ints([1])])])
+        picked = e.one("Reshape", [e.one("Gather", [info, at], axis=1), e.ints([-1, 1])])
+        return e.one("Where", [e.one("Greater", [cols, e.ints([i])]), picked, other])
+    ones = e.one("Add", [e.one("Mul", [e.one("Gather", [info, e.ints([0])], axis=1), _f32(e, 0.0)]), _f32(e, 1.0)])
+    scale_h = column_or(2, ones)                                                        # [N, 1]
+    scale_w = column_or(3, scale_h)
+    boxes, sc, widths, heights = _refine(e, anchors, deltas, scores, column(0), column(1), off, n_a)
+    cand, top, order = _top_boxes(e, boxes, sc, op.pre_nms_count)
+    small = _f32(e, float(F32(op.min_size)))
+    size = e.one("Concat", [e.one("Unsqueeze", [v, e.ints([2])]) for v in (widths, heights)], axis=2)
+    size = e.one("GatherElements", [size, e.one("Expand", [e.one("Unsqueeze", [order, e.ints([2])]),
+                                                           e.one("Concat", [e.one("Shape", [order]), e.ints([2])],
+                                                                 axis=0)])], axis=1)
+    w_ok = e.one("LessOrEqual", [e.one("Mul", [small, scale_w]), e.one("Gather", [size, _i64(e, 0)], axis=2)])
+    h_ok = e.one("LessOrEqual", [e.one("Mul", [small, scale_h]), e.one("Gather", [size, _i64(e, 1)], axis=2)])
+    alive = e.one("Where", [e.one("And", [w_ok, h_ok]), top, _f32(e, -np.inf)])
+    measured = cand if op.normalized else e.one("Add", [cand, e.const(np.asarray([0, 0, 1, 1], F32))])
+    selected = e.one("NonMaxSuppression", [measured, e.one("Unsqueeze", [alive, e.ints([1])]),
+                                           e.ints([op.post_nms_count]), e.const(np.asarray([op.nms_threshold], F32)),
+                                           e.const(np.asarray([float(np.finfo(F32).min)], F32))])
+    pick = e.one("Gather", [selected, e.ints([0, 2])], axis=1)
+    e.one("Cast", [e.one("GatherND", [cand, pick])], c.outputs[0], to=onnx_type(c.out_info[0].etype))
+    e.one("Cast", [e.one("GatherND", [top, pick])], c.outputs[1], to=onnx_type(c.out_info[1].etype))
+    images = e.one("Squeeze", [e.one("Shape", [scores], start=0, end=1), e.ints([0])])
+    counts = _per_image(e, e.one("Gather", [selected, _i64(e, 0)], axis=1), images)
+    e.one("Cast", [counts], c.outputs[2], to=onnx_type(c.out_info[2].etype))

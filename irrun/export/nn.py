@@ -485,9 +485,7 @@ def nms(e: Emitter, c: Call) -> None:
 
 not_exported("OpenVINO's detection post-processing (proposals, multi-class NMS...) "
              "has no ONNX op; a decomposition is not written yet",
-             "ExperimentalDetectronDetectionOutput", "ExperimentalDetectronGenerateProposalsSingleImage",
-             "ExperimentalDetectronROIFeatureExtractor", "GenerateProposals",
-             "NMSRotated")
+             "ExperimentalDetectronDetectionOutput", "ExperimentalDetectronROIFeatureExtractor", "NMSRotated")
 
 
 not_exported("Interpolate-1's modes and align_corners are not mapped to ONNX Resize yet (versions 4 and 11 are)",
