@@ -98,7 +98,8 @@ _NOT_EXPORTED |= {"ExperimentalDetectronPriorGridGenerator-True-2-7.0"}
 DETECTION_TYPES = ("PriorBox", "PriorBoxClustered", "DetectionOutput", "ROIPooling", "ReorgYolo", "RegionYolo",
                    "ExperimentalDetectronTopKROIs", "ExperimentalDetectronPriorGridGenerator", "DeformableConvolution",
                    "PSROIPooling", "MulticlassNms", "MatrixNms", "Proposal",
-                   "GenerateProposals", "ExperimentalDetectronGenerateProposalsSingleImage")
+                   "GenerateProposals", "ExperimentalDetectronGenerateProposalsSingleImage",
+                   "ExperimentalDetectronROIFeatureExtractor")
 DETECTION_CASES = [c for c in case_ids(*DETECTION_TYPES, kind="run", status="ok") if c not in _NOT_EXPORTED]
 #: more max_rois than boxes: OpenVINO's CPU plugin leaves the rows after these uninitialised
 _GARBAGE_TAIL = {"ExperimentalDetectronTopKROIs-8": 6}

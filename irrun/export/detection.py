@@ -992,3 +992,41 @@ def generate_proposals(e: Emitter, c: Call) -> None:
     images = e.one("Squeeze", [e.one("Shape", [scores], start=0, end=1), e.ints([0])])
     counts = _per_image(e, e.one("Gather", [selected, _i64(e, 0)], axis=1), images)
     e.one("Cast", [counts], c.outputs[2], to=onnx_type(c.out_info[2].etype))
+
+
+@converts("ExperimentalDetectronROIFeatureExtractor")
+def detectron_roi_features(e: Emitter, c: Call) -> None:
+    """Each box's pyramid level ``floor(log2(sqrt(area) / 224 + 1e-6) + 2)`` (clamped; a box of no
+    area gives zeros), then ONNX RoiAlign (Caffe2's sampling, as OpenVINO's) on every level and the
+    box's level picked. ``aligned`` boxes are shifted by half a pixel before the scale (ONNX's
+    half_pixel mode would not widen boxes under one pixel to one as OpenVINO does); exact for
+    power-of-two pyramid scales, within an f32 step otherwise."""
+    op = c.op
+    f32, f64 = onnx_type_named("FLOAT"), onnx_type_named("DOUBLE")
+    rois = e.one("Cast", [c.inputs[0]], to=f32)
+    x0, y0, x1, y1 = (e.one("Squeeze", [v, e.ints([1])]) for v in _corners(e, rois))
+    area = e.one("Mul", [e.one("Sub", [x1, x0]), e.one("Sub", [y1, y0])])
+    ratio = e.one("Cast", [e.one("Div", [e.one("Sqrt", [area]), _f32(e, 224.0)])], to=f64)
+    log2 = e.one("Div", [e.one("Log", [e.one("Add", [ratio, e.const(np.asarray(1e-6))])]),
+                         e.const(np.asarray(np.log(2.0)))])
+    level = e.one("Floor", [e.one("Add", [log2, e.const(np.asarray(2.0))])])
+    level = e.one("Clip", [level, e.const(np.asarray(0.0)), e.const(np.asarray(float(len(c.inputs) - 2)))])
+    level = e.one("Reshape", [level, e.ints([-1, 1, 1, 1])])
+    batch = e.one("Mul", [e.one("Cast", [x0], to=onnx_type_named("INT64")), _i64(e, 0)])
+    o = op.output_size
+    out = None
+    for lvl, (fmap, s) in enumerate(zip(c.inputs[1:], op.pyramid_scales)):
+        boxes = rois
+        if op.aligned:
+            boxes = e.one("Sub", [rois, _f32(e, float(F32(0.5) / F32(1.0 / s)))])
+        pooled = e.one("RoiAlign", [e.one("Cast", [fmap], to=f32), boxes, batch], mode="avg", output_height=o,
+                       output_width=o, sampling_ratio=op.sampling_ratio, spatial_scale=float(F32(1.0 / s)),
+                       coordinate_transformation_mode="output_half_pixel")
+        here = e.one("Equal", [level, e.const(np.asarray(float(lvl)))])
+        out = pooled if out is None else e.one("Where", [here, pooled, out])
+    if out is None:
+        raise Unexpressible("no feature map")
+    empty = e.one("Not", [e.one("Greater", [e.one("Reshape", [area, e.ints([-1, 1, 1, 1])]), _f32(e, 0.0)])])
+    out = e.one("Where", [empty, _f32(e, 0.0), out])
+    e.one("Cast", [out], c.outputs[0], to=onnx_type(c.out_info[0].etype))
+    e.one("Identity", [c.inputs[0]], c.outputs[1])

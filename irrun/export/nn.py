@@ -485,7 +485,7 @@ def nms(e: Emitter, c: Call) -> None:
 
 not_exported("OpenVINO's detection post-processing (proposals, multi-class NMS...) "
              "has no ONNX op; a decomposition is not written yet",
-             "ExperimentalDetectronDetectionOutput", "ExperimentalDetectronROIFeatureExtractor", "NMSRotated")
+             "ExperimentalDetectronDetectionOutput", "NMSRotated")
 
 
 not_exported("Interpolate-1's modes and align_corners are not mapped to ONNX Resize yet (versions 4 and 11 are)",
