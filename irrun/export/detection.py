@@ -1014,7 +1014,7 @@ def detectron_roi_features(e: Emitter, c: Call) -> None:
     level = e.one("Reshape", [level, e.ints([-1, 1, 1, 1])])
     batch = e.one("Mul", [e.one("Cast", [x0], to=onnx_type_named("INT64")), _i64(e, 0)])
     o = op.output_size
-    out = None
+    out: str | None = None
     for lvl, (fmap, s) in enumerate(zip(c.inputs[1:], op.pyramid_scales)):
         boxes = rois
         if op.aligned:
