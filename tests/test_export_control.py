@@ -92,14 +92,14 @@ _NOT_EXPORTED = {"PriorBox1-shape-overflow", "PriorBox8-shape-overflow", "PriorB
                  "PriorBox8-shape-mxnet-max", "PriorBox1-mxnet-param", "PriorBox8-mxnet-param",
                  "PriorBox8-mxnet-step-auto-param", "DetectionOutput1-mxnet", "DetectionOutput8-mxnet",
                  "DetectionOutput8-mxnet-top-k", "MulticlassNms-opset8-eta-unnorm", "MulticlassNms-opset9-eta-unnorm",
-                 "MulticlassNms-opset9-roisnum"}
+                 "MulticlassNms-opset9-roisnum", "ROIAlignRotated-ratio0-scale"}
 #: irrun refuses what OpenVINO writes into uninitialised memory
 _NOT_EXPORTED |= {"ExperimentalDetectronPriorGridGenerator-True-2-7.0"}
 DETECTION_TYPES = ("PriorBox", "PriorBoxClustered", "DetectionOutput", "ROIPooling", "ReorgYolo", "RegionYolo",
                    "ExperimentalDetectronTopKROIs", "ExperimentalDetectronPriorGridGenerator", "DeformableConvolution",
                    "PSROIPooling", "MulticlassNms", "MatrixNms", "Proposal",
                    "GenerateProposals", "ExperimentalDetectronGenerateProposalsSingleImage",
-                   "ExperimentalDetectronROIFeatureExtractor")
+                   "ExperimentalDetectronROIFeatureExtractor", "ROIAlignRotated")
 DETECTION_CASES = [c for c in case_ids(*DETECTION_TYPES, kind="run", status="ok") if c not in _NOT_EXPORTED]
 #: more max_rois than boxes: OpenVINO's CPU plugin leaves the rows after these uninitialised
 _GARBAGE_TAIL = {"ExperimentalDetectronTopKROIs-8": 6}
@@ -141,7 +141,8 @@ def test_prior_box_with_run_time_sizes_keeps_the_grid_dynamic(tmp_path):
     ("DetectionOutput8-mxnet", "decrease_label_id (MXNet: one best class per prior"),
     ("PriorBox8-mxnet-param", "scale_all_sizes=false with a run-time image size"),
     ("MulticlassNms-opset8-eta-unnorm", "nms_eta < 1 (a threshold that shrinks after each kept box)"),
-    ("MulticlassNms-opset9-roisnum", "per-class boxes with roisnum")])
+    ("MulticlassNms-opset9-roisnum", "per-class boxes with roisnum"),
+    ("ROIAlignRotated-ratio0-scale", "sampling_ratio=0 (as many samples as each box needs)")])
 def test_detection_forms_not_written_are_refused_by_name(case, why, tmp_path):
     with pytest.raises(UnsupportedError) as err:
         _export_case(case, tmp_path)

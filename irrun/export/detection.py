@@ -1030,3 +1030,85 @@ def detectron_roi_features(e: Emitter, c: Call) -> None:
     out = e.one("Where", [empty, _f32(e, 0.0), out])
     e.one("Cast", [out], c.outputs[0], to=onnx_type(c.out_info[0].etype))
     e.one("Identity", [c.inputs[0]], c.outputs[1])
+
+
+def _caffe2_bilinear(e: Emitter, maps: str, ys: str, xs: str, hw: str) -> str:
+    """irrun.ops._detectron.bilinear_taps in ONNX ops: ``maps`` [R, C, H, W] sampled at
+    ``ys``/``xs`` [R, ...] (f32, broadcast together) -> [R, C, points]: 0 outside [-1, size],
+    positions clamped at 0 and to the last pixel."""
+    f32, i64 = onnx_type_named("FLOAT"), onnx_type_named("INT64")
+    h_i, w_i = (e.one("Slice", [hw, e.ints([i]), e.ints([i + 1])]) for i in (0, 1))
+    h_f, w_f = e.one("Cast", [h_i], to=f32), e.one("Cast", [w_i], to=f32)
+    full = e.one("Shape", [e.one("Add", [ys, xs])])
+    ys, xs = (e.one("Reshape", [e.one("Expand", [v, full]), e.ints([0, -1])]) for v in (ys, xs))   # [R, P]
+    minus = _f32(e, -1.0)
+    valid = e.one("And", [e.one("And", [e.one("GreaterOrEqual", [ys, minus]), e.one("LessOrEqual", [ys, h_f])]),
+                          e.one("And", [e.one("GreaterOrEqual", [xs, minus]), e.one("LessOrEqual", [xs, w_f])])])
+
+    def axis(v: str, size_f: str) -> tuple[str, str, str]:      # (low index, high index, weight of high)
+        v = e.one("Max", [v, _f32(e, 0.0)])
+        last = e.one("Sub", [size_f, _f32(e, 1.0)])
+        low = e.one("Floor", [v])
+        top = e.one("GreaterOrEqual", [low, last])
+        low = e.one("Where", [top, last, low])
+        v = e.one("Where", [top, low, v])
+        high = e.one("Where", [top, low, e.one("Add", [low, _f32(e, 1.0)])])
+        return e.one("Cast", [low], to=i64), e.one("Cast", [high], to=i64), e.one("Sub", [v, low])
+    yl, yh, ly = axis(ys, h_f)
+    xl, xh, lx = axis(xs, w_f)
+    hy, hx = e.one("Sub", [_f32(e, 1.0), ly]), e.one("Sub", [_f32(e, 1.0), lx])
+    flat = e.one("Reshape", [maps, e.ints([0, 0, -1])])                                # [R, C, H*W]
+    gather_shape = e.one("Concat", [e.one("Shape", [flat], start=0, end=2), e.one("Shape", [ys], start=1, end=2)],
+                         axis=0)
+    keep = e.one("Cast", [valid], to=f32)
+    total: str | None = None
+    for y, x, wy, wx in ((yl, xl, hy, hx), (yl, xh, hy, lx), (yh, xl, ly, hx), (yh, xh, ly, lx)):
+        at = e.one("Add", [e.one("Mul", [y, w_i]), x])
+        taps = e.one("GatherElements", [flat, e.one("Expand", [e.one("Unsqueeze", [at, e.ints([1])]), gather_shape])],
+                     axis=2)
+        weight = e.one("Unsqueeze", [e.one("Mul", [e.one("Mul", [wy, wx]), keep]), e.ints([1])])
+        term = e.one("Mul", [taps, weight])
+        total = term if total is None else e.one("Add", [total, term])
+    if total is None:
+        raise Unexpressible("no taps")
+    return total
+
+
+@converts("ROIAlignRotated")
+def roi_align_rotated(e: Emitter, c: Call) -> None:
+    """Each box's ``sampling_ratio``² samples per output pixel on its rotated grid (positions in f32
+    as OpenVINO's kernel computes them, cos/sin in f64), Caffe2's bilinear sampling as gathers,
+    averaged. An adaptive sampling_ratio (0: a sample count per box) has no fixed-shape form."""
+    op = c.op
+    if op.sampling_ratio <= 0:
+        raise Unexpressible("sampling_ratio=0 (as many samples as each box needs) is not written yet")
+    ph, pw, g = op.pooled_h, op.pooled_w, op.sampling_ratio
+    f32, f64 = onnx_type_named("FLOAT"), onnx_type_named("DOUBLE")
+    data = e.one("Cast", [c.inputs[0]], to=f32)
+    rois = e.one("Cast", [c.inputs[1]], to=f32)
+    cols = [e.one("Slice", [rois, e.ints([i]), e.ints([i + 1]), e.ints([1])]) for i in range(5)]   # [R, 1]
+    s, half = _f32(e, float(F32(op.spatial_scale))), _f32(e, 0.5)
+    cx, cy = (e.one("Sub", [e.one("Mul", [v, s]), half]) for v in cols[:2])
+    w, h = (e.one("Mul", [v, s]) for v in cols[2:4])
+    theta = e.one("Neg", [cols[4]]) if op.clockwise_mode else cols[4]
+    ct, st = (e.one("Cast", [e.one(k, [e.one("Cast", [theta], to=f64)])], to=f32) for k in ("Cos", "Sin"))
+
+    def offsets(size: str, n: int) -> str:                                           # [R, n*g]
+        step = e.one("Div", [size, _f32(e, float(n))])
+        start = e.one("Unsqueeze", [e.one("Div", [e.one("Neg", [size]), _f32(e, 2.0)]), e.ints([2])])
+        cells = e.one("Add", [start, e.one("Mul", [e.const(np.arange(n, dtype=F32).reshape(1, n, 1)),
+                                                   e.one("Unsqueeze", [step, e.ints([2])])])])
+        inner = e.one("Div", [e.one("Mul", [e.const((np.arange(g, dtype=F32) + F32(0.5)).reshape(1, 1, g)),
+                                            e.one("Unsqueeze", [step, e.ints([2])])]), _f32(e, float(g))])
+        return e.one("Reshape", [e.one("Add", [cells, inner]), e.ints([0, -1])])
+    yy = e.one("Unsqueeze", [offsets(h, ph), e.ints([2])])                            # [R, ph*g, 1]
+    xx = e.one("Unsqueeze", [offsets(w, pw), e.ints([1])])                            # [R, 1, pw*g]
+    ct3, st3 = (e.one("Unsqueeze", [v, e.ints([2])]) for v in (ct, st))
+    cx3, cy3 = (e.one("Unsqueeze", [v, e.ints([2])]) for v in (cx, cy))
+    ys = e.one("Add", [e.one("Sub", [e.one("Mul", [yy, ct3]), e.one("Mul", [xx, st3])]), cy3])
+    xs = e.one("Add", [e.one("Add", [e.one("Mul", [yy, st3]), e.one("Mul", [xx, ct3])]), cx3])
+    maps = e.one("Gather", [data, e.one("Cast", [c.inputs[2]], to=onnx_type_named("INT64"))], axis=0)
+    taps = _caffe2_bilinear(e, maps, ys, xs, _dims(e, data, 2, 4))                  # [R, C, ph*g*pw*g]
+    grouped = e.one("Reshape", [taps, e.ints([0, 0, ph, g, pw, g])])
+    out = e.one("Div", [e.one("ReduceSum", [grouped, e.ints([3, 5])], keepdims=0), _f32(e, float(g * g))])
+    e.one("Cast", [out], c.outputs[0], to=onnx_type(c.out_info[0].etype))
