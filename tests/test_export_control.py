@@ -99,7 +99,8 @@ DETECTION_TYPES = ("PriorBox", "PriorBoxClustered", "DetectionOutput", "ROIPooli
                    "ExperimentalDetectronTopKROIs", "ExperimentalDetectronPriorGridGenerator", "DeformableConvolution",
                    "PSROIPooling", "MulticlassNms", "MatrixNms", "Proposal",
                    "GenerateProposals", "ExperimentalDetectronGenerateProposalsSingleImage",
-                   "ExperimentalDetectronROIFeatureExtractor", "ROIAlignRotated")
+                   "ExperimentalDetectronROIFeatureExtractor", "ROIAlignRotated",
+                   "ExperimentalDetectronDetectionOutput")
 DETECTION_CASES = [c for c in case_ids(*DETECTION_TYPES, kind="run", status="ok") if c not in _NOT_EXPORTED]
 #: more max_rois than boxes: OpenVINO's CPU plugin leaves the rows after these uninitialised
 _GARBAGE_TAIL = {"ExperimentalDetectronTopKROIs-8": 6}

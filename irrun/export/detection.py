@@ -190,11 +190,11 @@ class _Picked(NamedTuple):
 
 
 def _class_nms(e: Emitter, conf: str, boxes: str, n_c: int, n_p: int, k: int, iou: float, least: float,
-               nms_boxes: str | None = None) -> _Picked:
+               nms_boxes: str | None = None, most: int | None = None) -> _Picked:
     """Per (image, class) the ``k`` best of ``conf`` [N, C, P] (ties: the lower index), through
-    one ONNX NonMaxSuppression batch each (drops an IoU > ``iou``, keeps a score > ``least``).
-    ``boxes`` [N, 1 or C, P, 4] are the boxes returned, ``nms_boxes`` (default: the same) the
-    ones overlaps are measured on."""
+    one ONNX NonMaxSuppression batch each (drops an IoU > ``iou``, keeps a score > ``least``, at
+    most ``most``, default ``k``). ``boxes`` [N, 1 or C, P, 4] are the boxes returned,
+    ``nms_boxes`` (default: the same) the ones overlaps are measured on."""
     scores, index = e.node("TopK", [conf, e.ints([k])], 2, axis=2, largest=1, sorted=1)   # [N, C, K]
     where = e.one("Expand", [e.one("Unsqueeze", [index, e.ints([-1])]),
                              e.one("Concat", [e.one("Shape", [index]), e.ints([4])], axis=0)])
@@ -205,7 +205,8 @@ def _class_nms(e: Emitter, conf: str, boxes: str, n_c: int, n_p: int, k: int, io
     cand = candidates(boxes)
     measured = cand if nms_boxes is None else candidates(nms_boxes)
     selected = e.one("NonMaxSuppression", [e.one("Reshape", [measured, e.ints([-1, k, 4])]),
-                                           e.one("Reshape", [scores, e.ints([-1, 1, k])]), e.ints([k]),
+                                           e.one("Reshape", [scores, e.ints([-1, 1, k])]),
+                                           e.ints([k if most is None else most]),
                                            e.const(np.asarray([iou], F32)), e.const(np.asarray([least], F32))])
     batch = e.one("Gather", [selected, _i64(e, 0)], axis=1)
     at = e.one("Add", [e.one("Mul", [batch, _i64(e, k)]), e.one("Gather", [selected, _i64(e, 2)], axis=1)])
@@ -1112,3 +1113,57 @@ def roi_align_rotated(e: Emitter, c: Call) -> None:
     grouped = e.one("Reshape", [taps, e.ints([0, 0, ph, g, pw, g])])
     out = e.one("Div", [e.one("ReduceSum", [grouped, e.ints([3, 5])], keepdims=0), _f32(e, float(g * g))])
     e.one("Cast", [out], c.outputs[0], to=onnx_type(c.out_info[0].etype))
+
+
+@converts("ExperimentalDetectronDetectionOutput")
+def detectron_detection_output(e: Emitter, c: Call) -> None:
+    """Each ROI decoded per class as a Detectron box (sizes +1, deltas over ``deltas_weights``,
+    log-sizes capped, far corner -1, clipped at 0; an ROI of no size scores 0 with a zero box);
+    per class but the background, ONNX NonMaxSuppression over all ROIs by score (sizes +1 as boxes
+    grown at their far corner; at most ``post_nms_count``); the classes in order, or, when more
+    than ``max_detections_per_image``, the best by score (ties: the lower ROI); rows after the
+    last zero."""
+    op = c.op
+    r_s = c.in_info[0].shape
+    if not (r_s.rank == 2 and r_s[0].is_static):
+        raise Unexpressible("a run-time number of ROIs")
+    n_r, n_c, m = r_s[0].lo, op.num_classes, op.max_detections_per_image
+    f32 = onnx_type_named("FLOAT")
+    rois, deltas, scores = (e.one("Cast", [x], to=f32) for x in c.inputs[:3])
+    b0, b1, b2, b3 = _corners(e, rois)                                                # [R, 1]
+    valid = e.one("And", [e.one("Greater", [e.one("Sub", [b2, b0]), _f32(e, 0.0)]),
+                          e.one("Greater", [e.one("Sub", [b3, b1]), _f32(e, 0.0)])])
+    one, half = _f32(e, 1.0), _f32(e, 0.5)
+    ww, hh = e.one("Add", [e.one("Sub", [b2, b0]), one]), e.one("Add", [e.one("Sub", [b3, b1]), one])
+    cx, cy = e.one("Add", [b0, e.one("Mul", [half, ww])]), e.one("Add", [b1, e.one("Mul", [half, hh])])
+    d = e.one("Div", [e.one("Reshape", [deltas, e.ints([n_r, n_c, 4])]),
+                      e.const(np.asarray(op.deltas_weights, F32))])
+    dx, dy, dw, dh = (e.one("Squeeze", [v, e.ints([2])]) for v in _corners(e, d))   # [R, C]
+    cap = _f32(e, float(F32(op.max_delta_log_wh)))
+    px, py = e.one("Add", [e.one("Mul", [dx, ww]), cx]), e.one("Add", [e.one("Mul", [dy, hh]), cy])
+    pw = e.one("Mul", [e.one("Exp", [e.one("Min", [dw, cap])]), ww])
+    ph = e.one("Mul", [e.one("Exp", [e.one("Min", [dh, cap])]), hh])
+    zero = _f32(e, 0.0)
+    x0 = e.one("Max", [zero, e.one("Sub", [px, e.one("Mul", [half, pw])])])
+    y0 = e.one("Max", [zero, e.one("Sub", [py, e.one("Mul", [half, ph])])])
+    x1 = e.one("Max", [zero, e.one("Sub", [e.one("Add", [px, e.one("Mul", [half, pw])]), one])])
+    y1 = e.one("Max", [zero, e.one("Sub", [e.one("Add", [py, e.one("Mul", [half, ph])]), one])])
+    boxes = e.one("Concat", [e.one("Unsqueeze", [v, e.ints([2])]) for v in (x0, y0, x1, y1)], axis=2)   # [R, C, 4]
+    boxes = e.one("Where", [e.one("Unsqueeze", [valid, e.ints([2])]), boxes, zero])
+    boxes = e.one("Unsqueeze", [e.one("Transpose", [boxes], perm=[1, 0, 2]), e.ints([0])])  # [1, C, R, 4]
+    conf = e.one("Where", [valid, scores, zero])
+    conf = e.one("Unsqueeze", [e.one("Transpose", [conf], perm=[1, 0]), e.ints([0])])    # [1, C, R]
+    conf = e.one("Where", [e.const((np.arange(n_c) == 0).reshape(1, n_c, 1)), _f32(e, -np.inf), conf])
+    grown = e.one("Add", [boxes, e.const(np.asarray([0, 0, 1, 1], F32))])
+    post = n_r if op.post_nms_count < 0 else op.post_nms_count
+    p = _class_nms(e, conf, boxes, n_c, n_r, n_r, float(F32(op.nms_threshold)), float(F32(op.score_threshold)),
+                   grown, post)
+    count = e.one("Shape", [p.score])
+    best = _stable_order(e, [(p.score, True), (p.item, False)], count)
+    kept = e.one("Range", [_i64(e, 0), e.one("Squeeze", [count, e.ints([0])]), _i64(e, 1)])
+    order = e.one("Where", [e.one("Greater", [count, e.ints([m])]), best, kept])
+    for value, zeros, i in ((p.box, np.zeros((m, 4), F32), 0), (p.label, np.zeros(m, np.int64), 1),
+                            (p.score, np.zeros(m, F32), 2)):
+        padded = e.one("Concat", [e.one("Gather", [value, order], axis=0), e.const(zeros)], axis=0)
+        cut = e.one("Slice", [padded, e.ints([0]), e.ints([m])])
+        e.one("Cast", [cut], c.outputs[i], to=onnx_type(c.out_info[i].etype))

@@ -485,8 +485,6 @@ def nms(e: Emitter, c: Call) -> None:
 
 not_exported("the overlap of rotated boxes (a polygon intersection) has no ONNX op; a decomposition is not "
              "written yet", "NMSRotated")
-not_exported("Detectron's per-class decoding, NMS and top-k across classes: a decomposition (as DetectionOutput's) "
-             "is not written yet", "ExperimentalDetectronDetectionOutput")
 
 
 not_exported("Interpolate-1's modes and align_corners are not mapped to ONNX Resize yet (versions 4 and 11 are)",
