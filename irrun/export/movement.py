@@ -28,6 +28,8 @@ def constant(e: Emitter, c: Call) -> None:
     if c.out_info[0].etype.name in ("f8e8m0", "f4e2m1"):
         value = np.asarray(value, dtype=np.float32)
         e.notes.append(f"{c.out_info[0].etype.name} constants are written decompressed to f32")
+    elif c.out_info[0].etype.name == "f32" and np.asarray(value).dtype == np.float16:
+        value = np.asarray(value, dtype=np.float32)     # IR v10's f16 computed in f32 (analysis.execution_types)
     e.const(value, name=c.outputs[0])
 
 
