@@ -483,12 +483,8 @@ def nms(e: Emitter, c: Call) -> None:
         e.one("Cast", [valid], c.outputs[2], to=onnx_type(c.out_info[2].etype))
 
 
-not_exported("OpenVINO's detection post-processing (priors, proposals, DetectionOutput, RegionYolo...) "
-             "has no ONNX op; a decomposition is not written yet",
-             "DetectionOutput", "PriorBox", "PriorBoxClustered", "Proposal", "RegionYolo", "ReorgYolo",
-             "ExperimentalDetectronDetectionOutput", "ExperimentalDetectronGenerateProposalsSingleImage",
-             "ExperimentalDetectronPriorGridGenerator", "ExperimentalDetectronROIFeatureExtractor",
-             "ExperimentalDetectronTopKROIs", "GenerateProposals", "MatrixNms", "MulticlassNms", "NMSRotated")
+not_exported("the overlap of rotated boxes (a polygon intersection) has no ONNX op; a decomposition is not "
+             "written yet", "NMSRotated")
 
 
 not_exported("Interpolate-1's modes and align_corners are not mapped to ONNX Resize yet (versions 4 and 11 are)",

@@ -19,14 +19,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..errors import InputError, UnsupportedError, printable
 from ..types.elements import ElementType
 from ..types.tensor_info import Role, TensorInfo
 from . import compressed
-from .emitter import MIN_OPSET, Call, Emitter, Unexpressible, onnx_type, require_onnx, value_info
-from .table import converter_for
+from .convert import convert_layer
+from .emitter import MIN_OPSET, Call, Emitter, require_onnx, value_info
 
 if TYPE_CHECKING:
     from ..model import Model
@@ -137,57 +135,11 @@ class _Walk:
 
     def convert(self, call: Call) -> None:
         layer = call.layer
-        conv = converter_for(call.op.type, call.op.version)
-        why = None
-        if conv is None:
-            from .table import NOT_EXPORTED
-            why = NOT_EXPORTED.get(call.op.type, "no ONNX converter for this op yet")
-        else:
-            try:
-                if widened(call):
-                    call = widen(self.e, call, conv)
-                conv(self.e, call)
-                if hasattr(call, "narrow"):
-                    call.narrow()
-            except Unexpressible as x:
-                why = str(x)
+        why = convert_layer(self.e, call)
         if why:
             kind = f"{printable(layer.type)}-{printable(layer.version)} ({why})"
             where = "/".join(layer.path + (str(layer.id),))
             self.refused.setdefault(kind, []).append(f"layer {where} {printable(layer.name)}")
-
-
-#: ops that only move or pick elements: ONNX Runtime runs them on bf16 as on any type
-_MOVES = frozenset({"movement", "shape"})
-_NO_WIDENING = frozenset({"Convert", "ConvertLike", "Constant", "ReadValue", "Assign"})
-
-
-def widened(call: Call) -> bool:
-    """Does this layer compute on bf16? ONNX Runtime has almost no bf16 kernels, so such a layer
-    is computed in f32 between Casts: what OpenVINO's CPU plugin does with bf16 (one rounding
-    to bf16 of the f32 result)."""
-    return call.op.category not in _MOVES and call.op.type not in _NO_WIDENING and \
-        any(i.etype.name == "bf16" for i in call.in_info)
-
-
-def widen(e: Emitter, call: Call, conv) -> Call:
-    """``call`` on f32 copies of its bf16 inputs, writing f32 outputs that ``call.narrow()``
-    casts back to the layer's bf16 outputs."""
-    from ..types import elements
-    f32 = elements.TYPES["f32"]
-    ins = [e.cast(x, f32) if info.etype.name == "bf16" else x for x, info in zip(call.inputs, call.in_info)]
-    in_info = [TensorInfo(f32, i.shape, i.value.astype(np.float32) if i.value is not None else None)
-               if i.etype.name == "bf16" else i for i in call.in_info]
-    outs = [e.fresh(f"{o}_f32") if info.etype.name == "bf16" else o for o, info in zip(call.outputs, call.out_info)]
-    out_info = [TensorInfo(f32, i.shape) if i.etype.name == "bf16" else i for i in call.out_info]
-    wide = Call(call.layer, call.op, ins, outs, in_info, out_info, call.used)
-
-    def narrow() -> None:
-        for wide_name, name in zip(outs, call.outputs):
-            if wide_name != name:
-                e.one("Cast", [wide_name], name, to=onnx_type(elements.TYPES["bf16"]))
-    wide.narrow = narrow     # type: ignore[attr-defined]
-    return wide
 
 
 def live_nodes(nodes: list, outputs: list[str]) -> list:
@@ -229,7 +181,7 @@ def model_inputs_of(model, n: int) -> list[tuple[int, int]]:
 
 def load_converters() -> None:
     """Import the converter modules: each registers its converters in :mod:`irrun.export.table`."""
-    from . import elementwise, movement, nn, sequence  # noqa: F401
+    from . import control, detection, elementwise, movement, nn, sequence  # noqa: F401
 
 
 def build_onnx(model: Model, opset: int = DEFAULT_OPSET, *, matmul_nbits: bool = False) -> Any:

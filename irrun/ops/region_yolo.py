@@ -160,10 +160,10 @@ class ReorgYolo2(Op):
         if c % (s * s) == 0:
             v = x.reshape(n, c // (s * s), h, s, w, s).transpose(0, 3, 5, 1, 2, 4)
             return [v.reshape(n, c * s * s, h // s, w // s)]
-        return [x.reshape(-1)[_reorg_index(x.shape, s)].reshape(n, c * s * s, h // s, w // s)]
+        return [x.reshape(-1)[reorg_index(x.shape, s)].reshape(n, c * s * s, h // s, w // s)]
 
 
-def _reorg_index(shape: tuple[int, ...], s: int) -> np.ndarray:
+def reorg_index(shape: tuple[int, ...], s: int) -> np.ndarray:
     """Flat input index of every output element, in output order."""
     n, c, h, w = shape
     cq = c // (s * s)
