@@ -131,12 +131,8 @@ def shape_str(info) -> str:
 
 def _input_sets(d: Path):
     """(inputs, expected) per input set: inputs.npz/expected.npz, then inputs_2.npz/... ."""
-    i = 1
-    while (d / f"inputs{'' if i == 1 else f'_{i}'}.npz").exists():
-        s = "" if i == 1 else f"_{i}"
-        with np.load(d / f"inputs{s}.npz") as f, np.load(d / f"expected{s}.npz") as e:
-            yield {k: f[k] for k in f.files}, {k: e[k] for k in e.files}
-        i += 1
+    from tools.conformance.export_suite import input_sets
+    return input_sets(d)
 
 
 def assert_fixture_matches(d: Path) -> None:

@@ -135,6 +135,30 @@ def test_the_work_runs_on_as_many_threads_as_set(monkeypatch):
     assert seen == {threading.get_ident()}
 
 
+def test_the_caller_never_waits_for_a_pool_thread_that_has_not_started(monkeypatch):
+    """The pool's threads busy elsewhere (on a loaded machine: not scheduled): the calling thread
+    takes every piece itself and returns, rather than waiting for a helper to wake up."""
+    monkeypatch.setattr(threads, "_chosen", 2)
+    release = threading.Event()
+    pool = parallel._executor(2)
+    blockers = [pool.submit(release.wait, 30) for _ in range(2)]       # both pool threads held
+    try:
+        seen = set()
+        done = threading.Event()
+
+        def run():
+            parallel.run_all(lambda p: seen.add((p, threading.get_ident())), list(range(8)), parallel.WORTH)
+            done.set()
+        caller = threading.Thread(target=run)
+        caller.start()
+        assert done.wait(10), "run_all waited for a pool thread that never started"
+        assert sorted(p for p, _ in seen) == list(range(8)) and {t for _, t in seen} == {caller.ident}
+    finally:
+        release.set()
+        for b in blockers:
+            b.result(timeout=30)
+
+
 def test_a_task_error_is_raised_in_the_caller(monkeypatch):
     monkeypatch.setattr(threads, "_chosen", 2)
 
@@ -205,3 +229,28 @@ def test_the_kept_limit_values_follow_the_limits():
         assert_same_bits(op.run(x, *lims)[0], spec_fake_quantize(x, *lims, 255))
     writeable[1][...] = 3.0             # changed in place: not a kept value
     assert_same_bits(op.run(x, *writeable)[0], spec_fake_quantize(x, *writeable, 255))
+
+
+def test_the_kept_prelu_slope_follows_the_slope():
+    """PRelu1 keeps the kernel it picks for a read-only slope (a constant: the same array every
+    run); another slope, another data shape or a writeable slope changed in place is looked at
+    anew: every result is the spec formula ``x < 0 ? x * slope : x``."""
+    op = PRelu1.__new__(PRelu1)
+    x, small = data((1, 8, 30, 30), np.float32), data((1, 8, 2, 2), np.float32, seed=2)
+
+    def frozen(values):
+        a = np.asarray(values, np.float32)
+        a.flags.writeable = False
+        return a
+
+    def spec(v, s):
+        view = s.reshape(1, -1, 1, 1) if s.size == 8 else s
+        with np.errstate(all="ignore"):
+            return np.where(v < 0, v * view, v).astype(np.float32)
+    below_one, above_one = frozen(np.linspace(0.1, 0.9, 8)), frozen([2.5])
+    writeable = np.full(8, 0.5, np.float32)
+    for v, s in ((x, below_one), (x, below_one), (small, below_one), (x, above_one), (x, below_one),
+                 (x, writeable), (x, writeable)):
+        assert_same_bits(op.run(v, s)[0], spec(v, s))
+    writeable[...] = -3.0               # changed in place: a negative slope needs the masked select
+    assert_same_bits(op.run(x, writeable)[0], spec(x, writeable))

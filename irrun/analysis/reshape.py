@@ -105,8 +105,9 @@ def targets(xml_path: str | os.PathLike, protect=()) -> tuple[Path, Path]:
     return files
 
 
-def save(model, xml_path: str | os.PathLike, protect=()) -> Path:
-    """See :meth:`irrun.Model.save`."""
+def save(model, xml_path: str | os.PathLike, protect=(), edit=None) -> Path:
+    """See :meth:`irrun.Model.save`; ``edit(root)``, when given, changes the parsed XML further
+    before it is written (irrun.export.ir_v10 writes the other IR version that way)."""
     ir = model.ir
     protect = [*protect, *writers.model_files(model)]
     xml_path, bin_out = targets(xml_path, protect)
@@ -127,6 +128,8 @@ def save(model, xml_path: str | os.PathLike, protect=()) -> Path:
             pe = le.find(tag)
             for port, decl in zip(pe.iterfind("port") if pe is not None else (), decls):
                 _set_dims(port, decl.dims)
+    if edit is not None:
+        edit(root)
     text = etree.tostring(root, encoding="UTF-8")
     if re.search(rb"\s/>", original) and not re.search(rb"[^\s]/>", original):
         text = text.replace(b"/>", b" />")     # pugixml's style of empty elements

@@ -124,13 +124,26 @@ def run_device_compare(args) -> int:
     res = compare_device(model, feeds, device)
     code = report(args, model, res, protect, graph_fmt)
     if args.keep_f32 and not args.json:
+        model.reset_state()             # the recording above advanced a stateful model's variables
         trusted = model.run(feeds)
+        from ..debug.accuracy.keep_f32 import marks_lost, worst_layers
         before = output_errors(model, feeds, device, trusted)
-        after = output_errors(read_model(args.keep_f32), feeds, device, trusted)
+        executed: dict[int, tuple[str, str]] = {}
+        after = output_errors(read_model(args.keep_f32), feeds, device, trusted, executed=executed)
         print(f"\ncompiled as they are (no outputs added) on {device.label}, outputs against irrun's f32:")
         for name, s in after.items():
             was = f"{fmt_rel(before[name].rel_l2)} in MODEL, " if name in before else ""
             print(f'  output "{printable(name)}": rel L2 {was}{fmt_rel(s.rel_l2)} in {printable(args.keep_f32)}')
+        marked = [le.node for le in worst_layers(res, args.top)]
+        lost = marks_lost(marked, executed)
+        if executed and marked:
+            print(f"OpenVINO ran {len(marked) - len(lost)} of the {len(marked)} marked layers in f32"
+                  + (" (the plugin drops the mark where it fuses a layer into a new node):" if lost else ""))
+            for n, ran in lost.items():
+                layer = model.dag.nodes[n]["layer"]
+                how = (f"ran in {ran[0]}, in a {printable(ran[1])} node" if ran
+                       else "merged into a node named after another layer")
+                print(f'  {n} "{printable(layer.name)}" ({layer.type}): {how}')
     return code
 
 

@@ -33,7 +33,7 @@ COMMANDS = {
     "compare": ("compare", "where irrun and OpenVINO, a dump or another IR disagree; which layer adds the error"),
     "extract": ("extract", "write one layer as its own IR, with the inputs that reach it"),
     "reduce": ("reduce", "shrink a model to the smallest sub-graph still disagreeing, as a repro"),
-    "export": ("export", "write the model as ONNX (needs irrun[onnx]); --verify runs it in onnxruntime"),
+    "export": ("export", "write the model as ONNX (needs irrun[onnx]) or as IR v10; --verify runs it in onnxruntime"),
     "ops": ("ops", "list the ops and versions irrun implements"),
 }
 

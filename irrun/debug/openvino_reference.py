@@ -47,6 +47,9 @@ from ..ports import feeds as model_feeds
 from ..types.tensor_info import Role
 
 PREFIX = "__irrun_"
+#: The float types a plugin lowers f32 to (``INFERENCE_PRECISION_HINT``), which ``--keep-f32``'s
+#: marks are meant to keep a layer out of.
+LOWER_FLOATS = ("bf16", "f16")
 MODES = {"cpu": "OpenVINO CPU (f32)", "reference": "OpenVINO reference evaluator"}
 DEVICE_SCHEME = "openvino:"
 _DEVICE_MISSING = 5          # the child's exit status for a device its Core does not list
@@ -137,12 +140,17 @@ def available() -> bool:
 
 
 def all_ports(model, inputs: Mapping[str, np.ndarray] | np.ndarray, mode: str | Device = "cpu",
-              timeout: float = 600, every_port: bool = True) -> dict[str, np.ndarray]:
+              timeout: float = 600, every_port: bool = True,
+              executed: dict[int, tuple[str, str]] | None = None) -> dict[str, np.ndarray]:
     """Every output port of every live layer of ``model`` (except Parameters and Consts) as
     OpenVINO computes it on ``inputs``, keyed ``"<layer id>:<port id>"``; ``mode``: ``"cpu"``,
     ``"reference"`` or a :class:`Device`. ``every_port=False`` (a device only): the model as it
     is, no outputs added, so the plugin fuses as it would for a user — only the ports that feed
-    Results come back."""
+    Results come back. ``executed`` (a device only) is filled from the compiled model's runtime
+    graph: {layer id: (the precision OpenVINO ran it in — a :data:`LOWER_FLOATS` type when the
+    plugin node's runtime or output precision is one —, the type of the plugin node that ran it)},
+    for the layers the plugin names as a node's original layers (how ``--keep-f32`` sees which of
+    its marks the plugin honoured)."""
     from ..io.dumps import load_tensors, save_tensors
     from ..ir.xml import parse_xml
 
@@ -178,6 +186,8 @@ def all_ports(model, inputs: Mapping[str, np.ndarray] | np.ndarray, mode: str | 
             why = (f"OpenVINO crashed (signal {signal.Signals(-proc.returncode).name})"
                    if proc.returncode < 0 else "OpenVINO rejected the model or the inputs")
             raise OpenVINOError(f"{why}: {lines[-1] if lines else 'no message'}", file=model.path)
+        if executed is not None and (t / "runtime.json").is_file():
+            executed.update({int(k): (v[0], v[1]) for k, v in json.loads((t / "runtime.json").read_text()).items()})
         return load_tensors(t / "out")[0]
 
 
@@ -284,6 +294,7 @@ def _child(tmp: str, bin_path: str, mode: str) -> int:
         for i, p in enumerate(params):
             req.set_input_tensor(i, _tensor(inputs[p.get_friendly_name()], p.get_element_type()))
         req.infer()
+        _write_runtime_precisions(compiled, t / "runtime.json")
         index = {(o.get_node().get_friendly_name(), o.get_index()): i
                  for i, o in enumerate(r.input_value(0) for r in model.get_results())}
         for key, o in wanted:
@@ -315,6 +326,29 @@ def _child(tmp: str, bin_path: str, mode: str) -> int:
                                                lambda s=src: s.get_tensor_view().str_data)))
     save_tensors(t / "out", out)
     return 0
+
+
+def _write_runtime_precisions(compiled, path: Path) -> None:
+    """{layer id: [runtimePrecision, layerType]} of the plugin nodes in ``compiled``'s runtime graph
+    that name our renamed layers among their ``originalLayersNames`` (Reorders and other nodes the
+    plugin adds name none). A plugin without a runtime graph writes nothing."""
+    try:
+        ops = compiled.get_runtime_model().get_ordered_ops()
+    except RuntimeError:
+        return
+    found: dict[str, list[str]] = {}
+    for op in ops:
+        rt = op.get_rt_info()
+        kind = rt["layerType"].astype(str) if "layerType" in rt else op.get_type_name()
+        if "originalLayersNames" not in rt or op.get_input_size() == 0:
+            continue      # constants folded from a layer name it too; the layer itself ran elsewhere
+        precisions = [rt[k].astype(str) for k in ("runtimePrecision", "outputPrecisions") if k in rt]
+        types = [p for text in precisions for p in text.split(",") if p]
+        lowered = [p for p in types if p in LOWER_FLOATS]
+        for name in rt["originalLayersNames"].astype(str).split(","):
+            if name.startswith(PREFIX) and name[len(PREFIX):].isdigit() and types:
+                found.setdefault(name[len(PREFIX):], [(lowered or types)[0], kind])
+    path.write_text(json.dumps(found))
 
 
 def _device_present(name: str, devices: list[str]) -> bool:

@@ -23,9 +23,13 @@ def constant(e: Emitter, c: Call) -> None:
     value = c.layer.const_value
     if value is None:
         raise Unexpressible("the Const's bytes could not be read")
+    if value.dtype == np.float16 and c.out_info[0].etype.name == "f32":
+        value = value.astype(np.float32)    # an f16 graph computed in f32 (irrun.analysis.execution_types)
     if c.out_info[0].etype.name in ("f8e8m0", "f4e2m1"):
         value = np.asarray(value, dtype=np.float32)
         e.notes.append(f"{c.out_info[0].etype.name} constants are written decompressed to f32")
+    elif c.out_info[0].etype.name == "f32" and np.asarray(value).dtype == np.float16:
+        value = np.asarray(value, dtype=np.float32)     # IR v10's f16 computed in f32 (analysis.execution_types)
     e.const(value, name=c.outputs[0])
 
 

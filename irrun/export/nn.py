@@ -511,15 +511,8 @@ def nms(e: Emitter, c: Call) -> None:
         e.one("Cast", [valid], c.outputs[2], to=onnx_type(c.out_info[2].etype))
 
 
-not_exported("OpenVINO's detection post-processing (priors, proposals, DetectionOutput, NMS...) "
-             "has no ONNX op; a decomposition is not written yet",
-             "DetectionOutput", "PriorBox", "PriorBoxClustered", "Proposal",
-             "ExperimentalDetectronDetectionOutput", "ExperimentalDetectronGenerateProposalsSingleImage",
-             "ExperimentalDetectronPriorGridGenerator", "ExperimentalDetectronROIFeatureExtractor",
-             "ExperimentalDetectronTopKROIs", "GenerateProposals", "MatrixNms", "MulticlassNms", "NMSRotated")
+not_exported("the overlap of rotated boxes (a polygon intersection) has no ONNX op; a decomposition is not "
+             "written yet", "NMSRotated")
 
 
-not_exported("ONNX has this op, with another layout or other attributes; the mapping is not written yet",
-             "DeformableConvolution", "ROIPooling")
-not_exported("ONNX has no such op; a decomposition into ONNX ops is not written yet",
-             "PSROIPooling", "DeformablePSROIPooling", "ROIAlignRotated")
+not_exported("ONNX has no such op; a decomposition into ONNX ops is not written yet", "DeformablePSROIPooling")

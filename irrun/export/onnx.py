@@ -19,14 +19,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..errors import InputError, UnsupportedError, printable
 from ..types.elements import ElementType
 from ..types.tensor_info import Role, TensorInfo
 from . import compressed
-from .emitter import MIN_OPSET, Call, Emitter, Unexpressible, onnx_type, require_onnx, value_info
-from .table import converter_for
+from .convert import convert_layer
+from .emitter import MIN_OPSET, Call, Emitter, require_onnx, value_info
 
 if TYPE_CHECKING:
     from ..model import Model
@@ -35,15 +33,17 @@ if TYPE_CHECKING:
 DEFAULT_OPSET = 21
 #: ONNX IR version written: the first that knows opset 21 (onnxruntime 1.17+ reads it).
 IR_VERSION = 10
-#: protobuf's limit on one serialized message; larger models need external data (not written yet)
+#: protobuf's limit on one serialized message; larger models get external data (irrun.export.external)
 PROTOBUF_LIMIT = 2 << 30
 
 
 class _Walk:
     """One export: names every live port, converts every layer, collects what cannot be."""
 
-    def __init__(self, model: Model, opset: int):
+    def __init__(self, model: Model, opset: int, matmul_nbits: bool = False):
         self.model = model
+        #: int4/int8 weight MatMuls as com.microsoft MatMulNBits (irrun.export.matmul_nbits)
+        self.matmul_nbits = matmul_nbits
         self.e = Emitter(opset)
         self.types = model.types()
         self.names: dict[tuple[int, int], str] = {}
@@ -100,6 +100,12 @@ class _Walk:
                 outputs.append(value_info(spec.name, spec.etype, spec.shape))
                 continue
             outs = [self.tensor_name(n, p) for p in range(len(layer.outputs))]
+            if self.matmul_nbits and op.type == "MatMul":
+                from . import matmul_nbits
+                nbits = matmul_nbits.match(model, n, self.types)
+                if nbits is not None:
+                    matmul_nbits.emit(e, nbits, ins[0], outs[0])
+                    continue
             plan = compressed.match(model, n, self.types) if op.type == "Multiply" else None
             if plan is not None:
                 compressed.emit(e, plan, self.tensor_name(plan.weight, 0), outs[0])
@@ -119,64 +125,21 @@ class _Walk:
         e.nodes = live_nodes(e.nodes, [o.name for o in outputs + s_out])
         used = {i for node in e.nodes for i in node_inputs(node)}
         e.initializers = [t for t in e.initializers if t.name in used]
+        from .external import detach
+        #: the big initializers' bytes, kept out of the messages until the files are written
+        #: (protobuf cannot copy a message of 2 GB or more, which make_graph/make_model do)
+        self.payloads = detach(e.initializers)
         graph = helper.make_graph(e.nodes, printable(model.ir.name or "model"), inputs + s_in,
                                   outputs + s_out, initializer=e.initializers)
         return graph
 
     def convert(self, call: Call) -> None:
         layer = call.layer
-        conv = converter_for(call.op.type, call.op.version)
-        why = None
-        if conv is None:
-            from .table import NOT_EXPORTED
-            why = NOT_EXPORTED.get(call.op.type, "no ONNX converter for this op yet")
-        else:
-            try:
-                if widened(call):
-                    call = widen(self.e, call, conv)
-                conv(self.e, call)
-                if hasattr(call, "narrow"):
-                    call.narrow()
-            except Unexpressible as x:
-                why = str(x)
+        why = convert_layer(self.e, call)
         if why:
             kind = f"{printable(layer.type)}-{printable(layer.version)} ({why})"
             where = "/".join(layer.path + (str(layer.id),))
             self.refused.setdefault(kind, []).append(f"layer {where} {printable(layer.name)}")
-
-
-#: ops that only move or pick elements: ONNX Runtime runs them on bf16 as on any type
-_MOVES = frozenset({"movement", "shape"})
-_NO_WIDENING = frozenset({"Convert", "ConvertLike", "Constant", "ReadValue", "Assign",
-                          "FakeConvert"})   # rounds to bf16 itself
-
-
-def widened(call: Call) -> bool:
-    """Does this layer compute on bf16? ONNX Runtime has almost no bf16 kernels, so such a layer
-    is computed in f32 between Casts: what OpenVINO's CPU plugin does with bf16 (one rounding
-    to bf16 of the f32 result)."""
-    return call.op.category not in _MOVES and call.op.type not in _NO_WIDENING and \
-        any(i.etype.name == "bf16" for i in call.in_info)
-
-
-def widen(e: Emitter, call: Call, conv) -> Call:
-    """``call`` on f32 copies of its bf16 inputs, writing f32 outputs that ``call.narrow()``
-    casts back to the layer's bf16 outputs."""
-    from ..types import elements
-    f32 = elements.TYPES["f32"]
-    ins = [e.cast(x, f32) if info.etype.name == "bf16" else x for x, info in zip(call.inputs, call.in_info)]
-    in_info = [TensorInfo(f32, i.shape, i.value.astype(np.float32) if i.value is not None else None)
-               if i.etype.name == "bf16" else i for i in call.in_info]
-    outs = [e.fresh(f"{o}_f32") if info.etype.name == "bf16" else o for o, info in zip(call.outputs, call.out_info)]
-    out_info = [TensorInfo(f32, i.shape) if i.etype.name == "bf16" else i for i in call.out_info]
-    wide = Call(call.layer, call.op, ins, outs, in_info, out_info, call.used)
-
-    def narrow() -> None:
-        for wide_name, name in zip(outs, call.outputs):
-            if wide_name != name:
-                e.one("Cast", [wide_name], name, to=onnx_type(elements.TYPES["bf16"]))
-    wide.narrow = narrow     # type: ignore[attr-defined]
-    return wide
 
 
 def live_nodes(nodes: list, outputs: list[str]) -> list:
@@ -218,22 +181,53 @@ def model_inputs_of(model, n: int) -> list[tuple[int, int]]:
 
 def load_converters() -> None:
     """Import the converter modules: each registers its converters in :mod:`irrun.export.table`."""
-    from . import draws, elementwise, image, linalg, movement, nn, quantize, sequence, sparse, spectral  # noqa: F401
+    from . import (  # noqa: F401
+        control,
+        detection,
+        draws,
+        elementwise,
+        image,
+        linalg,
+        movement,
+        nn,
+        quantize,
+        sequence,
+        sparse,
+        spectral,
+    )
 
 
-def build_onnx(model: Model, opset: int = DEFAULT_OPSET) -> Any:
+def build_onnx(model: Model, opset: int = DEFAULT_OPSET, *, matmul_nbits: bool = False) -> Any:
     """The ONNX ModelProto of ``model`` (an :class:`irrun.Model`), checked by
-    ``onnx.checker.check_model``. Raises UnsupportedError naming every layer with no ONNX form."""
+    ``onnx.checker.check_model``. ``matmul_nbits``: int4/int8 weight MatMuls as onnxruntime's
+    com.microsoft MatMulNBits. Raises UnsupportedError naming every layer with no ONNX form, or
+    when the model passes protobuf's 2 GB limit (:func:`onnx_files` writes it with external data)."""
+    from .external import attach
+    proto, payloads = _assemble(model, opset, matmul_nbits)
+    if too_large(proto, payloads):
+        raise UnsupportedError("the ONNX model passes protobuf's 2 GB limit: write it with its "
+                               "external data (irrun export, irrun.export_onnx)", file=model.path)
+    attach(proto, payloads)
+    require_onnx().checker.check_model(proto)
+    return proto
+
+
+def _assemble(model: Model, opset: int, matmul_nbits: bool) -> tuple[Any, dict[str, bytes]]:
+    """The ModelProto without the bytes of its big initializers, and those bytes by tensor name
+    (:func:`irrun.export.external.detach`); not checked yet."""
     onnx = require_onnx()
     from onnx import helper
     if not MIN_OPSET <= opset <= onnx.defs.onnx_opset_version():
         raise InputError(f"--opset {opset}: irrun writes ONNX opsets {MIN_OPSET} to "
                          f"{onnx.defs.onnx_opset_version()} (the installed onnx's newest)")
     load_converters()
-    walk = _Walk(model, opset)
+    walk = _Walk(model, opset, matmul_nbits)
     graph = walk.run()
     from .. import __version__
-    proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
+    from .matmul_nbits import DOMAIN, OPSET, uses_domain
+    imports = [helper.make_opsetid("", opset)] + \
+        ([helper.make_opsetid(DOMAIN, OPSET)] if uses_domain(graph.node) else [])
+    proto = helper.make_model(graph, opset_imports=imports,
                               producer_name="irrun", producer_version=__version__,
                               ir_version=IR_VERSION,
                               doc_string=f"exported by irrun {__version__} from the OpenVINO IR "
@@ -241,11 +235,51 @@ def build_onnx(model: Model, opset: int = DEFAULT_OPSET) -> Any:
     meta = {"source": os.path.basename(model.path), "source_format": f"OpenVINO IR v{model.ir.ir_version}"}
     meta.update(walk_notes(walk))
     helper.set_model_props(proto, meta)
-    if proto.ByteSize() >= PROTOBUF_LIMIT:
-        raise UnsupportedError("the ONNX model would pass protobuf's 2 GB limit; irrun does not write "
-                               "ONNX external data yet", file=model.path)
-    onnx.checker.check_model(proto)
-    return proto
+    return proto, walk.payloads
+
+
+def too_large(proto: Any, payloads: dict[str, bytes]) -> bool:
+    """Would ``proto`` with ``payloads`` pass protobuf's 2 GB limit?"""
+    return sum(map(len, payloads.values())) + proto.ByteSize() >= PROTOBUF_LIMIT
+
+
+def data_file_of(target: str | os.PathLike) -> Path:
+    """Where the external data of the ONNX file ``target`` goes: ``<target>.data`` beside it."""
+    target = Path(target)
+    return target.with_name(target.name + ".data")
+
+
+def onnx_files(model: Model, target: Path, opset: int = DEFAULT_OPSET,
+               external_data: bool | None = None, matmul_nbits: bool = False) -> tuple[Any, list[tuple[Path, Any]]]:
+    """The export of ``model`` to ``target`` as the files to write (for :func:`irrun.io.writers.write_files`):
+    ``target`` alone, or — when ``external_data`` is true, or None (automatic) and the model
+    would pass protobuf's 2 GB limit — its tensors of 1 KB or more in ``<target>.data``
+    (:mod:`irrun.export.external`), that file first so that the .onnx never names a missing one.
+    Also returns the (checked) ModelProto; ``matmul_nbits`` as for :func:`build_onnx`."""
+    from ..io import writers
+    from .external import attach, check_externalized, externalize
+    onnx = require_onnx()
+    proto, payloads = _assemble(model, opset, matmul_nbits)
+    files: list[tuple[Path, Any]] = []
+    if external_data is None:
+        external_data = too_large(proto, payloads)
+    if external_data:
+        data_path = data_file_of(target)
+        size, fill = externalize(proto, data_path.name, payloads)
+        files.append((data_path, fill))
+    elif too_large(proto, payloads):
+        raise UnsupportedError("the ONNX model passes protobuf's 2 GB limit: it needs external data "
+                               "(nothing written)", file=model.path)
+    if too_large(proto, {}):
+        raise UnsupportedError("the ONNX model passes protobuf's 2 GB limit even without its tensors "
+                               "(its graph alone is that large): nothing written", file=model.path)
+    if external_data:
+        check_externalized(proto, data_path.name, size)
+    else:
+        attach(proto, payloads)
+        onnx.checker.check_model(proto)
+    files.append((target, writers.data(proto.SerializeToString())))
+    return proto, files
 
 
 def walk_notes(walk: _Walk) -> dict[str, str]:
@@ -255,15 +289,22 @@ def walk_notes(walk: _Walk) -> dict[str, str]:
     return notes | walk.e.metadata
 
 
-def export_onnx(model: Model | str | os.PathLike, path: str | os.PathLike, opset: int = DEFAULT_OPSET) -> Path:
+def export_onnx(model: Model | str | os.PathLike, path: str | os.PathLike, opset: int = DEFAULT_OPSET,
+                external_data: bool | None = None, matmul_nbits: bool = False) -> Path:
     """Write ``model`` (an :class:`irrun.Model` or a path to its .xml) as ONNX at ``path``,
-    atomically; nothing is written when a layer has no ONNX form (UnsupportedError, exit 3)."""
+    atomically; nothing is written when a layer has no ONNX form (UnsupportedError, exit 3).
+    ``external_data``: True writes the tensors of 1 KB or more to ``<path>.data`` (ONNX external
+    data), False never, None (default) when the model would pass protobuf's 2 GB limit.
+    ``matmul_nbits``: int4/int8 weight MatMuls as onnxruntime's com.microsoft MatMulNBits
+    (:mod:`irrun.export.matmul_nbits`; the model then runs in onnxruntime only)."""
     from ..io import writers
     if isinstance(model, (str, os.PathLike)):
         from ..model import read_model
         model = read_model(model)
     protect = writers.model_files(model)
     target = writers.destination(path, protect=protect)
-    proto = build_onnx(model, opset)
-    writers.write_files([(target, writers.data(proto.SerializeToString()))], protect=protect)
+    if external_data:
+        writers.destination(data_file_of(target), protect=protect)
+    _, files = onnx_files(model, target, opset, external_data, matmul_nbits)
+    writers.write_files(files, protect=protect)
     return target

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..types import elements
 from .emitter import Call, Emitter, Unexpressible, onnx_type, value_info
-from .table import converts, not_exported
+from .table import converts
 
 #: optimum-intel's variable ids: the non-stateful input's name, then the output's
 #: (``past_key_values.0.keypresent.0.key``; seq2seq: ``past_key_values.0.decoder.keypresent.0.decoder.key``)
@@ -107,7 +107,6 @@ def state_ports(walk: Any) -> tuple[list[Any], list[Any]]:
             [s["output"] for s in states if "output" in s])
 
 
-not_exported("sub-graph bodies (ONNX Loop/If/Scan) are not written yet", "TensorIterator", "Loop", "If")
 #: family -> (ONNX op, gates, the IR gate order's positions in ONNX's order, default activations)
 _RNN = {"LSTM": ("LSTM", 4, [1, 3, 0, 2], ["Sigmoid", "Tanh", "Tanh"]),   # IR f,i,c,o -> ONNX i,o,f,c
         "GRU": ("GRU", 3, [0, 1, 2], ["Sigmoid", "Tanh"]),                # z,r,h both

@@ -52,27 +52,66 @@ def _executor(n: int) -> ThreadPoolExecutor:
 
 def run_all(task: Callable[[T], object], pieces: Sequence[T], size: int) -> None:
     """``task(piece)`` for every piece: in the calling thread when one thread is used, there is
-    one piece or the work is ``size`` < :data:`WORTH` elements, else spread over the pool in as
-    many contiguous runs as threads. The floating-point
+    one piece or the work is ``size`` < :data:`WORTH` elements, else shared with the pool.
+
+    The pieces are taken one at a time from a common queue by the calling thread and by the pool's
+    threads as they wake up (work sharing, not a fixed split): a pool thread that the scheduler
+    runs late -- another process on the core, as on a busy 2-core machine -- takes fewer pieces
+    or none, and the caller never waits for one that has not started a piece, so splitting costs
+    at most the hand-over (a few microseconds), never a scheduler slice. The floating-point
     error state is NumPy's silent IEEE mode in every thread (OpenVINO's results: inf, NaN); the
-    first exception a task raises is raised here after all tasks have ended."""
+    first exception a task raises is raised here after every piece taken has ended."""
     n = min(workers(), len(pieces)) if size >= WORTH else 1
     if n <= 1:
         for p in pieces:
             task(p)
         return
-
-    def some(part: Sequence[T]) -> None:
-        with np.errstate(all="ignore"):
-            for p in part:
-                task(p)
-    step = -(-len(pieces) // n)
-    parts = [pieces[i:i + step] for i in range(0, len(pieces), step)]
-    futures = [_executor(n).submit(some, part) for part in parts[1:]]
-    try:
-        some(parts[0])                  # the calling thread does its share too
-    finally:
-        for f in futures:               # wait for all before anything is raised
-            f.exception()
+    share = _Share(task, pieces)
+    pool = _executor(n)
+    futures = [pool.submit(share.work) for _ in range(n - 1)]
+    share.work()                        # the calling thread takes pieces too, until none is left
     for f in futures:
-        f.result()
+        f.cancel()                      # (a helper not started yet: nothing left for it)
+    share.wait()
+
+
+class _Share:
+    """The pieces of one :func:`run_all`, handed out one at a time under a lock; which thread
+    computes a piece does not change its bits (each writes its own part of the result)."""
+
+    def __init__(self, task: Callable[[T], object], pieces: Sequence[T]):
+        self.task, self.pieces = task, pieces
+        self.next = 0
+        self.busy = 0                   # pieces being computed by the pool's threads
+        self.lock = threading.Lock()
+        self.idle = threading.Event()   # no pool thread is computing a piece
+        self.idle.set()
+        self.error: BaseException | None = None
+
+    def work(self) -> None:
+        """Take and compute pieces until none is left (or one failed)."""
+        with np.errstate(all="ignore"):
+            while True:
+                with self.lock:
+                    i = self.next
+                    if i >= len(self.pieces) or self.error is not None:
+                        return
+                    self.next = i + 1
+                    self.busy += 1
+                    self.idle.clear()
+                try:
+                    self.task(self.pieces[i])
+                except BaseException as e:          # noqa: BLE001 - raised by wait(), in the caller
+                    with self.lock:
+                        self.error = self.error or e
+                finally:
+                    with self.lock:
+                        self.busy -= 1
+                        if not self.busy:
+                            self.idle.set()
+
+    def wait(self) -> None:
+        """Until every piece taken has been computed; the first error a piece raised, raised."""
+        self.idle.wait()
+        if self.error is not None:
+            raise self.error

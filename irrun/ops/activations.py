@@ -190,12 +190,19 @@ class PRelu1(Op):
         return [TensorInfo(x.etype, x.shape)]
 
     def run(self, x, slope, out=None):
-        s = slope.reshape(prelu_slope_shape(PartialShape(x.shape), PartialShape(slope.shape)))
-        s = s.astype(x.dtype, copy=False)
-        if x.dtype.kind in "iu":
+        memo = self.__dict__.get("_slope_memo")
+        if memo is not None and memo[0] is slope and memo[1] == x.shape and memo[2] == x.dtype:
+            s, kernel = memo[3], memo[4]
+        else:
+            s = slope.reshape(prelu_slope_shape(PartialShape(x.shape), PartialShape(slope.shape)))
+            s = s.astype(x.dtype, copy=False)
+            kernel = None if x.dtype.kind in "iu" else _prelu_kernel(s)
+            if not slope.flags.writeable:   # a constant slope (the usual case): decided once, not per run
+                self._slope_memo = (slope, x.shape, x.dtype, s, kernel)
+        if kernel is None:
             with np.errstate(over="ignore"):
                 return [np.where(x < 0, x * s, x)]
-        return [float_math(_prelu_kernel(s), x, s, out=out)]
+        return [float_math(kernel, x, s, out=out)]
 
 
 def _prelu_kernel(slope: np.ndarray):

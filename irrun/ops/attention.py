@@ -26,6 +26,7 @@ does not fit there, which OpenVINO's shape rule lets through).
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -221,6 +222,15 @@ class ScaledDotProductAttention13(Op):
     def infer(self, inputs):
         like = check_types(inputs)
         return [TensorInfo(like.etype, attention_shape([t.shape for t in inputs], self.causal))]
+
+    def multiply_adds(self, inputs, outputs):
+        """Two products: scores (L x E x S per head) and the weighted sum (L x S x Ev)."""
+        q, k, v = inputs[:3]
+        if any(t is None or not t.shape.is_static or t.shape.rank < 2 for t in (q, k, v)):
+            return None
+        qd, kd, vd = (t.shape.to_tuple() for t in (q, k, v))
+        heads = math.prod(qd[:-2])
+        return heads * qd[-2] * kd[-2] * (qd[-1] + vd[-1])
 
     def run(self, q, k, v, mask=None, scale=None, sink=None):
         given = [a.shape for a in (q, k, v, mask, scale, sink) if a is not None]

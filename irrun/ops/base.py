@@ -16,6 +16,7 @@ op's module so that run-time values are checked exactly like constant ones.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Type, TypeVar
@@ -233,6 +234,18 @@ class Op:
         if not self.moves_values:
             return None
         return move(self, inputs)
+
+    def multiply_adds(self, inputs: Sequence[TensorInfo | None], outputs: Sequence[TensorInfo | None]) -> int | None:
+        """About how many multiply-adds one run of a ``linear`` op does in BLAS, from static
+        shapes (the plan runs a small product on one BLAS thread: irrun/limits/threads.py), or
+        None when unknown. This default counts each element of output 0 times the elements of
+        input 1 (a convolution's weights) per output channel (axis 1): right for convolutions;
+        MatMul and attention override it."""
+        out, w = (outputs[0] if outputs else None), (inputs[1] if len(inputs) > 1 else None)
+        if out is None or w is None or not (out.shape.is_static and w.shape.is_static) or (out.shape.rank or 0) < 2:
+            return None
+        dims, channels = out.shape.to_tuple(), max(1, out.shape.to_tuple()[1])
+        return math.prod(dims) * max(1, math.prod(w.shape.to_tuple()) // channels)
 
     def __repr__(self) -> str:
         a = ", ".join(f"{k}={getattr(self, k)!r}" for k in self.attrs)

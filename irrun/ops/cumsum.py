@@ -28,6 +28,7 @@ def cumsum_axis(value: np.ndarray, rank: int) -> int:
 @register
 class CumSum3(Op):
     category = "elementwise"
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation
     type, version = "CumSum", "opset3"
     spec = spec_url("arithmetic/cumsum-3")
     attrs = {"exclusive": Attr("bool", False), "reverse": Attr("bool", False)}

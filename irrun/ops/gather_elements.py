@@ -44,6 +44,7 @@ class GatherElements6(Op):
     CPU plugin wraps them, measured; it has no reference kernel); indices outside
     ``[-dim, dim)`` are refused, as the CPU plugin does at inference."""
     category = "movement"
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation (the output is the indices' shape)
 
     type, version = "GatherElements", "opset6"
     spec = spec_url("movement/gather-elements-6")

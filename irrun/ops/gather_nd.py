@@ -76,6 +76,7 @@ class GatherND5(Op):
     be equal (the spec says broadcastable; OpenVINO rejects 1 vs 2). With ``batch_dims`` > 1 the
     output's batch dims are multiplied into one (the spec's note on v5)."""
     category = "movement"
+    allocation = "checked"        # irrun/ops/base.py: Op.allocation (gather_nd checks its output)
 
     type, version = "GatherND", "opset5"
     spec = spec_url("movement/gather-nd-5")

@@ -30,7 +30,8 @@ from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
 
 F = np.float32
-_MAX_LOG = F(math.log(1000.0 / 16.0))
+#: the largest log size change a delta may ask for (Detectron's)
+MAX_LOG_SIZE = F(math.log(1000.0 / 16.0))
 
 
 def refine(anchors: np.ndarray, deltas: np.ndarray, scores: np.ndarray, img_h: F, img_w: F,
@@ -43,7 +44,7 @@ def refine(anchors: np.ndarray, deltas: np.ndarray, scores: np.ndarray, img_h: F
     cx, cy = a[..., 0] + F(0.5) * ww, a[..., 1] + F(0.5) * hh
     px, py = d[..., 0] * ww + cx, d[..., 1] * hh + cy
     with np.errstate(over="ignore"):
-        pw, ph = np.exp(np.minimum(d[..., 2], _MAX_LOG)) * ww, np.exp(np.minimum(d[..., 3], _MAX_LOG)) * hh
+        pw, ph = np.exp(np.minimum(d[..., 2], MAX_LOG_SIZE)) * ww, np.exp(np.minimum(d[..., 3], MAX_LOG_SIZE)) * hh
     x0, y0 = px - F(0.5) * pw, py - F(0.5) * ph
     x1, y1 = px + F(0.5) * pw - offset, py + F(0.5) * ph - offset
     x0, x1 = (np.maximum(F(0), np.minimum(v, img_w - offset)) for v in (x0, x1))

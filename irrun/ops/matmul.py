@@ -2,6 +2,8 @@
 """
 from __future__ import annotations
 
+import math
+
 import ml_dtypes
 import numpy as np
 
@@ -85,6 +87,15 @@ class MatMul1(Op):
         require_numeric(a, "MatMul")
         etype = b.etype if a.etype.is_dynamic else a.etype
         return [TensorInfo(etype, matmul_shape(a.shape, b.shape, self.transpose_a, self.transpose_b))]
+
+    def multiply_adds(self, inputs, outputs):
+        """Output elements times the inner dim of A."""
+        a, out = inputs[0], outputs[0] if outputs else None
+        if a is None or out is None or not (a.shape.is_static and out.shape.is_static) or a.shape.rank == 0:
+            return None
+        dims = a.shape.to_tuple()
+        inner = dims[-2] if self.transpose_a and len(dims) > 1 else dims[-1]
+        return math.prod(out.shape.to_tuple()) * inner
 
     def run(self, a, b):
         acc = compute_dtype(a.dtype)

@@ -186,13 +186,13 @@ class PriorBox1(_PriorBase):
 
     def num_priors(self) -> int:
         n = _count_priors(self)
-        written = len(self._priors(1))
+        written = len(self.prior_rows(1))
         if written != n:
             raise OpError(f"these attributes make OpenVINO's kernel write {written} boxes per cell into an output "
                           f"sized for {n} (the rest is uninitialised memory or an overflow)", openvino_loads=True)
         return n
 
-    def _priors(self, ih: int) -> np.ndarray:
+    def prior_rows(self, ih: int) -> np.ndarray:
         """One row (ox, oy, half w, half h, one-sided clip) per prior, in the kernel's order."""
         for name in ("fixed_size", "min_size", "max_size"):
             if not all(math.isfinite(v) and v >= 0 for v in getattr(self, name)):
@@ -248,7 +248,7 @@ class PriorBox1(_PriorBase):
         else:
             cx = (F32(self.offset) + np.arange(w, dtype=F32)) * F32(step)
             cy = (F32(self.offset) + np.arange(h, dtype=F32)) * F32(step)
-        return [_output(self._priors(ih), cx, cy, ih, iw, _variances(self.variance), self.clip)]
+        return [_output(self.prior_rows(ih), cx, cy, ih, iw, _variances(self.variance), self.clip)]
 
 
 

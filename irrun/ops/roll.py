@@ -24,6 +24,7 @@ def roll_axes(axes: np.ndarray, rank: int) -> list[int]:
 class Roll7(Op):
     """A copy (a roll cannot be a view); every element type, strings included."""
     category = "movement"
+    allocation = "inputs"        # irrun/ops/base.py: Op.allocation (the output is the data's shape)
 
     type, version = "Roll", "opset7"
     spec = spec_url("movement/roll-7")

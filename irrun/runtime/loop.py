@@ -22,6 +22,7 @@ import numpy as np
 from ..analysis.contract import check_outputs, outputs_fit, outputs_match, raise_failure, run_checked
 from ..errors import LayerRef
 from ..limits import memory as budget
+from ..limits import threads
 from ..ops._numerics import quiet_run
 from . import heap
 from .plan import Plan
@@ -59,8 +60,12 @@ def execute(plan: Plan, feeds: dict, file: str | None = None, observe: Observer 
     runs; layers write in place (``Step.inplace``) unless it keeps the arrays it is shown (its
     ``keeps_arrays`` attribute, true when absent): a kept array must not change later."""
     heap.keep()
-    with quiet_run():                       # one errstate for every kernel (ops/_numerics.py)
-        return run(plan, feeds, file, ctx, budget.current(), budget.live(), observe)
+    try:
+        with quiet_run():                   # one errstate for every kernel (ops/_numerics.py)
+            return run(plan, feeds, file, ctx, budget.current(), budget.live(), observe)
+    finally:
+        if threads.blas_now() != threads.ALL:       # (a small product ran last: BLAS as it was)
+            threads.use_blas(threads.ALL)
 
 
 def run(plan: Plan, feeds: dict, file: str | None, ctx: RunContext | None, limit: int,
@@ -82,6 +87,8 @@ def run(plan: Plan, feeds: dict, file: str | None, ctx: RunContext | None, limit
         kind = s.kind
         if kind is op_step:
             args = [env[i] for i in s.ins]
+            if s.blas is not None and s.blas != threads.blas_now():
+                threads.use_blas(s.blas)
             if s.hi > limit and s.guard:
                 guard(s, args, limit, file)
             if s.slow:                      # constant math (irrun/analysis/constant_precision.py) or a context

@@ -22,6 +22,7 @@ from ..analysis.contract import output_specs
 from ..analysis.graph import Graph, inputs_of, role
 from ..errors import UnsupportedError
 from ..limits import memory as budget
+from ..limits import threads
 from ..ops.base import Op
 from ..types.tensor_info import Role, TensorInfo
 from .inplace import choose_inplace
@@ -106,6 +107,9 @@ def link(steps: list[Step], types: dict, every_layer: bool = False) -> Plan:
             step.skip = frozenset(() if every_layer else (i for i in step.op.lazy_outputs if i not in keep))
             step.call, step.kw = step.op.run, {"skip": step.skip} if step.skip else {}
             step.slow = step.constant or step.op.uses_context
+            if step.op.category == "linear" and not step.constant:
+                ins = [types.get(r) for r in step.reads]
+                step.blas = threads.blas_threads_for(step.op.multiply_adds(ins, step.infos), _largest(ins))
             step.specs = output_specs(step.infos)
             known = [i for i in step.infos if i is not None]
             if len(known) == len(step.infos) and all(i.etype.dtype is not None and i.shape.is_static
@@ -192,6 +196,12 @@ def _least_shape(infos: list[TensorInfo | None]) -> tuple[int, int, tuple[int, .
                 n = budget.NUMPY_MAX + 1
             best = max(best, (n, i, lo))
     return best
+
+
+def _largest(infos: list[TensorInfo | None]) -> int | None:
+    """Elements of the largest of these tensors, None when one's size is not known."""
+    sizes = [None if i is None or not i.shape.is_static else i.shape.max_numel() for i in infos]
+    return None if None in sizes else max((n for n in sizes if n is not None), default=0)
 
 
 def _most_bytes(infos: list[TensorInfo | None]) -> int:

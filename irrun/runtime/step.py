@@ -53,3 +53,4 @@ class Step:
     slots: tuple = ()              # in a run of the plan's loop (irrun.runtime.plan.number)
     drop: tuple = ()
     into: int | None = None
+    blas: int | None = None        # BLAS threads for its products (irrun.limits.threads.blas_threads_for); None: none

@@ -1,7 +1,8 @@
 """irrun's conformance run: the model zoo, ONNX's node tests, the LLM, seq2seq, encoder and tokenizer
 zoos, public IR files; one command, one pass table.
 
-    python -m tools.conformance.conformance [-k SUBSTR] [--suite zoo|onnx|llm|seq2seq|encoders|tokenizers|public]
+    python -m tools.conformance.conformance [-k SUBSTR]
+        [--suite zoo|onnx|llm|seq2seq|encoders|tokenizers|public|export]
                                             [--workdir DIR] [--markdown] [-v]
 
 Suites (each a module with ``run(workdir: Path, k: str = "") -> list[Row]``, Row in
@@ -27,6 +28,11 @@ tools/conformance/conformance_rows.py):
   (Model Optimizer v10/v11, Open Model Zoo FP32/FP16/INT8), listed in
   tools/conformance/public_corpus_manifest.json and collected into ``$IRRUN_PUBLIC_CORPUS`` (else
   ``<workdir>/public``); OpenVINO CPU at f32; FakeQuantize files by the INT8 measure.
+* ``export`` (tools/conformance/export_suite.py): the suites' checked-in cases (converted zoo,
+  encoders, compressed weights, LLMs, seq2seq decoders, public IRs and ``$IRRUN_PUBLIC_CORPUS``)
+  and every op expectation case, exported to ONNX by irrun and run in onnxruntime against
+  OpenVINO's outputs; rows ``export:<suite>``, an op without an ONNX form is "not supported" by
+  name. Needs onnx and onnxruntime only.
 
 Needs torch, onnx and openvino (OpenVINO always runs in a child process with CI=true).
 Converted models are cached in ``--workdir`` (one sub-directory per suite). Prints the pass
@@ -48,7 +54,8 @@ from pathlib import Path
 from tools.conformance.conformance_rows import STATUSES, Row
 
 SUITES = {"zoo": "zoo", "onnx": "onnx_suite", "llm": "llm_zoo", "seq2seq": "seq2seq_zoo",
-          "encoders": "encoder_zoo", "tokenizers": "tokenizer_zoo", "public": "public_corpus"}
+          "encoders": "encoder_zoo", "tokenizers": "tokenizer_zoo", "public": "public_corpus",
+          "export": "export_suite"}
 LABELS = {"fail": "failed", "unsupported": "not supported", "excluded": "excluded"}
 SHOWN = 6          # case names listed per reason without -v
 

@@ -48,10 +48,12 @@ def compare_device(model, feeds: dict, device: Device, timeout: float = 600) -> 
     return attribute_recordings(res, ours, theirs)
 
 
-def output_errors(model, feeds: dict, device: Device, trusted: dict, timeout: float = 600) -> dict:
+def output_errors(model, feeds: dict, device: Device, trusted: dict, timeout: float = 600,
+                  executed: dict[int, tuple[str, str]] | None = None) -> dict:
     """{output name: ErrorStats} of ``model`` compiled on ``device`` as it is (no outputs added:
-    the plugin fuses as it does for a user) against ``trusted`` (irrun's f32 outputs)."""
-    got = all_ports(model, feeds, device, timeout=timeout, every_port=False)
+    the plugin fuses as it does for a user) against ``trusted`` (irrun's f32 outputs);
+    ``executed`` as :func:`~irrun.debug.openvino_reference.all_ports` fills it."""
+    got = all_ports(model, feeds, device, timeout=timeout, every_port=False, executed=executed)
     out = {}
     for spec in model.outputs:
         (u, sp), = inputs_of(model.dag, spec.node)

@@ -5,9 +5,12 @@ OpenVINO's mark is the ``disable_fp16_compression`` runtime attribute (``ov::dis
 class ``DisableFP16Compression``, RTTI ``"precise"`` version ``"0"``), which the IR serialiser
 writes as ``<rt_info><attribute name="precise" version="0"/></rt_info>`` inside the layer and the
 reader turns back into the attribute. The plugins' f16 paths and ``ovc``'s ``compress_to_fp16``
-keep a marked layer in f32. Measured with OpenVINO 2026.4 on a CPU with bf16 but no f16
-arithmetic, the CPU plugin at ``INFERENCE_PRECISION_HINT=bf16`` ignores the mark (the same error
-with every layer marked): see the README. The .xml is the candidate's with only those elements
+keep a marked layer in f32. The CPU plugin at bf16 honours it only on a layer whose plugin
+node is still built from the marked op: the attribute is not copyable, and the fusions that
+replace an op (a MatMul with its bias Add, compressed weights, attention into a snippets
+Subgraph) drop it — see the README, where the source lines and measurements are. So the
+device compare also reports, from OpenVINO's runtime graph, which marks took effect
+(:func:`marks_lost`). The .xml is the candidate's with only those elements
 added; the .bin is copied byte for byte.
 """
 from __future__ import annotations
@@ -25,6 +28,16 @@ PRECISE = {"name": "precise", "version": "0"}
 def worst_layers(res: Result, top: int) -> list:
     """The ``top`` layers adding a non-zero error, largest first."""
     return [le for le in res.ranking() if le.added_worst.rel_l2 > 0][:max(top, 0)]
+
+
+def marks_lost(marked: list[int], executed: dict[int, tuple[str, str]]) -> dict[int, tuple[str, str] | None]:
+    """The marked layers OpenVINO's compiled model did not keep in f32, from its runtime graph
+    (``executed``: see :func:`~irrun.debug.openvino_reference.all_ports`): {layer id: (precision,
+    plugin node type)} for one it ran in bf16 or f16 all the same, {layer id: None} for one no
+    plugin node names (merged into a node named after another layer, e.g. a MatMul whose bias Add
+    the plugin fused into it)."""
+    from ..openvino_reference import LOWER_FLOATS
+    return {n: executed.get(n) for n in marked if n not in executed or executed[n][0] in LOWER_FLOATS}
 
 
 def marked_xml(model, nodes: list[int]) -> bytes:
