@@ -28,9 +28,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..errors import OpError
+from ..limits.parallel import run_all
 from ..types.shapes import PartialShape
 from ._broadcast import AUTO_BROADCAST, broadcast_shapes
-from ._numerics import NUMERIC, float_math, quiet, unsupported, work_dtype
+from ._numerics import NUMERIC, block_slices, fits, float_math, part, quiet, unsupported, work_dtype
 from .base import Attr, Op, Precision, TensorInfo, spec_url
 from .registry import register
 
@@ -103,11 +104,57 @@ def fake_quantize(x: np.ndarray, il: np.ndarray, ih: np.ndarray, ol: np.ndarray,
         np.copyto(q, np.broadcast_to(c, q.shape), where=v <= low)
         np.copyto(q, np.broadcast_to(d, q.shape), where=v > high)
         return q
+    if x.dtype == wd and x.ndim > 0:
+        return _in_place(x, il, width, ol, span, oh, lo, hi, steps, plan, out)
     if plan == "clip":
         return float_math(clipped, x, il, width, ol, span, out=out)
     if plan == "clip, mask the top":
         return float_math(clipped_top_masked, x, il, width, ol, span, oh, hi, out=out)
     return float_math(masked, x, il, width, ol, span, oh, lo, hi, out=out)
+
+
+#: Elements per block of :func:`_in_place` (256 KiB of f32: in the L2 cache through the formula's
+#: eight passes). Each pass costs about a microsecond per call beside its work; 1 << 15 ran 15%
+#: slower on a [1, 64, 80, 80] activation, 1 << 12 4x slower.
+FQ_BLOCK = 1 << 16
+
+
+def _in_place(x: np.ndarray, il: np.ndarray, width: np.ndarray, ol: np.ndarray, span: np.ndarray,
+              oh: np.ndarray, lo: np.ndarray, hi: np.ndarray, steps: np.floating, plan: str,
+              out: np.ndarray | None) -> np.ndarray:
+    """:func:`fake_quantize` for f32/f64 data (the work dtype itself: every FakeQuantize of an
+    INT8 model): the formula's passes run in ``out``'s block itself (``out`` may be ``x``), with
+    no temporary and no copy of the result -- a third faster than :func:`float_math`'s blocks,
+    which compute into a fresh array and copy it out. The clamps' masks are taken from the
+    data before the block is overwritten. Same operations in the same order: the same bits."""
+    if not fits(out, x):
+        out = np.empty(x.shape, x.dtype)
+    assert out is not None
+    limits = [a.reshape(())[()] if a.size == 1 else a.reshape((1,) * (x.ndim - a.ndim) + a.shape)
+              for a in (il, width, ol, span, oh, lo, hi)]       # one element: a NumPy scalar, faster
+    zero = x.dtype.type(0)
+
+    def one(where: tuple[slice, ...]) -> None:
+        il, width, ol, span, oh, lo, hi = (a if a.ndim == 0 else part(a, where) for a in limits)
+        v, q = x[where], out[where]
+        below = v <= lo if plan == "mask" else None
+        above = None if plan == "clip" else v > hi
+        np.subtract(v, il, out=q)
+        q /= width
+        q *= steps
+        np.rint(q, out=q)
+        if plan != "mask":
+            np.clip(q, zero, steps, out=q)
+        q /= steps
+        q *= span
+        q += ol
+        if below is not None:
+            np.copyto(q, np.broadcast_to(ol, q.shape), where=below)
+        if above is not None:
+            np.copyto(q, np.broadcast_to(oh, q.shape), where=above)
+    with quiet():
+        run_all(one, block_slices(x.shape, FQ_BLOCK), x.size)
+    return out
 
 
 def prepare_limits(il: np.ndarray, ih: np.ndarray, ol: np.ndarray, oh: np.ndarray, levels: int,
