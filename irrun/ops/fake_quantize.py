@@ -60,21 +60,25 @@ def limit_shape(data: PartialShape, limit: PartialShape, mode: str, port: str) -
 
 
 def fake_quantize(x: np.ndarray, il: np.ndarray, ih: np.ndarray, ol: np.ndarray, oh: np.ndarray,
-                  levels: int, out: np.ndarray | None = None,
-                  prepared: tuple | None = None) -> np.ndarray:
-    """The reference formula, in f32 (f64 for f64 data), rounded once to the data's type.
+                  levels: int, out: np.ndarray | None = None) -> np.ndarray:
+    """The reference formula, in f32 (f64 for f64 data), rounded once to the data's type (see
+    :func:`quantize_prepared`)."""
+    return quantize_prepared(x, prepare_limits(il, ih, ol, oh, levels, work_dtype(x.dtype)), out)
+
+
+def quantize_prepared(x: np.ndarray, prepared: tuple, out: np.ndarray | None = None) -> np.ndarray:
+    """:func:`fake_quantize` with the limits' :func:`prepare_limits` given.
 
     INT8 models run one of these before almost every convolution, on the biggest activations:
-    it is one pass per cache-sized block (:func:`float_math`, spread over irrun's threads), the
-    formula computed in place in one block-sized temporary, with ``ih - il`` and ``oh - ol``
-    computed once on the small limit arrays. The formula's operations run in the formula's order,
+    it is one pass per cache-sized block (spread over irrun's threads), the formula computed in
+    place in the output's block (f32/f64 data, :func:`_in_place`) or in one block-sized
+    temporary (f16/bf16, :func:`float_math`), with ``ih - il`` and ``oh - ol`` computed once on
+    the small limit arrays. The formula's operations run in the formula's order,
     so the result is the same to the bit. The two clamps (``x <= min(il, ih)``, ``x > max(il,
     ih)``) are masked selects, 5-10x slower than an arithmetic pass unless few values are
     selected; where :func:`_clip_plan` proves it gives the same bits, the rounded step is clipped
     to ``[0, levels-1]`` instead."""
     wd = work_dtype(x.dtype)
-    if prepared is None:
-        prepared = prepare_limits(il, ih, ol, oh, levels, wd)
     il, ol, oh, width, span, lo, hi, steps, plan = prepared
 
     def step(v: np.ndarray, a: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -238,17 +242,17 @@ class FakeQuantize1(Op):
         return [TensorInfo(etype, x.shape)]
 
     def run(self, x, *limits, out=None):
+        # the limits are read-only constants, the same arrays every run: what is derived from them
+        # (and the check of their shapes against this data shape) kept, ~100 us a call otherwise
+        key = (x.dtype, x.shape, *(id(a) for a in limits))
+        kept = self.__dict__.get("_prepared")
+        if kept is not None and kept[0] == key and all(a is b for a, b in zip(kept[1], limits)) \
+                and not any(a.flags.writeable for a in limits):
+            return [quantize_prepared(x, kept[2], out)]
         data = PartialShape(x.shape)
         views = [lim.reshape(limit_shape(data, PartialShape(lim.shape), self._mode(), f"input {i}"))
                  for i, lim in enumerate(limits, 1)]
-        # the limits are read-only constants, the same arrays every run: their derived values kept
-        key = (x.dtype, x.ndim, *(id(a) for a in limits))
-        kept = self.__dict__.get("_prepared")
-        if kept is None or kept[0] != key or any(a is not b for a, b in zip(kept[1], limits)) \
-                or any(a.flags.writeable for a in limits):
-            prepared = prepare_limits(*views, self.levels, work_dtype(x.dtype))
-            if not any(a.flags.writeable for a in limits):
-                self.__dict__["_prepared"] = (key, limits, prepared)
-        else:
-            prepared = kept[2]
-        return [fake_quantize(x, *views, self.levels, out=out, prepared=prepared)]
+        prepared = prepare_limits(*views, self.levels, work_dtype(x.dtype))
+        if not any(a.flags.writeable for a in limits):
+            self.__dict__["_prepared"] = (key, limits, prepared)
+        return [quantize_prepared(x, prepared, out)]
