@@ -47,7 +47,8 @@ def conv_kernel(x: np.ndarray, w: np.ndarray, strides: Sequence[int], dilations:
     patches = win.transpose(order)                                  # [N, C, *k, *out], a view
     # im2col a block of output rows at a time, multiplied while the block is still in the cache
     row_bytes = n * c * nk * math.prod(out[1:]) * x.dtype.itemsize
-    rows = max(1, min(out[0], IM2COL_BLOCK // max(row_bytes, 1)))
+    row_width = math.prod(out[1:])
+    rows = min(out[0], max(1, IM2COL_BLOCK // max(row_bytes, 1), -(-IM2COL_COLUMNS // max(row_width, 1))))
     check_alloc((n, c * nk, rows * math.prod(out[1:])), x.dtype, "the im2col buffer")
     res = np.empty((n, g, og, *out), x.dtype)
     wm = w.reshape(g, og, cg * nk)
@@ -65,6 +66,9 @@ def conv_kernel(x: np.ndarray, w: np.ndarray, strides: Sequence[int], dilations:
 #: buffer for the whole image streams through memory twice; on 3x3 convolutions of 360x640 and
 #: 1080x1920 images (the super-resolution models) the blocks ran 2.5-5x faster.
 IM2COL_BLOCK = 1 << 20
+#: ... and at least this many columns: each matmul packs the filters again, which a narrow block
+#: does not repay (ResNet-18's 512-channel 3x3 layer ran 2x slower in 256 KiB blocks of 49 columns).
+IM2COL_COLUMNS = 512
 
 
 #: Bytes of im2col columns per channel block of :func:`_depthwise`: a block stays in the CPU cache
@@ -220,7 +224,12 @@ class ConvolutionOp(Op):
 
     def convolve(self, x: np.ndarray, w: np.ndarray) -> np.ndarray:
         """``w`` in [G, Og, Cg, *k] layout."""
-        pb, pe, _ = self.geometry([Dim(n, n) for n in x.shape[2:]], [Dim(n, n) for n in w.shape[3:]])
+        key = (x.shape, w.shape)             # the pads, kept for the shapes of the last run
+        kept = self.__dict__.get("_pads")
+        if kept is None or kept[0] != key:
+            pb, pe, _ = self.geometry([Dim(n, n) for n in x.shape[2:]], [Dim(n, n) for n in w.shape[3:]])
+            self.__dict__["_pads"] = kept = (key, pb, pe)
+        pb, pe = kept[1], kept[2]
         acc = compute_dtype(x.dtype)
         out = conv_kernel(x.astype(acc, copy=False), w.astype(acc, copy=False), self.strides,
                           self.dilations, pb, pe)
