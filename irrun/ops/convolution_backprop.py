@@ -1,6 +1,6 @@
 """ConvolutionBackpropData-1 and GroupConvolutionBackpropData-1: the transposed convolution,
-computed as the convolution of the stride-dilated input with the flipped filters
-(:mod:`irrun.ops._conv`).
+computed as one matmul of the filters with the input plus a scatter-add of each tap onto the
+output (:func:`transposed_conv_kernel`).
 """
 from __future__ import annotations
 
@@ -56,8 +56,8 @@ class ConvolutionBackpropData1(Op):
     spatial sizes). Output size ``stride*(in-1) + dilation*(k-1)+1 - pads_begin - pads_end +
     output_padding``, or ``output_shape`` when given; with same_upper/same_lower and an
     ``output_shape`` the pads are derived from it (the larger half at the *begin* for same_upper,
-    as OpenVINO does); without ``output_shape`` same_* means no padding. Computed as the
-    convolution of the stride-dilated input with the flipped, transposed filters."""
+    as OpenVINO does); without ``output_shape`` same_* means no padding. Computed by
+    :func:`transposed_conv_kernel`."""
     category = "linear"
     precision = Precision.SIGNIFICANT
 
@@ -172,7 +172,7 @@ class ConvolutionBackpropData1(Op):
 class GroupConvolutionBackpropData1(ConvolutionBackpropData1):
     """The grouped transposed convolution: filters [G, C_in/G, C_out/G, k...], output channels
     G * C_out/G; the same attributes, ``output_shape`` and pads rules as ConvolutionBackpropData,
-    one grouped convolution (depthwise: a matmul per channel) of the stride-dilated input."""
+    one grouped matmul and scatter-add (:func:`transposed_conv_kernel`)."""
 
     type, version = "GroupConvolutionBackpropData", "opset1"
     spec = spec_url("convolution/group-convolution-backprop-data-1")
