@@ -199,8 +199,8 @@ def test_a_weight_fake_quantize_runs_once_into_the_constant_cache(tmp_path, monk
     w.result(y, "y")
     model = irrun.read_model(w.save(tmp_path / "fq_weights.xml"))
     calls = []
-    real = fq_module.fake_quantize
-    monkeypatch.setattr(fq_module, "fake_quantize", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = fq_module.quantize_prepared          # (what FakeQuantize1.run calls)
+    monkeypatch.setattr(fq_module, "quantize_prepared", lambda *a, **k: calls.append(1) or real(*a, **k))
     data = rng.standard_normal((1, 3, 5, 5)).astype(np.float32)
     outs = [model.run({"x": data})["y"] for _ in range(3)]
     assert len(calls) == 1

@@ -78,9 +78,11 @@ def pad_spatial(x: np.ndarray, begin: Sequence[int], end: Sequence[int], value=0
     crop = (slice(None),) * 2 + tuple(slice(max(-b, 0), x.shape[2 + i] - max(-e, 0))
                                        for i, (b, e) in enumerate(zip(begin, end)))
     x = x[crop]
-    if any(b > 0 or e > 0 for b, e in zip(begin, end)):
-        x = np.pad(x, [(0, 0), (0, 0)] + [(max(b, 0), max(e, 0)) for b, e in zip(begin, end)],
-                   constant_values=value)
+    if any(b > 0 or e > 0 for b, e in zip(begin, end)):     # (np.pad: ~50 us more per call)
+        shape = x.shape[:2] + tuple(n + max(b, 0) + max(e, 0) for n, b, e in zip(x.shape[2:], begin, end))
+        padded = np.full(shape, value, x.dtype)
+        padded[(slice(None),) * 2 + tuple(slice(max(b, 0), max(b, 0) + n) for n, b in zip(x.shape[2:], begin))] = x
+        x = padded
     return x
 
 

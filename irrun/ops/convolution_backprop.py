@@ -1,9 +1,10 @@
 """ConvolutionBackpropData-1 and GroupConvolutionBackpropData-1: the transposed convolution,
-computed as the convolution of the stride-dilated input with the flipped filters
-(:mod:`irrun.ops._conv`).
+computed as one matmul of the filters with the input plus a scatter-add of each tap onto the
+output (:func:`transposed_conv_kernel`).
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -11,7 +12,7 @@ import numpy as np
 from ..errors import OpError
 from ..limits.memory import check_alloc
 from ..types.shapes import DYN, Dim, PartialShape
-from ._conv import CONV_ATTRS, check_conv_attrs, conv_kernel, dilated_kernel
+from ._conv import CONV_ATTRS, check_conv_attrs, dilated_kernel
 from ._numerics import compute_dtype, require_numeric, same_etype
 from ._window import check_rank
 from .base import Attr, Op, Precision, TensorInfo, as_int64, spec_url
@@ -20,14 +21,43 @@ from .registry import register
 # ---------------------------------------------------------------------------------------------
 # Transposed convolution
 
+def transposed_conv_kernel(x: np.ndarray, w: np.ndarray, strides: Sequence[int], dilations: Sequence[int],
+                           pads_begin: Sequence[int], out: Sequence[int]) -> np.ndarray:
+    """The transposed convolution in the compute type: ``x`` [N, C_in, *in], ``w`` [G, C_in/G,
+    C_out/G, *k] -> [N, C_out, *out]; output index ``o = i*stride + t*dilation - pads_begin``.
+
+    One batched matmul gives every input pixel's contribution to every tap ([N, C_out, *k, *in]),
+    then each tap's slice is added onto a stride-strided view of the output canvas (col2im). The
+    textbook form -- a stride-1 convolution of the zero-inserted input -- multiplies stride^2
+    zeros for every value (text-image-super-resolution's 3x3, stride-3 layer: ~1 s; this: ~40 ms)."""
+    n, c = x.shape[:2]
+    g, cg, og = w.shape[:3]
+    k, sizes = w.shape[3:], x.shape[2:]
+    result_shape = (n, g * og, *out)
+    if n == 0 or g * og == 0 or 0 in sizes or 0 in out or 0 in k or cg == 0:
+        return np.zeros(result_shape, x.dtype)
+    check_alloc((n, g * og * math.prod(k), math.prod(sizes)), x.dtype, "the transposed convolution's columns")
+    wt = w.reshape(g, cg, og * math.prod(k)).swapaxes(1, 2)            # [G, Og*K, Cg]
+    cols = np.matmul(wt, x.reshape(n, g, cg, -1)).reshape(n, g * og, *k, *sizes)
+    natural = [(i - 1) * s + (t - 1) * d + 1 for i, t, s, d in zip(sizes, k, strides, dilations)]
+    extent = [max(e, b + o) for e, b, o in zip(natural, pads_begin, out)]
+    check_alloc((n, g * og, *extent), x.dtype, "the transposed convolution's output")
+    canvas = np.zeros((n, g * og, *extent), x.dtype)
+    for tap in np.ndindex(*k):
+        dst = tuple(slice(t * d, t * d + (i - 1) * s + 1, s) for t, d, i, s in zip(tap, dilations, sizes, strides))
+        canvas[(slice(None), slice(None), *dst)] += cols[(slice(None), slice(None), *tap)]
+    crop = tuple(slice(b, b + o) for b, o in zip(pads_begin, out))
+    return np.ascontiguousarray(canvas[(slice(None), slice(None), *crop)])
+
+
 @register
 class ConvolutionBackpropData1(Op):
     """The transposed convolution: filters [C_in, C_out, k...], optional ``output_shape`` (the
     spatial sizes). Output size ``stride*(in-1) + dilation*(k-1)+1 - pads_begin - pads_end +
     output_padding``, or ``output_shape`` when given; with same_upper/same_lower and an
     ``output_shape`` the pads are derived from it (the larger half at the *begin* for same_upper,
-    as OpenVINO does); without ``output_shape`` same_* means no padding. Computed as the
-    convolution of the stride-dilated input with the flipped, transposed filters."""
+    as OpenVINO does); without ``output_shape`` same_* means no padding. Computed by
+    :func:`transposed_conv_kernel`."""
     category = "linear"
     precision = Precision.SIGNIFICANT
 
@@ -133,17 +163,8 @@ class ConvolutionBackpropData1(Op):
                                            [Dim(n, n) for n in w.shape[3:]], out_spatial)
         out = [s.lo for s in sizes]
         acc = compute_dtype(x.dtype)
-        xs, ws = x.astype(acc, copy=False), w.astype(acc, copy=False)
-        # zero-insert the input by the strides, then a stride-1 convolution with flipped filters
-        zs = [(n - 1) * s + 1 if n else 0 for n, s in zip(x.shape[2:], self.strides)]
-        check_alloc(x.shape[:2] + tuple(zs), acc, "the stride-dilated input")
-        xz = np.zeros(x.shape[:2] + tuple(zs), acc)
-        xz[(slice(None),) * 2 + tuple(slice(None, None, s) for s in self.strides)] = xs
-        ext = [(k - 1) * d + 1 for k, d in zip(w.shape[3:], self.dilations)]
-        begin = [e - 1 - b for e, b in zip(ext, pb)]
-        end = [o + e - 1 - bg - z for o, e, bg, z in zip(out, ext, begin, zs)]
-        wf = np.flip(ws, axis=tuple(range(3, w.ndim))).swapaxes(1, 2)   # [G, C_out/G, C_in/G, k]
-        res = conv_kernel(xz, wf, [1] * nsp, self.dilations, begin, end)
+        res = transposed_conv_kernel(x.astype(acc, copy=False), w.astype(acc, copy=False), self.strides,
+                                     self.dilations, pb, out)
         return [res.astype(x.dtype, copy=False)]
 
 
@@ -151,7 +172,7 @@ class ConvolutionBackpropData1(Op):
 class GroupConvolutionBackpropData1(ConvolutionBackpropData1):
     """The grouped transposed convolution: filters [G, C_in/G, C_out/G, k...], output channels
     G * C_out/G; the same attributes, ``output_shape`` and pads rules as ConvolutionBackpropData,
-    one grouped convolution (depthwise: a matmul per channel) of the stride-dilated input."""
+    one grouped matmul and scatter-add (:func:`transposed_conv_kernel`)."""
 
     type, version = "GroupConvolutionBackpropData", "opset1"
     spec = spec_url("convolution/group-convolution-backprop-data-1")

@@ -211,6 +211,39 @@ def test_backprop_partial_shape():
 
 
 # ---------------------------------------------------------------------------------------------
+def spec_transposed(x, w, strides, dilations, pads_begin, out):
+    """The spec's definition, one input pixel and tap at a time (float64): ``w`` [G, C_in/G,
+    C_out/G, *k]; input pixel ``i`` and tap ``t`` add ``x * w`` at output ``i*stride + t*dilation
+    - pads_begin`` when that lies inside ``out``."""
+    g, cg, og = w.shape[:3]
+    res = np.zeros((x.shape[0], g * og, *out))
+    for n, c, *i in np.ndindex(*x.shape):
+        grp, ci = divmod(c, cg)
+        for t in np.ndindex(*w.shape[3:]):
+            o = [a * s + b * d - p for a, b, s, d, p in zip(i, t, strides, dilations, pads_begin)]
+            if all(0 <= v < e for v, e in zip(o, out)):
+                res[(n, slice(grp * og, (grp + 1) * og), *o)] += x[(n, c, *i)] * w[(grp, ci, slice(None), *t)]
+    return res
+
+
+@pytest.mark.parametrize("op, w_shape, strides, dilations, pb, pe, outpad", [
+    ("ConvolutionBackpropData", (3, 2, 3, 3), [3, 3], [1, 1], [0, 0], [0, 0], [0, 0]),      # stride = kernel
+    ("ConvolutionBackpropData", (3, 2, 2, 3), [4, 3], [1, 1], [0, 1], [1, 0], [2, 1]),      # gaps between taps
+    ("ConvolutionBackpropData", (3, 2, 3, 2), [2, 1], [2, 3], [1, 2], [0, 1], [1, 0]),      # dilated, overlapping
+    ("GroupConvolutionBackpropData", (3, 1, 2, 3, 3), [2, 2], [1, 1], [1, 1], [1, 1], [1, 0]),
+], ids=["stride-kernel", "gaps", "dilation", "groups"])
+def test_transposed_matches_the_spec_definition(op, w_shape, strides, dilations, pb, pe, outpad):
+    """The matmul + scatter-add kernel against the definition, where strides leave gaps, taps
+    overlap, dilation spreads them, pads crop and output_padding extends."""
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((2, 3, 4, 5)).astype(np.float32)
+    w = rng.standard_normal(w_shape).astype(np.float32)
+    got = run_op(op, [x, w], attrs(strides, pb, pe, dilations, output_padding=outpad), params=(0,))[0]
+    wg = w if op.startswith("Group") else w[None]
+    ext = [(k - 1) * d + 1 for k, d in zip(wg.shape[3:], dilations)]
+    out = [(i - 1) * s + e - b - f + o for i, s, e, b, f, o in zip(x.shape[2:], strides, ext, pb, pe, outpad)]
+    np.testing.assert_allclose(got, spec_transposed(x, wg, strides, dilations, pb, out), rtol=1e-5, atol=1e-5)
+
 # GroupConvolutionBackpropData
 
 def group_backprop(x, w, *a, output_shape=None, params=(0,), **k):
