@@ -98,7 +98,8 @@ def externalize(proto: Any, location: str, payloads: dict[str, bytes] | None = N
 
 
 def check_externalized(proto: Any, location: str, size: int) -> None:
-    """``onnx.checker.check_model`` of a model whose tensors are in ``location`` (not written yet):
+    """``onnx.checker.check_model`` (``full_check``: strict type and shape inference) of a model
+    whose tensors are in ``location`` (not written yet):
     the checker wants each data file to exist as a regular file beside the model, so it reads a
     copy of the model beside an empty sparse stand-in of ``size`` bytes in a temporary folder."""
     import tempfile
@@ -109,4 +110,4 @@ def check_externalized(proto: Any, location: str, size: int) -> None:
         (Path(tmp) / "model.onnx").write_bytes(proto.SerializeToString())
         with open(Path(tmp) / location, "wb") as f:
             f.truncate(size)
-        onnx.checker.check_model(str(Path(tmp) / "model.onnx"))
+        onnx.checker.check_model(str(Path(tmp) / "model.onnx"), full_check=True)

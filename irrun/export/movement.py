@@ -286,8 +286,21 @@ def non_zero(e: Emitter, c: Call) -> None:
 
 @converts("Einsum")
 def einsum(e: Emitter, c: Call) -> None:
-    """ONNX Einsum with the same equation."""
-    e.one("Einsum", c.inputs, c.outputs[0], equation=c.op.equation)
+    """ONNX Einsum with the same equation. A label of size 1 in one input and larger in another
+    (OpenVINO broadcasts it, so does onnxruntime) is first Expanded to the larger size: ONNX's
+    shape inference takes the first input's size, and its checker refuses the true output shape."""
+    equation = c.op.equation.replace(" ", "")
+    terms = equation.split("->")[0].split(",")
+    shapes = [info.shape for info in c.in_info]
+    inputs = list(c.inputs)
+    if "." not in equation and len(terms) == len(shapes) and all(s.is_static for s in shapes):
+        dims = [dict(zip(term, s.to_tuple())) for term, s in zip(terms, shapes)]
+        size = {label: max(d[label] for d in dims if label in d) for label in set("".join(terms))}
+        for i, (term, shape) in enumerate(zip(terms, shapes)):
+            want = [size[label] for label in term]
+            if want != list(shape.to_tuple()):
+                inputs[i] = e.one("Expand", [inputs[i], e.ints(want)])
+    e.one("Einsum", inputs, c.outputs[0], equation=c.op.equation)
 
 
 @converts("CumSum")

@@ -119,14 +119,41 @@ def _pool(c: Call, include_pad: bool = False) -> dict:
     return attrs
 
 
-def _onnx_ceil(size: int, stride: int, kernel: int, dilation: int, begin: int, end: int) -> int:
-    """The output size of ONNX pooling with ceil_mode (as onnxruntime computes it: a last window
-    that would start in the end padding is dropped, as in PyTorch)."""
+def _onnx_ceil(size: int, stride: int, kernel: int, dilation: int, begin: int, end: int,
+               drop_last: bool = True) -> int:
+    """The output size of ONNX pooling with ceil_mode as onnxruntime computes it (a last window
+    that would start in the end padding is dropped, as in PyTorch), or, ``drop_last`` false, as
+    ONNX's own shape inference computes it (never dropped)."""
     span = (kernel - 1) * dilation + 1
     out = -(-(size + begin + end - span) // stride) + 1
-    if (out - 1) * stride >= size + begin:
+    if drop_last and (out - 1) * stride >= size + begin:
         out -= 1
     return out
+
+
+def _pool_node(e: Emitter, c: Call, op_type: str, outputs: list[str], attrs: dict) -> None:
+    """The pooling node; when onnxruntime's ceil_mode drops a last window that ONNX's shape
+    inference keeps, its outputs go through a Slice to the IR's (static) size, which changes no
+    value in onnxruntime but lets ONNX's checker infer the true shape (else it refuses the graph)."""
+    outs = c.out_info[0].shape
+    if not attrs.get("ceil_mode") or attrs["auto_pad"] != "NOTSET" or not (outs.is_static and c.in_info[0].shape.is_static):
+        e.node(op_type, c.inputs, outputs, **attrs)
+        return
+    ins = c.in_info[0].shape.to_tuple()[2:]
+    kernel = attrs["kernel_shape"]
+    n = len(kernel)
+    dil = attrs.get("dilations") or [1] * n
+    pads = attrs.get("pads") or [0] * (2 * n)
+    spatial = list(zip(ins, c.op.strides, kernel, dil, pads[:n], pads[n:]))
+    want = list(outs.to_tuple()[2:])
+    if [_onnx_ceil(*args, drop_last=False) for args in spatial] == want:
+        e.node(op_type, c.inputs, outputs, **attrs)
+        return
+    raw = [e.fresh(f"{name}_ceil") for name in outputs]
+    e.node(op_type, c.inputs, raw, **attrs)
+    axes = list(range(2, 2 + n))
+    for name, out in zip(raw, outputs):
+        e.one("Slice", [name, e.ints([0] * n), e.ints(want), e.ints(axes)], out)
 
 
 @converts("MaxPool")
@@ -139,12 +166,12 @@ def max_pool(e: Emitter, c: Call) -> None:
         if int(c.op.axis) != 0:
             raise Unexpressible("indices counted from axis != 0 (ONNX counts over the whole tensor)")
         idx = e.fresh("indices")
-        e.node("MaxPool", c.inputs, [outs[0], idx], **attrs)
+        _pool_node(e, c, "MaxPool", [outs[0], idx], attrs)
         et = c.out_info[1].etype
         e.one("Identity" if et.name == "i64" else "Cast", [idx], outs[1],
               **({} if et.name == "i64" else {"to": onnx_type(et)}))
         return
-    e.node("MaxPool", c.inputs, outs[:1], **attrs)
+    _pool_node(e, c, "MaxPool", outs[:1], attrs)
 
 
 @converts("AvgPool")
@@ -153,7 +180,7 @@ def avg_pool(e: Emitter, c: Call) -> None:
     include = not getattr(c.op, "exclude-pad")
     attrs = _pool(c, include)
     attrs["count_include_pad"] = int(include)
-    e.one("AveragePool", c.inputs, c.outputs[0], **attrs)
+    _pool_node(e, c, "AveragePool", [c.outputs[0]], attrs)
 
 
 @converts("Softmax")

@@ -10,12 +10,16 @@ compressed weights stay compressed, their decompression a DequantizeLinear where
 get one input and one output per variable (:mod:`irrun.export.sequence`).
 
 Nothing is written when a layer has no ONNX form: the :class:`irrun.errors.UnsupportedError`
-(exit 3) names every such layer (id, name, type-version) and why. The file is written through
+(exit 3) names every such layer (id, name, type-version) and why; nor when ONNX's checker, with
+its strict type and shape inference, refuses the graph (onnxruntime would not load it): the
+error names the layer whose node it refused. The file is written through
 :mod:`irrun.io.writers` (atomic, never over the model's own files).
 """
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +53,9 @@ class _Walk:
         self.names: dict[tuple[int, int], str] = {}
         #: "Type-version (why)" -> the layers refused for it
         self.refused: dict[str, list[str]] = {}
+        #: ONNX node name -> the IR layer it comes from (to name the layer when ONNX's checker
+        #: refuses the node); sub-graph (If/Loop) nodes map to their If/Loop layer
+        self.node_layers: dict[str, str] = {}
 
     def tensor_name(self, n: int, port: int) -> str:
         key = (n, port)
@@ -92,6 +99,8 @@ class _Walk:
             op = model.ops[n]
             if op.role == Role.PARAMETER:
                 continue
+            self.claim_nodes()
+            self.current = layer_label(layer)
             srcs = model_inputs_of(model, n)
             ins = [self.tensor_name(u, p) for u, p in srcs]
             if op.role == Role.RESULT:
@@ -114,6 +123,7 @@ class _Walk:
                         [self.info(n, p) for p in range(len(layer.outputs))],
                         frozenset(p for _, _, p in self.consumed.get(n, ())))
             self.convert(call)
+        self.claim_nodes()
         if self.refused:
             count = sum(map(len, self.refused.values()))
             raise UnsupportedError(
@@ -133,13 +143,39 @@ class _Walk:
                                   outputs + s_out, initializer=e.initializers)
         return graph
 
+    def claim_nodes(self) -> None:
+        """Note the nodes added since the last call (sub-graph nodes included) as the current layer's."""
+        label = getattr(self, "current", None)
+        if label is not None:
+            for node in self.e.nodes[self._claimed:]:
+                for name in node_names(node):
+                    self.node_layers.setdefault(name, label)
+        self._claimed = len(self.e.nodes)
+
+    _claimed = 0
+
     def convert(self, call: Call) -> None:
         layer = call.layer
         why = convert_layer(self.e, call)
         if why:
             kind = f"{printable(layer.type)}-{printable(layer.version)} ({why})"
-            where = "/".join(layer.path + (str(layer.id),))
-            self.refused.setdefault(kind, []).append(f"layer {where} {printable(layer.name)}")
+            self.refused.setdefault(kind, []).append(layer_label(layer, with_type=False))
+
+
+def layer_label(layer, with_type: bool = True) -> str:
+    """``layer <id> <name>`` (its sub-graph path first), with ``(<type>-<version>)``."""
+    where = "/".join(layer.path + (str(layer.id),))
+    label = f"layer {where} {printable(layer.name)}"
+    return f"{label} ({printable(layer.type)}-{printable(layer.version)})" if with_type else label
+
+
+def node_names(node: Any) -> list[str]:
+    """The names of ``node`` and of every node in its sub-graphs (If branches, Loop bodies)."""
+    names = [node.name]
+    for attr in node.attribute:
+        if attr.HasField("g"):
+            names += [name for inner in attr.g.node for name in node_names(inner)]
+    return names
 
 
 def live_nodes(nodes: list, outputs: list[str]) -> list:
@@ -199,22 +235,45 @@ def load_converters() -> None:
 
 def build_onnx(model: Model, opset: int = DEFAULT_OPSET, *, matmul_nbits: bool = False) -> Any:
     """The ONNX ModelProto of ``model`` (an :class:`irrun.Model`), checked by
-    ``onnx.checker.check_model``. ``matmul_nbits``: int4/int8 weight MatMuls as onnxruntime's
-    com.microsoft MatMulNBits. Raises UnsupportedError naming every layer with no ONNX form, or
-    when the model passes protobuf's 2 GB limit (:func:`onnx_files` writes it with external data)."""
+    ``onnx.checker.check_model`` with its strict type and shape inference (:func:`check_strictly`).
+    ``matmul_nbits``: int4/int8 weight MatMuls as onnxruntime's com.microsoft MatMulNBits.
+    Raises UnsupportedError naming every layer with no ONNX form or the one ONNX's checker refuses,
+    or when the model passes protobuf's 2 GB limit (:func:`onnx_files` writes it with external data)."""
     from .external import attach
-    proto, payloads = _assemble(model, opset, matmul_nbits)
+    proto, payloads, node_layers = _assemble(model, opset, matmul_nbits)
     if too_large(proto, payloads):
         raise UnsupportedError("the ONNX model passes protobuf's 2 GB limit: write it with its "
                                "external data (irrun export, irrun.export_onnx)", file=model.path)
     attach(proto, payloads)
-    require_onnx().checker.check_model(proto)
+    check_strictly(lambda: require_onnx().checker.check_model(proto, full_check=True), node_layers, model.path)
     return proto
 
 
-def _assemble(model: Model, opset: int, matmul_nbits: bool) -> tuple[Any, dict[str, bytes]]:
-    """The ModelProto without the bytes of its big initializers, and those bytes by tensor name
-    (:func:`irrun.export.external.detach`); not checked yet."""
+def check_strictly(check: Callable[[], None], node_layers: dict[str, str], file: str) -> None:
+    """Run ``check`` (``onnx.checker.check_model`` with ``full_check``: ONNX's type and shape
+    inference in strict mode) and turn its refusal into an UnsupportedError (exit 3, nothing
+    written) naming the IR layer whose ONNX node it refused: a model the checker refuses is one
+    onnxruntime cannot load (an integer tensor into a float-only op, say). ONNX stops at the first
+    bad node, so the message names one layer."""
+    import onnx
+    try:
+        check()
+    except (onnx.checker.ValidationError, onnx.shape_inference.InferenceError) as err:
+        text = str(err).strip()
+        found = re.search(r"node name: ([^)]*)\)|Bad node spec for node\. Name: (\S+)", text)
+        node = (found.group(1) or found.group(2)) if found else None
+        where = node_layers.get(node or "")
+        blame = f"the ONNX node {printable(node)} written for {where}" if where else \
+            f"the ONNX node {printable(node)}" if node else "the ONNX graph"
+        raise UnsupportedError(f"cannot export to ONNX, nothing written: ONNX's checker refuses {blame} "
+                               f"(onnxruntime could not load it): {printable(text.splitlines()[0])}",
+                               file=file) from None
+
+
+def _assemble(model: Model, opset: int, matmul_nbits: bool) -> tuple[Any, dict[str, bytes], dict[str, str]]:
+    """The ModelProto without the bytes of its big initializers, those bytes by tensor name
+    (:func:`irrun.export.external.detach`) and the IR layer of each ONNX node (by node name); not
+    checked yet."""
     onnx = require_onnx()
     from onnx import helper
     if not MIN_OPSET <= opset <= onnx.defs.onnx_opset_version():
@@ -235,7 +294,7 @@ def _assemble(model: Model, opset: int, matmul_nbits: bool) -> tuple[Any, dict[s
     meta = {"source": os.path.basename(model.path), "source_format": f"OpenVINO IR v{model.ir.ir_version}"}
     meta.update(walk_notes(walk))
     helper.set_model_props(proto, meta)
-    return proto, walk.payloads
+    return proto, walk.payloads, walk.node_layers
 
 
 def too_large(proto: Any, payloads: dict[str, bytes]) -> bool:
@@ -255,11 +314,11 @@ def onnx_files(model: Model, target: Path, opset: int = DEFAULT_OPSET,
     ``target`` alone, or — when ``external_data`` is true, or None (automatic) and the model
     would pass protobuf's 2 GB limit — its tensors of 1 KB or more in ``<target>.data``
     (:mod:`irrun.export.external`), that file first so that the .onnx never names a missing one.
-    Also returns the (checked) ModelProto; ``matmul_nbits`` as for :func:`build_onnx`."""
+    Also returns the ModelProto, checked strictly (:func:`check_strictly`); ``matmul_nbits`` as for :func:`build_onnx`."""
     from ..io import writers
     from .external import attach, check_externalized, externalize
     onnx = require_onnx()
-    proto, payloads = _assemble(model, opset, matmul_nbits)
+    proto, payloads, node_layers = _assemble(model, opset, matmul_nbits)
     files: list[tuple[Path, Any]] = []
     if external_data is None:
         external_data = too_large(proto, payloads)
@@ -274,10 +333,10 @@ def onnx_files(model: Model, target: Path, opset: int = DEFAULT_OPSET,
         raise UnsupportedError("the ONNX model passes protobuf's 2 GB limit even without its tensors "
                                "(its graph alone is that large): nothing written", file=model.path)
     if external_data:
-        check_externalized(proto, data_path.name, size)
+        check_strictly(lambda: check_externalized(proto, data_path.name, size), node_layers, model.path)
     else:
         attach(proto, payloads)
-        onnx.checker.check_model(proto)
+        check_strictly(lambda: onnx.checker.check_model(proto, full_check=True), node_layers, model.path)
     files.append((target, writers.data(proto.SerializeToString())))
     return proto, files
 
