@@ -146,7 +146,7 @@ def _pool_node(e: Emitter, c: Call, op_type: str, outputs: list[str], attrs: dic
     pads = attrs.get("pads") or [0] * (2 * n)
     spatial = list(zip(ins, c.op.strides, kernel, dil, pads[:n], pads[n:]))
     want = list(outs.to_tuple()[2:])
-    if [_onnx_ceil(*args, drop_last=False) for args in spatial] == want:
+    if [_onnx_ceil(i, s, k, d, b, pe, drop_last=False) for i, s, k, d, b, pe in spatial] == want:
         e.node(op_type, c.inputs, outputs, **attrs)
         return
     raw = [e.fresh(f"{name}_ceil") for name in outputs]
