@@ -259,6 +259,17 @@ def test_integer_divide_floors_like_python(tmp_path):
     np.testing.assert_array_equal(got, [3, -4, -4, 3, 2, -2])
 
 
+def test_tile_with_more_repeats_than_dims_pads_the_data_with_leading_ones(tmp_path):
+    """Tile-1 spec: with more repeats than data dims the data shape is padded with leading 1s
+    (GPT-J's sin/cos table [512, 8] tiled by [b, 1, 1]); ONNX Tile wants equal ranks. The
+    expected values are numpy's tile, which pads the same way."""
+    b = IRWriter("tile")
+    x = b.parameter("x", "f32", [2, 3])
+    b.result(b.layer("Tile", [x, b.const(np.array([2, 1, 2], np.int64))], out_dims=[[2, 2, 6]]), "y")
+    x_v = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(_export_run(tmp_path, b, {"x": x_v})["y"], np.tile(x_v, (2, 1, 2)))
+
+
 def test_dynamic_dims_become_symbolic(tmp_path):
     b = IRWriter("dyn")
     x = b.parameter("x", "f32", [-1, 3, -1])

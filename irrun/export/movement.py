@@ -187,7 +187,7 @@ def tile(e: Emitter, c: Call) -> None:
     n = list(reps)[0].lo
     x, r = c.inputs[0], _i64(e, c, 1)
     if n > rank:
-        x = e.one("Reshape", [x, e.ints([1] * (n - rank) + [0] * rank)])
+        x = e.one("Unsqueeze", [x, e.ints(list(range(n - rank)))])       # leading 1s, as the IR pads
     elif n < rank:
         r = e.one("Concat", [e.ints([1] * (rank - n)), r], axis=0)
     e.one("Tile", [x, r], c.outputs[0])
