@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from tools.conformance.conformance_rows import SEP, Row
-from tools.conformance.export_suite import _model_error, _session, _state_names, empty_states
+from tools.conformance.export_suite import _model_error, _session, _short, _state_names, empty_states
 from tools.zoo.llm_zoo import PROMPT, STEPS, step_feeds, tolerance
 
 
@@ -56,7 +56,7 @@ def measure(suite: str, d: Path) -> Row:
         model = irrun.read_model(xml)
         model.types()
     except IrrunError as e:
-        return Row(suite, d.name, "excluded", f"irrun cannot read the model{SEP}{' '.join(str(e).split())[:300]}")
+        return Row(suite, d.name, "excluded", f"irrun cannot read the model{SEP}{_short(e)}")
     try:
         proto = build_onnx(model)
     except Exception as e:                       # refused (ops named) or an export crash: one row
@@ -64,7 +64,7 @@ def measure(suite: str, d: Path) -> Row:
     try:
         session = _session(proto)
     except Exception as e:
-        return Row(suite, d.name, "fail", f"onnxruntime cannot load the export{SEP}{' '.join(str(e).split())[:300]}")
+        return Row(suite, d.name, "fail", f"onnxruntime cannot load the export{SEP}{_short(e)}")
     if "input_ids" not in {p.name for p in model.inputs}:
         return _one_shot(suite, d, model, session)
     config = json.loads((d / "config.json").read_text(encoding="utf-8")) if (d / "config.json").exists() else {}
@@ -85,7 +85,7 @@ def measure(suite: str, d: Path) -> Row:
             got = dict(zip(names, session.run(None, {**feeds, **state})))
         except Exception as e:
             return Row(suite, d.name, "fail", f"onnxruntime fails to run it{SEP}step {step}: "
-                       f"{' '.join(str(e).split())[:300]}")
+                       f"{_short(e)}")
         logits = got[names[0]]
         if logits.shape != want.shape:
             return Row(suite, d.name, "fail", f"logits of another shape{SEP}step {step}: onnxruntime "
@@ -126,11 +126,11 @@ def _one_shot(suite: str, d: Path, model: Any, session: Any) -> Row:
         want = {k: np.asarray(v) for k, v in model.run(feeds).items()}
     except IrrunError as e:              # e.g. an inputs.npz written for another shape of the model
         return Row(suite, d.name, "excluded", f"irrun cannot run it on these inputs{SEP}"
-                   f"{' '.join(str(e).split())[:300]}")
+                   f"{_short(e)}")
     try:
         got = dict(zip([o.name for o in session.get_outputs()], session.run(None, feeds)))
     except Exception as e:
-        return Row(suite, d.name, "fail", f"onnxruntime fails to run it{SEP}{' '.join(str(e).split())[:300]}")
+        return Row(suite, d.name, "fail", f"onnxruntime fails to run it{SEP}{_short(e)}")
     agreements = compare(want, got)
     worst = max(agreements, key=lambda a: a.max_abs if a.ok else np.inf)
     if not worst.ok:
