@@ -164,6 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-mb", type=float, default=50, help="skip folders larger than this (0: none)")
     p.add_argument("-v", "--verbose", action="store_true", help="list every case of every reason")
     args = p.parse_args(argv)
+    for d in args.directories:
+        if not d.is_dir():
+            p.error(f"{d}: not a directory (give folders holding one model folder per model)")
     os.environ["CI"] = "true"
     rows = run(args.directories, args.k, args.max_mb)
     from tools.conformance.conformance import report
