@@ -259,6 +259,38 @@ def test_integer_divide_floors_like_python(tmp_path):
     np.testing.assert_array_equal(got, [3, -4, -4, 3, 2, -2])
 
 
+def test_tile_with_more_repeats_than_dims_pads_the_data_with_leading_ones(tmp_path):
+    """Tile-1 spec: with more repeats than data dims the data shape is padded with leading 1s
+    (GPT-J's sin/cos table [512, 8] tiled by [b, 1, 1]); ONNX Tile wants equal ranks. The
+    expected values are numpy's tile, which pads the same way."""
+    b = IRWriter("tile")
+    x = b.parameter("x", "f32", [2, 3])
+    b.result(b.layer("Tile", [x, b.const(np.array([2, 1, 2], np.int64))], out_dims=[[2, 2, 6]]), "y")
+    x_v = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(_export_run(tmp_path, b, {"x": x_v})["y"], np.tile(x_v, (2, 1, 2)))
+
+
+def test_squeeze_of_an_axis_that_is_not_1_keeps_every_dim(tmp_path):
+    """Qwen3-MoE's router: Squeeze([2, ?], axis 0), which OpenVINO's own IR types as [2, ?] (the
+    axis is skipped). No axis is left to squeeze; an empty ONNX axes input would squeeze every 1
+    (here the one token of a decode step)."""
+    b = IRWriter("squeeze")
+    x = b.parameter("x", "i64", [2, -1])
+    b.result(b.layer("Squeeze", [x, b.const(np.array(0, np.int64))], out_dims=[[2, -1]], out_precision="I64"), "y")
+    x_v = np.array([[3], [5]], np.int64)
+    np.testing.assert_array_equal(_export_run(tmp_path, b, {"x": x_v})["y"], x_v)
+
+
+def test_roll_along_a_static_axis_of_a_dynamic_shape(tmp_path):
+    """Mamba's and LFM2's conv state [?, C, K] rolled along K (Roll-7 spec: numpy's roll)."""
+    b = IRWriter("roll")
+    x = b.parameter("x", "f32", [-1, 3, 4])
+    b.result(b.layer("Roll", [x, b.const(np.array([-1], np.int64)), b.const(np.array([2], np.int64))],
+                     out_dims=[[-1, 3, 4]], version="opset7"), "y")
+    x_v = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    np.testing.assert_array_equal(_export_run(tmp_path, b, {"x": x_v})["y"], np.roll(x_v, -1, axis=2))
+
+
 def test_dynamic_dims_become_symbolic(tmp_path):
     b = IRWriter("dyn")
     x = b.parameter("x", "f32", [-1, 3, -1])

@@ -51,7 +51,10 @@ def squeeze(e: Emitter, c: Call) -> None:
         if shape.rank is not None:     # the IR skips axes whose dim is not 1 (ONNX refuses them)
             axes = np.asarray([a for a in axes if list(shape)[a].is_static and list(shape)[a].lo == 1 or
                                not list(shape)[a].is_static], dtype=np.int64)
-        e.one("Squeeze", [c.inputs[0], e.ints(axes, "axes")], c.outputs[0])
+        if axes.size:
+            e.one("Squeeze", [c.inputs[0], e.ints(axes, "axes")], c.outputs[0])
+        else:                          # no axis left: ONNX would read empty axes as "every 1"
+            e.one("Identity", [c.inputs[0]], c.outputs[0])
         return
     e.one("Squeeze", [c.inputs[0], e.one("Reshape", [_i64(e, c, 1), e.ints([-1])])], c.outputs[0])
 
@@ -187,7 +190,7 @@ def tile(e: Emitter, c: Call) -> None:
     n = list(reps)[0].lo
     x, r = c.inputs[0], _i64(e, c, 1)
     if n > rank:
-        x = e.one("Reshape", [x, e.ints([1] * (n - rank) + [0] * rank)])
+        x = e.one("Unsqueeze", [x, e.ints(list(range(n - rank)))])       # leading 1s, as the IR pads
     elif n < rank:
         r = e.one("Concat", [e.ints([1] * (rank - n)), r], axis=0)
     e.one("Tile", [x, r], c.outputs[0])
@@ -381,18 +384,18 @@ def reverse_sequence(e: Emitter, c: Call) -> None:
 
 @converts("Roll")
 def roll(e: Emitter, c: Call) -> None:
-    """Per axis: the last ``shift`` entries moved to the front (Slice + Concat; static dims)."""
-    shape = c.in_info[0].shape
-    if not shape.is_static:
-        raise Unexpressible("a dynamic input shape")
-    dims = shape.to_tuple()
+    """Per axis: the last ``shift`` entries moved to the front (Slice + Concat; the rolled axes'
+    dims static, the others may be dynamic: Mamba/LFM2 roll a [?, C, K] conv state along K)."""
+    dims = list(c.in_info[0].shape)
     axes = _axes(c, 2)
     shifts = [int(s) for s in np.ravel(c.const(1))]
     if len(shifts) == 1:
         shifts *= len(axes)
     y = c.inputs[0]
     for axis, shift in zip(axes, shifts):
-        n = dims[axis]
+        if not dims[axis].is_static:
+            raise Unexpressible("a dynamic dim on a rolled axis")
+        n = dims[axis].lo
         k = shift % n if n else 0
         if k == 0:
             continue

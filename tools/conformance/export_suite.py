@@ -340,6 +340,16 @@ def _state_names(proto: Any) -> tuple[dict[str, str], dict[str, str]]:
             {v: k.split(".", 2)[2] for k, v in meta.items() if k.startswith("irrun.state_output.")})
 
 
+def empty_states(session: Any, state_in: dict[str, str], batch: int) -> dict[str, np.ndarray]:
+    """The export's state inputs at the start of a decode: empty, e.g. a KV cache [batch, heads,
+    0, head_dim] (a dynamic first dim is the batch, the other dynamic dims 0; fixed dims kept)."""
+    inputs = {i.name: i for i in session.get_inputs()}
+    return {name: np.zeros([d if isinstance(d, int) else batch if a == 0 else 0
+                            for a, d in enumerate(inputs[name].shape)],
+                           np.float16 if inputs[name].type == "tensor(float16)" else np.float32)
+            for name in state_in.values()}
+
+
 def _decode(suite: str, case: str, xml: Path, steps: list[dict], want: list[np.ndarray],
             tol: tuple[float, float]) -> Row:
     """A stateful decoder: from empty states (0 elements), each step's logits against OpenVINO's
@@ -347,13 +357,7 @@ def _decode(suite: str, case: str, xml: Path, steps: list[dict], want: list[np.n
     _, proto = _export(xml)
     s = _session(proto)
     state_in, state_out = _state_names(proto)
-    batch = next(iter(steps[0].values())).shape[0] if steps and steps[0] else 1
-    # an empty state: [batch, heads, 0, head_dim] (a dynamic first dim is the batch, the others 0)
-    shapes = {i.name: [d if isinstance(d, int) else batch if a == 0 else 0 for a, d in enumerate(i.shape)]
-              for i in s.get_inputs()}
-    dtypes = {i.name: i.type for i in s.get_inputs()}
-    state = {name: np.zeros(shapes[name], np.float16 if dtypes[name] == "tensor(float16)" else np.float32)
-             for name in state_in.values()}
+    state = empty_states(s, state_in, next(iter(steps[0].values())).shape[0] if steps and steps[0] else 1)
     names = [o.name for o in s.get_outputs()]
     for i, (feeds, ref) in enumerate(zip(steps, want)):
         got = dict(zip(names, s.run(None, {**feeds, **state})))

@@ -56,6 +56,12 @@ differences between the export and OpenVINO, with the reason for each, are
 `KNOWN_DIFFERENCES` in `tools/conformance/export_suite.py`; `tests/test_export_op_replay.py`
 holds the op cases that match to matching.
 
+`python -m tools.conformance.export_generated DIR [DIR ...]`: the models the suites generate
+(not checked in, no recorded outputs: optimum-intel decoders, bench and public folders), each
+exported and run in onnxruntime and in irrun on the same inputs, decoders step by step with the
+state carried through `past_key_values.*`/`present.*`; one row per model (the README's
+*Conformance* has the figures).
+
 ## Checked strictly
 
 Every export goes through `onnx.checker.check_model(full_check=True)`: ONNX's type and shape
