@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("onnxruntime")
+pytest.importorskip("onnx", reason="onnx is not installed: pip install -e '.[test]' (or irrun[onnx])")
+pytest.importorskip("onnxruntime", reason="onnxruntime is not installed: pip install -e '.[test]'")
 
 from tools.conformance.export_generated import run  # noqa: E402
 
