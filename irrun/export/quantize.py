@@ -49,6 +49,10 @@ def fake_convert(e: Emitter, c: Call) -> None:
         e.one("Cast", [y], c.outputs[0], to=onnx_type(et))
 
 
+#: the export's note when some FakeQuantize took the ``--int8-qdq`` form
+QDQ_NOTE = ("--int8-qdq: FakeQuantize layers are their u8 levels (computed by FakeQuantize's formula; constant "
+            "weights stored as u8) + DequantizeLinear, convolutions on them ConvInteger")
+
 #: how far from an integer (in quantization steps) a zero point may be and still be taken as one
 #: (``-input_low / step`` of NNCF's ranges comes out of f32 arithmetic, a few 1e-6 steps off)
 ZERO_POINT_SLACK = 1e-4
@@ -137,6 +141,7 @@ def fake_quantize_qdq(e: Emitter, c: Call) -> bool:
         quantized = exact_levels(e, c, levels)
     params, attrs = _parameters(e, step_out, zp_out, axis)
     e.one("DequantizeLinear", [quantized] + params, c.outputs[0], **attrs)
+    e.notes.append(QDQ_NOTE)
     return True
 
 
