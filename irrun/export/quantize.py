@@ -132,6 +132,8 @@ def fake_quantize_qdq(e: Emitter, c: Call) -> bool:
     if zp_out is None:
         return False
     x = c.in_info[0].value
+    if x is None:
+        x = _constant_f32(e, c.inputs[0])
     if x is not None:     # its levels: irrun's FakeQuantize onto [0, levels-1]
         il_given, ih_given = np.asarray(limits[0], np.float32), np.asarray(limits[1], np.float32)
         q = fake_quantize(np.asarray(x, np.float32), il_given, ih_given, np.zeros((), np.float32),
@@ -152,6 +154,19 @@ def _initializer(e: Emitter, name: str) -> np.ndarray | None:
         if t.name == name:
             return numpy_helper.to_array(t)
     return None
+
+
+def _constant_f32(e: Emitter, name: str) -> np.ndarray | None:
+    """The value of ``name`` when it is an initializer or a Cast of one to f32 (an IR's f16 or
+    8-bit weights behind a Convert: irrun's shape inference keeps no value of large constants)."""
+    value = _initializer(e, name)
+    if value is not None:
+        return value
+    node = next((n for n in reversed(e.nodes) if name in n.output), None)
+    if node is None or node.op_type != "Cast" or node.attribute[0].i != onnx_type(F32):
+        return None
+    value = _initializer(e, node.input[0])
+    return None if value is None or value.dtype.kind not in "fiu" else value.astype(np.float32)
 
 
 def _dequantized(e: Emitter, name: str) -> tuple[str, np.ndarray, np.ndarray, int] | None:
