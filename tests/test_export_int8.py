@@ -96,6 +96,28 @@ def test_int8_qdq_fake_quantize_then_convolution_is_the_spec_formula(tmp_path):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * np.abs(want).max())
 
 
+def test_int8_qdq_fake_quantize_then_matmul_is_matmul_integer(tmp_path):
+    """FQ(activation, per tensor) -> MatMul(transpose_b) by FQ'd weights [N, K] (per output row,
+    NNCF's linear layer): MatMulInteger on the levels, the spec's formulas' values."""
+    rng = np.random.default_rng(9)
+    weights = rng.uniform(-3, 3, (4, 5)).astype(np.float32)
+    b = IRWriter("fq_matmul")
+    x = b.parameter("x", "f32", [2, 3, 5])
+    lims = [b.const(np.float32(v)) for v in (IL, IH, IL, IH)]
+    a = b.layer("FakeQuantize", [x, *lims], {"levels": "256"}, out_dims=[[2, 3, 5]])
+    r = W_RANGE.reshape(4, 1)
+    w = b.layer("FakeQuantize", [b.const(weights), *[b.const(v) for v in (-r, r, -r, r)]], {"levels": "255"},
+                out_dims=[[4, 5]])
+    b.result(b.layer("MatMul", [a, w], {"transpose_a": "false", "transpose_b": "true"}, out_dims=[[2, 3, 4]]), "y")
+    out = _export(tmp_path, b, int8_qdq=True)
+    ops = {n.op_type for n in onnx.load(out).graph.node}
+    assert "MatMulInteger" in ops and "MatMul" not in ops
+    xv = rng.uniform(-3, 3, (2, 3, 5)).astype(np.float32)
+    r64 = r.astype(np.float64)
+    want = _spec_fake_quantize(xv, IL, IH, IL, IH, 256) @ _spec_fake_quantize(weights, -r64, r64, -r64, r64, 255).T
+    np.testing.assert_allclose(_run(out, {"x": xv})["y"], want, rtol=1e-5, atol=1e-5 * np.abs(want).max())
+
+
 def test_default_export_keeps_the_formula_and_agrees_with_int8_qdq(tmp_path):
     """Without the option FakeQuantize stays its formula (no DequantizeLinear, f32 Conv); both
     give the spec's values."""

@@ -34,8 +34,8 @@ def add_arguments(p) -> None:
                         "(its fused low-bit kernels; the model then runs in onnxruntime only)")
     p.add_argument("--int8-qdq", action="store_true",
                    help="write FakeQuantize as its u8 levels + DequantizeLinear (weights stored as u8) and "
-                        "convolutions on them as ConvInteger, OpenVINO's int8 arithmetic; the default writes "
-                        "FakeQuantize's f32 formula, irrun's and OpenVINO's reference to the bit")
+                        "convolutions/MatMuls on them as ConvInteger/MatMulInteger, OpenVINO's int8 arithmetic; "
+                        "the default writes FakeQuantize's f32 formula, irrun's and OpenVINO's reference to the bit")
     p.add_argument("--verify", action="store_true",
                    help="run the export in onnxruntime and the model in irrun on the same inputs and "
                         "compare every output (needs pip install onnxruntime)")

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..types import elements
 from .emitter import Call, Emitter, Unexpressible, onnx_type
-from .quantize import fake_quantize_qdq, integer_convolution
+from .quantize import fake_quantize_qdq, integer_convolution, integer_matmul
 from .table import converts, not_exported
 
 _AUTO_PAD = {"explicit": "NOTSET", "notset": "NOTSET", "same_upper": "SAME_UPPER",
@@ -21,7 +21,11 @@ def _last_two(e: Emitter, x: str, rank: int) -> str:
 
 @converts("MatMul")
 def matmul(e: Emitter, c: Call) -> None:
-    """transpose_a/b swap the last two axes first (a 1-D input is never transposed, as in the IR)."""
+    """transpose_a/b swap the last two axes first (a 1-D input is never transposed, as in the IR);
+    with ``--int8-qdq``, on dequantized 8-bit inputs, MatMulInteger
+    (:func:`irrun.export.quantize.integer_matmul`)."""
+    if e.int8_qdq and integer_matmul(e, c, bool(c.op.transpose_a), bool(c.op.transpose_b)):
+        return
     a, b = c.inputs
     if c.op.transpose_a and c.rank(0) > 1:
         a = _last_two(e, a, c.rank(0))

@@ -51,7 +51,7 @@ def fake_convert(e: Emitter, c: Call) -> None:
 
 #: the export's note when some FakeQuantize took the ``--int8-qdq`` form
 QDQ_NOTE = ("--int8-qdq: FakeQuantize layers are their u8 levels (computed by FakeQuantize's formula; constant "
-            "weights stored as u8) + DequantizeLinear, convolutions on them ConvInteger")
+            "weights stored as u8) + DequantizeLinear, convolutions and MatMuls on them ConvInteger/MatMulInteger")
 
 #: how far from an integer (in quantization steps) a zero point may be and still be taken as one
 #: (``-input_low / step`` of NNCF's ranges comes out of f32 arithmetic, a few 1e-6 steps off)
@@ -111,7 +111,7 @@ def fake_quantize_qdq(e: Emitter, c: Call) -> bool:
     range with zero on a level (``-ol / s`` an integer in [0, 255]). A constant input (an IR's weights
     behind FakeQuantize) is quantized here by irrun's own FakeQuantize and stored as its u8
     levels: an initializer 4x smaller than f32 weights. The consumers then compute on the levels:
-    :func:`integer_convolution`."""
+    :func:`integer_convolution`, :func:`integer_matmul`."""
     from ..ops.fake_quantize import fake_quantize
     levels = int(c.op.levels)
     if levels not in (255, 256) or c.in_info[0].etype.name != "f32" or c.in_info[0].shape.rank is None:
@@ -171,18 +171,27 @@ def _constant_f32(e: Emitter, name: str) -> np.ndarray | None:
 
 def _dequantized(e: Emitter, name: str) -> tuple[str, np.ndarray, np.ndarray, int] | None:
     """(the quantized tensor, scale, zero point, axis) when ``name`` is written by a
-    DequantizeLinear with constant parameters (no blocks), else None."""
+    DequantizeLinear with constant parameters, per tensor or per axis (a blocked one whose block
+    is a whole axis is per axis along the other), else None."""
     node = next((n for n in reversed(e.nodes) if name in n.output), None)
     if node is None or node.op_type != "DequantizeLinear" or len(node.input) < 2:
         return None
     attrs = {a.name: a.i for a in node.attribute}
-    if attrs.get("block_size", 0):
-        return None
     scale = _initializer(e, node.input[1])
     zp = _initializer(e, node.input[2]) if len(node.input) > 2 and node.input[2] else np.zeros((), np.uint8)
     if scale is None or zp is None or scale.dtype != np.float32:
         return None
-    return node.input[0], scale, zp, int(attrs.get("axis", 1))
+    axis = int(attrs.get("axis", 1))
+    if attrs.get("block_size", 0):      # one block over the whole axis: per axis along the other one
+        levels = _initializer(e, node.input[0])
+        if levels is None or levels.ndim != scale.ndim or levels.shape[axis] != attrs["block_size"]:
+            return None
+        varying = [d for d in range(scale.ndim) if scale.shape[d] > 1]
+        if len(varying) > 1:
+            return None
+        axis = varying[0] if varying else axis
+        scale, zp = scale.reshape(-1), (zp.reshape(-1) if zp.size > 1 else zp.reshape(()))
+    return node.input[0], scale, zp, axis
 
 
 def integer_convolution(e: Emitter, c: Call, attrs: dict, group: int = 1) -> bool:
@@ -207,11 +216,8 @@ def integer_convolution(e: Emitter, c: Call, attrs: dict, group: int = 1) -> boo
         return False
     if group > 1:
         wq = wq.reshape((out_channels,) + wq.shape[2:])
-    w_zero = wzp.reshape(-1)[0].astype(np.int32)
-    if wq.dtype == np.int8:     # as u8 (+128): onnxruntime's u8 x s8 kernels saturate pairs of products in int16
-        wq, w_zero = (wq.astype(np.int16) + 128).astype(np.uint8), w_zero + 128
-    inputs = [xq, e.const(wq, "weights"), e.const(xzp.reshape(()), "zero_point"),
-              e.const(np.asarray(w_zero, np.uint8), "zero_point")]
+    wq, w_zero = _as_u8(wq, wzp.reshape(-1)[0])
+    inputs = [xq, e.const(wq, "weights"), e.const(xzp.reshape(()), "zero_point"), e.const(w_zero, "zero_point")]
     sums = e.one("ConvInteger", inputs, group=group if group > 1 else None, **attrs)
     rank = len(wq.shape)
     scale = (xs.reshape(()) * ws.astype(np.float32)).reshape((1, -1) + (1,) * (rank - 2)) if ws.size > 1 \
@@ -230,3 +236,39 @@ def exact_levels(e: Emitter, c: Call, levels: int) -> str:
                                       e.scalar(levels - 1, et)])])
     q = e.one("Clip", [q, e.scalar(0, et), e.scalar(levels - 1, et)])
     return e.one("Cast", [q], to=onnx_type_named("UINT8"))
+
+
+def integer_matmul(e: Emitter, c: Call, transpose_a: bool, transpose_b: bool) -> bool:
+    """``--int8-qdq``: a MatMul of a DequantizeLinear'd u8 activation (per tensor) by
+    DequantizeLinear'd constant 2-D 8-bit weights (per tensor or per output column, one zero
+    point) as ONNX MatMulInteger (exact int32 sums) + Cast + one Mul by ``scale_a * scale_b``,
+    as :func:`integer_convolution`; False when the inputs are not of that form."""
+    a, b = _dequantized(e, c.inputs[0]), _dequantized(e, c.inputs[1])
+    if transpose_a or a is None or b is None or a[1].size != 1 or a[2].size != 1:
+        return False
+    aq, a_scale, a_zero, _ = a
+    wq_name, w_scale, w_zero, axis = b
+    wq = _initializer(e, wq_name)
+    if wq is None or wq.ndim != 2 or wq.dtype not in (np.int8, np.uint8) or \
+            not np.all(w_zero == w_zero.reshape(-1)[0]):
+        return False
+    columns_axis = 0 if transpose_b else 1
+    if w_scale.size != 1 and axis != columns_axis:
+        return False
+    if transpose_b:
+        wq = np.ascontiguousarray(wq.T)
+    wq, w_zero_point = _as_u8(wq, w_zero.reshape(-1)[0])
+    sums = e.one("MatMulInteger", [aq, e.const(wq, "weights"), e.const(a_zero.reshape(()), "zero_point"),
+                                   e.const(w_zero_point, "zero_point")])
+    scale = (a_scale.reshape(()) * w_scale.astype(np.float32)).reshape(-1 if w_scale.size > 1 else ())
+    e.one("Mul", [e.one("Cast", [sums], to=onnx_type(F32)), e.const(np.asarray(scale, np.float32), "scale")],
+          c.outputs[0])
+    return True
+
+
+def _as_u8(levels: np.ndarray, zero_point: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """8-bit weights and their zero point as u8: i8 shifted by +128, because onnxruntime's u8 x
+    s8 kernels add pairs of products in int16 and saturate (u8 x u8 widens first: exact)."""
+    if levels.dtype == np.int8:
+        return (levels.astype(np.int16) + 128).astype(np.uint8), np.asarray(int(zero_point) + 128, np.uint8)
+    return levels, np.asarray(int(zero_point), np.uint8)

@@ -38,8 +38,9 @@ stateful models and what `--verify` checks: README, *Export to ONNX*.
   weights stay DequantizeLinear). The model then runs in onnxruntime only
   (`irrun/export/matmul_nbits.py`). Checked: the tiny int4 Llama matches OpenVINO's logits and
   picks irrun's greedy tokens over 16 steps (`tests/test_export_matmul_nbits.py`).
-* `--int8-qdq`: FakeQuantize as its u8 levels + DequantizeLinear and convolutions on them as
-  ConvInteger (*INT8 models in onnxruntime* below); the default writes FakeQuantize's formula.
+* `--int8-qdq`: FakeQuantize as its u8 levels + DequantizeLinear and convolutions/MatMuls on
+  them as ConvInteger/MatMulInteger (*INT8 models in onnxruntime* below); the default writes
+  FakeQuantize's formula.
 * `--ir-version 10 -o OUT.xml`: not ONNX but an OpenVINO IR v10 file (and its .bin), for the
   runtimes of 2020.1–2021.4 (openvinotoolkit/openvino#29324): static input shapes only, op
   versions of opsets 1–8 (MaxPool-14/AvgPool-14 without `ceil_torch` and TopK-11 not `stable`
@@ -101,9 +102,10 @@ yolov8n-int8-ov2024.1 0.0745 -> 0.0056. Also found: onnxruntime's Sigmoid is an 
 formula, `1 / (1 + exp(-x))` and `x / (1 + exp(-x * beta))`; that was single-image-super-resolution-1032-fp32's
 miss (max abs 1.46e-4 against the 1e-4 bound; now within it).
 
-`--int8-qdq` writes FakeQuantize as its u8 levels + `DequantizeLinear`, and convolutions on
-them as `ConvInteger` (exact int32 sums, OpenVINO's int8 kernels' arithmetic) + one Mul by the
-two scales (`irrun/export/quantize.py`). The levels are computed by FakeQuantize's own formula
+`--int8-qdq` writes FakeQuantize as its u8 levels + `DequantizeLinear`, and convolutions and
+MatMuls on them as `ConvInteger`/`MatMulInteger` (exact int32 sums, OpenVINO's int8 kernels'
+arithmetic) + one Mul by the two scales (`irrun/export/quantize.py`); the INT8 BERT fixture
+(bert_ptq: 12 MatMulInteger) still matches OpenVINO within the encoder suite's tolerance. The levels are computed by FakeQuantize's own formula
 and Cast to u8, not by `QuantizeLinear`: QuantizeLinear rounds `x / scale` half to even,
 FakeQuantize `(x - il) / (ih - il) * (levels-1)`, and the two round differently in the last
 place — on yolov8n-int8's first FakeQuantize 20 of 1.2 million inputs took the other level.
@@ -111,11 +113,11 @@ Taken where it is the same function: f32 data, 255 or 256 levels, constant limit
 at most one axis, increasing ranges, zero on a level of the output range (`-ol / step` an
 integer in [0, 255], within 1e-4 of a step); other FakeQuantize layers keep the formula.
 Constant weights behind FakeQuantize (also behind a Convert of f16 or 8-bit constants) are
-quantized once by irrun's FakeQuantize and stored as u8 levels. ConvInteger is written when the
+quantized once by irrun's FakeQuantize and stored as u8 levels. ConvInteger/MatMulInteger is written when the
 activation is per tensor and the weights one zero point (per-tensor or per-output-channel
 scales); i8 weights are shifted to u8 (+128), because onnxruntime's u8 x s8 kernels add pairs of
 products in int16 and saturate. Measured on the 27 files (relative L2 against OpenVINO's INT8;
-default / `--int8-qdq`): all pass both ways; e.g. yolov8n-int8 0.0048 / 0.0046,
+default / `--int8-qdq`): all pass both ways; e.g. yolov8n-int8 0.0048 / 0.0045,
 face-detection-0200 0.58 / 0.51, face-detection-retail-0005 0.19 / 0.31 (spread 0.29),
 human-pose-estimation-0001 0.171 / 0.177 — no consistent winner, so the default stays the
 formula, which is irrun's and OpenVINO's reference to the bit; the .onnx gets 0-11% smaller
