@@ -176,3 +176,30 @@ def test_sigmoid_and_swish_are_their_formula_to_the_last_places(tmp_path, op):
     want = (1 if op == "Sigmoid" else x64) / (1 + np.exp(-x64))
     got = _run(_export(tmp_path, b), {"x": xv})["y"].astype(np.float64)
     np.testing.assert_allclose(got, want, rtol=5e-7, atol=0)
+
+
+def test_verify_of_a_quantized_model_reports_the_relative_l2_error(tmp_path, capsys, monkeypatch):
+    """--verify on a model with FakeQuantize: when an output differs (here onnxruntime's result
+    is made to take the other level at one element), the CLI still exits 1 and adds the relative
+    L2 error, the measure INT8 outputs are judged by, computed here: one step of 0.02 in 16."""
+    import irrun.export.verify as verify
+    b = IRWriter("fq")
+    x = b.parameter("x", "f32", [16])
+    lims = [b.const(np.float32(v)) for v in (IL, IH, IL, IH)]
+    b.result(b.layer("FakeQuantize", [x, *lims], {"levels": "256"}, out_dims=[[16]]), "y")
+    xml = b.save(tmp_path / "m.xml")
+    run_onnx = verify.run_onnx
+
+    def one_step_off(path, feeds):
+        got = run_onnx(path, feeds)
+        got["y"] = got["y"].copy()
+        got["y"][3] += np.float32(STEP)
+        return got
+    monkeypatch.setattr(verify, "run_onnx", one_step_off)
+    xv = np.linspace(-2, 2, 16, dtype=np.float32)
+    np.save(tmp_path / "x.npy", xv)
+    code = main(["export", str(xml), "-o", str(tmp_path / "m.onnx"), "--verify", "-i", f"x={tmp_path / 'x.npy'}"])
+    out = capsys.readouterr().out
+    want = _spec_fake_quantize(xv, IL, IH, IL, IH, 256)
+    rel = STEP / np.linalg.norm(want)
+    assert code == 1 and "1 FakeQuantize layers" in out and f"y {rel:.3g}" in out
