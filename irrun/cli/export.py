@@ -104,7 +104,7 @@ def write_ir(model, args) -> int:
 
 def verify(model, target, args, metadata: dict[str, str]) -> int:
     from ..debug.profiling import random_inputs
-    from ..export.verify import OnnxRunError, compare, reference, relative_l2, run_onnx
+    from ..export.verify import OnnxRunError, compare, quantizer_count, reference, relative_l2, run_onnx
     from ..io.inputs import load_inputs
 
     feeds = random_inputs(model, load_inputs(model, args.input, partial=True), args.seed)
@@ -127,7 +127,7 @@ def verify(model, target, args, metadata: dict[str, str]) -> int:
     bad = [r for r in rows if not r.ok]
     print(f"onnxruntime and irrun agree on {len(rows) - len(bad)} of {len(rows)} outputs "
           f"(|diff| <= {args.atol:g} + {args.rtol:g}*|irrun|; integers exactly)")
-    quantizers = sum(op.type == "FakeQuantize" for op in model.ops.values())
+    quantizers = quantizer_count(model)
     if bad and quantizers:
         errors = ", ".join(f"{printable(r.name)} {relative_l2(got[r.name], expected[r.name]):.3g}" for r in bad
                            if r.dtype.startswith("float") and got[r.name].shape == expected[r.name].shape)

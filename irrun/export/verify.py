@@ -133,3 +133,9 @@ def relative_l2(got: np.ndarray, want: np.ndarray) -> float:
     where single elements may differ by whole quantization steps."""
     got64, want64 = np.asarray(got, np.float64), np.asarray(want, np.float64)
     return float(np.linalg.norm(got64 - want64) / (np.linalg.norm(want64) or 1.0))
+
+
+def quantizer_count(model) -> int:
+    """How many FakeQuantize layers ``model`` has (its outputs are then judged by
+    :func:`relative_l2` too)."""
+    return sum(op.type == "FakeQuantize" for op in model.ops.values())
