@@ -97,6 +97,8 @@ class Emitter:
         self.states: dict[str, dict[str, Any]] = {}
         #: the ONNX model's metadata_props beyond the source and the notes
         self.metadata: dict[str, str] = {}
+        #: FakeQuantize as QuantizeLinear + DequantizeLinear where it has that form (``--int8-qdq``)
+        self.int8_qdq = False
 
     def fresh(self, hint: str) -> str:
         """A tensor or node name not used yet, from ``hint``."""

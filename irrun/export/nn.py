@@ -6,6 +6,7 @@ import numpy as np
 
 from ..types import elements
 from .emitter import Call, Emitter, Unexpressible, onnx_type
+from .quantize import fake_quantize_qdq, integer_convolution, integer_matmul
 from .table import converts, not_exported
 
 _AUTO_PAD = {"explicit": "NOTSET", "notset": "NOTSET", "same_upper": "SAME_UPPER",
@@ -20,7 +21,11 @@ def _last_two(e: Emitter, x: str, rank: int) -> str:
 
 @converts("MatMul")
 def matmul(e: Emitter, c: Call) -> None:
-    """transpose_a/b swap the last two axes first (a 1-D input is never transposed, as in the IR)."""
+    """transpose_a/b swap the last two axes first (a 1-D input is never transposed, as in the IR);
+    with ``--int8-qdq``, on dequantized 8-bit inputs, MatMulInteger
+    (:func:`irrun.export.quantize.integer_matmul`)."""
+    if e.int8_qdq and integer_matmul(e, c, bool(c.op.transpose_a), bool(c.op.transpose_b)):
+        return
     a, b = c.inputs
     if c.op.transpose_a and c.rank(0) > 1:
         a = _last_two(e, a, c.rank(0))
@@ -42,7 +47,10 @@ def _window(c: Call, kernel_rank: int) -> dict:
 
 @converts("Convolution")
 def convolution(e: Emitter, c: Call) -> None:
-    """ONNX Conv (pads begin ++ end, auto_pad, strides, dilations)."""
+    """ONNX Conv (pads begin ++ end, auto_pad, strides, dilations); with ``--int8-qdq``, on
+    dequantized 8-bit inputs, ConvInteger (:func:`irrun.export.quantize.integer_convolution`)."""
+    if e.int8_qdq and integer_convolution(e, c, _window(c, c.rank(1) - 2)):
+        return
     e.one("Conv", c.inputs, c.outputs[0], **_window(c, c.rank(1) - 2))
 
 
@@ -53,6 +61,8 @@ def group_convolution(e: Emitter, c: Call) -> None:
     if not shape.is_static:
         raise Unexpressible("weights of dynamic shape")
     g, og, *rest = shape.to_tuple()
+    if e.int8_qdq and integer_convolution(e, c, _window(c, len(rest) - 1), group=g):
+        return
     w = e.one("Reshape", [c.inputs[1], e.ints([g * og, *rest])])
     e.one("Conv", [c.inputs[0], w], c.outputs[0], group=g, **_window(c, len(rest) - 1))
 
@@ -319,8 +329,8 @@ def _tensor(arr: np.ndarray):
 def interpolate(e: Emitter, c: Call) -> None:
     """ONNX Resize-19 has the same modes, coordinate transformations, nearest rounding, cubic
     coefficient, antialias and axes. OpenVINO's output size in scales mode, floor(dim * (scale +
-    1e-6)), is ONNX's floor(dim * scale) of the scales raised by 1e-6 (the source coordinates
-    move by about 1e-6 of a pixel); nearest "simple" is a ceil and a floor Resize
+    1e-6)), is ONNX's floor(dim * scale) of the scales raised by 1e-6 where that changes the size
+    (:func:`openvino_scales`); nearest "simple" is a ceil and a floor Resize
     (``irrun.export.image.nearest_simple``); integer data is resized in f32, then rounded half
     to even and saturated, as OpenVINO's CPU plugin. Pads, the Pillow modes and antialiased
     "linear" (onnxruntime's filter differs from OpenVINO's, measured) have no ONNX form here."""
@@ -358,19 +368,49 @@ def interpolate(e: Emitter, c: Call) -> None:
         resized = axes if axes is not None else list(range(rank))
         if by_sizes and not all(dims[a].is_static for a in resized):
             raise Unexpressible('nearest "simple" rounding depends on the resized axes\' sizes, which are dynamic')
-        targets = [(a, int(v), v < dims[a].lo) if by_sizes else (a, v + 1e-6, v < 1) for a, v in zip(resized, values)]
+        targets = [(a, int(v), v < dims[a].lo) if by_sizes else (a, v if v == round(v) else v + 1e-6, v < 1)
+                   for a, v in zip(resized, values)]
         nearest_simple(e, x, out, targets, by_sizes, attrs)
     elif by_sizes:
         e.one("Resize", [x, "", "", e.as_int64(target, tinfo)], out, axes=axes, nearest_mode=c.op.nearest_mode,
               **attrs)
     else:
-        scales = target if tinfo.etype.name == "f32" else e.cast(target, f32)
-        scales = e.one("Add", [scales, e.scalar(1e-6, f32)])
-        e.one("Resize", [x, "", scales], out, axes=axes, nearest_mode=c.op.nearest_mode, **attrs)
+        e.one("Resize", [x, "", openvino_scales(e, c, target, axes)], out, axes=axes,
+              nearest_mode=c.op.nearest_mode, **attrs)
     if integer:
         info = np.iinfo(et.dtype)
         rounded = e.one("Clip", [e.one("Round", [out]), e.scalar(info.min, f32), e.scalar(info.max, f32)])
         e.one("Cast", [rounded], c.outputs[0], to=onnx_type(et))
+
+
+def openvino_scales(e: Emitter, c: Call, target: str, axes: list[int] | None) -> str:
+    """Resize's scales for Interpolate's scales mode. OpenVINO's output size is floor(dim * (scale
+    + 1e-6)), ONNX's floor(dim * scale); both map coordinates by the scale itself. Constant
+    scales are written as they are where the two sizes agree (whole scales, or static sizes: a 2x
+    nearest upsampling must read source pixel x / 2 exactly: x / 2.000001 floors to the pixel
+    before at every even x; YOLOv8's INT8 outputs were 0.02-0.05 relative L2 off from it) and
+    raised by 1e-6 only where OpenVINO's size is the larger; scales computed at run time are all
+    raised (the source coordinates then move by about 1e-6 of a pixel)."""
+    f32 = elements.TYPES["f32"]
+    target_i = 2 if c.op.version == "opset4" else 1
+    value, shape, out = c.in_info[target_i].value, c.in_info[0].shape, c.out_info[0].shape
+    if value is not None and shape.rank is not None:
+        axes_of = axes if axes is not None else list(range(shape.rank))
+        scales = np.ravel(np.asarray(value, np.float32))[:len(axes_of)]
+        static = shape.is_static and out.is_static
+        ins, outs = (shape.to_tuple(), out.to_tuple()) if static else ((), ())
+
+        def same_size(axis: int, v: np.float32) -> bool:
+            """Whole scales give the same size for any dim below 1e6; others when both are known
+            (in f32 as onnxruntime computes the size, and in f64 as ONNX's shape inference does)."""
+            if v == np.rint(v):
+                return True
+            return static and int(np.floor(v * np.float32(ins[axis]))) == outs[axis] == \
+                int(np.floor(np.float64(v) * ins[axis]))
+        raised = [v if same_size(a, v) else v + np.float32(1e-6) for a, v in zip(axes_of, scales)]
+        return e.const(np.asarray(raised, np.float32), "scales")
+    as_f32 = target if c.in_info[target_i].etype.name == "f32" else e.cast(target, f32)
+    return e.one("Add", [as_f32, e.scalar(1e-6, f32)])
 
 
 @converts("TopK")
@@ -483,9 +523,13 @@ def roi_align(e: Emitter, c: Call) -> None:
 @converts("FakeQuantize")
 def fake_quantize(e: Emitter, c: Call) -> None:
     """The spec's formula, written out (OpenVINO's reference, rounding half to even):
-    x <= min(il, ih) ? ol : x > max(il, ih) ? oh : round((x - il) / (ih - il) * (levels-1)) / (levels-1) * (oh - ol) + ol."""
+    x <= min(il, ih) ? ol : x > max(il, ih) ? oh : round((x - il) / (ih - il) * (levels-1)) / (levels-1) * (oh - ol) + ol.
+    With ``--int8-qdq``, QuantizeLinear + DequantizeLinear where they are the same function up to
+    last-place rounding (:func:`irrun.export.quantize.fake_quantize_qdq`)."""
     if getattr(c.op, "auto_broadcast", "numpy") not in ("numpy", "none"):
         raise Unexpressible(f'auto_broadcast="{c.op.auto_broadcast}" has no ONNX form')
+    if e.int8_qdq and fake_quantize_qdq(e, c):
+        return
     x, il, ih, ol, oh = c.inputs
     steps = e.scalar(int(c.op.levels) - 1, c.in_info[0].etype)
     q = e.one("Round", [e.one("Mul", [e.one("Div", [e.one("Sub", [x, il]), e.one("Sub", [ih, il])]), steps])])

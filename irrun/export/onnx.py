@@ -44,11 +44,12 @@ PROTOBUF_LIMIT = 2 << 30
 class _Walk:
     """One export: names every live port, converts every layer, collects what cannot be."""
 
-    def __init__(self, model: Model, opset: int, matmul_nbits: bool = False):
+    def __init__(self, model: Model, opset: int, matmul_nbits: bool = False, int8_qdq: bool = False):
         self.model = model
         #: int4/int8 weight MatMuls as com.microsoft MatMulNBits (irrun.export.matmul_nbits)
         self.matmul_nbits = matmul_nbits
         self.e = Emitter(opset)
+        self.e.int8_qdq = int8_qdq
         self.types = model.types()
         self.names: dict[tuple[int, int], str] = {}
         #: "Type-version (why)" -> the layers refused for it
@@ -233,14 +234,17 @@ def load_converters() -> None:
     )
 
 
-def build_onnx(model: Model, opset: int = DEFAULT_OPSET, *, matmul_nbits: bool = False) -> Any:
+def build_onnx(model: Model, opset: int = DEFAULT_OPSET, *, matmul_nbits: bool = False,
+               int8_qdq: bool = False) -> Any:
     """The ONNX ModelProto of ``model`` (an :class:`irrun.Model`), checked by
     ``onnx.checker.check_model`` with its strict type and shape inference (:func:`check_strictly`).
     ``matmul_nbits``: int4/int8 weight MatMuls as onnxruntime's com.microsoft MatMulNBits.
+    ``int8_qdq``: FakeQuantize as QuantizeLinear + DequantizeLinear where it has that form
+    (:func:`irrun.export.quantize.fake_quantize_qdq`; equal up to last-place rounding ties).
     Raises UnsupportedError naming every layer with no ONNX form or the one ONNX's checker refuses,
     or when the model passes protobuf's 2 GB limit (:func:`onnx_files` writes it with external data)."""
     from .external import attach
-    proto, payloads, node_layers = _assemble(model, opset, matmul_nbits)
+    proto, payloads, node_layers = _assemble(model, opset, matmul_nbits, int8_qdq)
     if too_large(proto, payloads):
         raise UnsupportedError("the ONNX model passes protobuf's 2 GB limit: write it with its "
                                "external data (irrun export, irrun.export_onnx)", file=model.path)
@@ -270,7 +274,8 @@ def check_strictly(check: Callable[[], None], node_layers: dict[str, str], file:
                                file=file) from None
 
 
-def _assemble(model: Model, opset: int, matmul_nbits: bool) -> tuple[Any, dict[str, bytes], dict[str, str]]:
+def _assemble(model: Model, opset: int, matmul_nbits: bool,
+              int8_qdq: bool = False) -> tuple[Any, dict[str, bytes], dict[str, str]]:
     """The ModelProto without the bytes of its big initializers, those bytes by tensor name
     (:func:`irrun.export.external.detach`) and the IR layer of each ONNX node (by node name); not
     checked yet."""
@@ -280,7 +285,7 @@ def _assemble(model: Model, opset: int, matmul_nbits: bool) -> tuple[Any, dict[s
         raise InputError(f"--opset {opset}: irrun writes ONNX opsets {MIN_OPSET} to "
                          f"{onnx.defs.onnx_opset_version()} (the installed onnx's newest)")
     load_converters()
-    walk = _Walk(model, opset, matmul_nbits)
+    walk = _Walk(model, opset, matmul_nbits, int8_qdq)
     graph = walk.run()
     from .. import __version__
     from .matmul_nbits import DOMAIN, OPSET, uses_domain
@@ -309,16 +314,18 @@ def data_file_of(target: str | os.PathLike) -> Path:
 
 
 def onnx_files(model: Model, target: Path, opset: int = DEFAULT_OPSET,
-               external_data: bool | None = None, matmul_nbits: bool = False) -> tuple[Any, list[tuple[Path, Any]]]:
+               external_data: bool | None = None, matmul_nbits: bool = False,
+               int8_qdq: bool = False) -> tuple[Any, list[tuple[Path, Any]]]:
     """The export of ``model`` to ``target`` as the files to write (for :func:`irrun.io.writers.write_files`):
     ``target`` alone, or — when ``external_data`` is true, or None (automatic) and the model
     would pass protobuf's 2 GB limit — its tensors of 1 KB or more in ``<target>.data``
     (:mod:`irrun.export.external`), that file first so that the .onnx never names a missing one.
-    Also returns the ModelProto, checked strictly (:func:`check_strictly`); ``matmul_nbits`` as for :func:`build_onnx`."""
+    Also returns the ModelProto, checked strictly (:func:`check_strictly`); ``matmul_nbits`` and
+    ``int8_qdq`` as for :func:`build_onnx`."""
     from ..io import writers
     from .external import attach, check_externalized, externalize
     onnx = require_onnx()
-    proto, payloads, node_layers = _assemble(model, opset, matmul_nbits)
+    proto, payloads, node_layers = _assemble(model, opset, matmul_nbits, int8_qdq)
     files: list[tuple[Path, Any]] = []
     if external_data is None:
         external_data = too_large(proto, payloads)
@@ -349,13 +356,14 @@ def walk_notes(walk: _Walk) -> dict[str, str]:
 
 
 def export_onnx(model: Model | str | os.PathLike, path: str | os.PathLike, opset: int = DEFAULT_OPSET,
-                external_data: bool | None = None, matmul_nbits: bool = False) -> Path:
+                external_data: bool | None = None, matmul_nbits: bool = False, int8_qdq: bool = False) -> Path:
     """Write ``model`` (an :class:`irrun.Model` or a path to its .xml) as ONNX at ``path``,
     atomically; nothing is written when a layer has no ONNX form (UnsupportedError, exit 3).
     ``external_data``: True writes the tensors of 1 KB or more to ``<path>.data`` (ONNX external
     data), False never, None (default) when the model would pass protobuf's 2 GB limit.
     ``matmul_nbits``: int4/int8 weight MatMuls as onnxruntime's com.microsoft MatMulNBits
-    (:mod:`irrun.export.matmul_nbits`; the model then runs in onnxruntime only)."""
+    (:mod:`irrun.export.matmul_nbits`; the model then runs in onnxruntime only).
+    ``int8_qdq``: FakeQuantize as QuantizeLinear + DequantizeLinear where it has that form."""
     from ..io import writers
     if isinstance(model, (str, os.PathLike)):
         from ..model import read_model
@@ -364,6 +372,6 @@ def export_onnx(model: Model | str | os.PathLike, path: str | os.PathLike, opset
     target = writers.destination(path, protect=protect)
     if external_data:
         writers.destination(data_file_of(target), protect=protect)
-    _, files = onnx_files(model, target, opset, external_data, matmul_nbits)
+    _, files = onnx_files(model, target, opset, external_data, matmul_nbits, int8_qdq)
     writers.write_files(files, protect=protect)
     return target

@@ -126,3 +126,16 @@ def compare(reference: dict[str, np.ndarray], got: dict[str, np.ndarray], *, ato
         rows.append(Agreement(name, str(want.dtype), want.shape, max_abs, max_rel, ok,
                               "" if same_nan else "NaN in other places"))
     return rows
+
+
+def relative_l2(got: np.ndarray, want: np.ndarray) -> float:
+    """norm(got - want) / norm(want) in f64 (0 / 0 is 0): how far a quantized model's outputs are,
+    where single elements may differ by whole quantization steps."""
+    got64, want64 = np.asarray(got, np.float64), np.asarray(want, np.float64)
+    return float(np.linalg.norm(got64 - want64) / (np.linalg.norm(want64) or 1.0))
+
+
+def quantizer_count(model) -> int:
+    """How many FakeQuantize layers ``model`` has (its outputs are then judged by
+    :func:`relative_l2` too)."""
+    return sum(op.type == "FakeQuantize" for op in model.ops.values())
