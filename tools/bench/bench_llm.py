@@ -24,7 +24,8 @@ empty working directory, bytecode cached in ``--workdir``/pycache), which:
 
 The state lives where each engine keeps it: irrun on the Model object (``reset_state``), OpenVINO
 on one InferRequest (``reset_state``). Inputs: input_ids, attention_mask (all ones over past +
-new tokens), position_ids, beam_idx (zeros), those the model has. ``same tokens`` compares the
+new tokens), position_ids, beam_idx (zeros), those the model has (mamba: cache_position and a mask over
+the new tokens, as optimum-intel feeds them). ``same tokens`` compares the
 greedy tokens with OpenVINO's; ``max |diff|`` the prefill's last logits. irrun runs with the
 interpreter ``--irrun-python`` (default: the one running this script), so any irrun checkout can
 be measured with this script: its venv's python imports that checkout's irrun (the worker's
@@ -102,13 +103,17 @@ def worker(runtime: str, d: Path, threads: int, prefill: int, steps: int, max_me
     networkx = "networkx" in sys.modules            # issue 12: import + read_model should not load it
     engine.ready()
     load = time.perf_counter() - t0
-    vocab = json.loads((d / "config.json").read_text())["vocab_size"]
+    config = json.loads((d / "config.json").read_text())
+    vocab, conv_kernel = config["vocab_size"], config.get("conv_kernel", 0)
     prompt = np.random.default_rng(0).integers(3, vocab, prefill)
 
     def step(ids, past: int):
         n = len(ids)
         feeds = {"input_ids": np.array([ids]), "attention_mask": np.ones((1, past + n)),
                  "position_ids": np.arange(past, past + n)[None], "beam_idx": np.zeros(1)}
+        if "cache_position" in engine.inputs:     # mamba, fed as tools/zoo/llm_zoo.py's step_feeds
+            feeds["attention_mask"] = np.ones((1, n))
+            feeds["cache_position"] = np.arange(conv_kernel) if not past else np.array([conv_kernel + past - prefill])
         feeds = {k: v.astype(engine.inputs[k]) for k, v in feeds.items() if k in engine.inputs}
         t, c = time.perf_counter(), time.process_time()
         logits = np.array(engine(feeds)[0, -1], np.float32)
