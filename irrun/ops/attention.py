@@ -111,11 +111,15 @@ def _merged(a: int, b: int) -> int | None:
 
 
 def concrete_shape(shapes: Sequence[tuple[int, ...]], causal: bool) -> tuple[int, ...] | None:
-    """:func:`attention_shape` for concrete shapes, on plain ints (the kernel's common case: no
-    sink); None where the general rule must decide (its errors)."""
-    if len(shapes) > 5 or any(len(s) < 3 for s in shapes[:3]):
+    """:func:`attention_shape` for concrete shapes, on plain ints (the kernel's common case,
+    a sink too: gpt-oss decoders); None where the general rule must decide (its errors)."""
+    if len(shapes) > 6 or any(len(s) < 3 for s in shapes[:3]):
         return None
     q, k, v = shapes[:3]
+    if len(shapes) == 6:        # check_sink: the query's rank, last dim 1, the rest broadcasting
+        sink = shapes[5]
+        if len(sink) != len(q) or sink[-1] != 1 or numpy_shape(sink[:-1], q[:-1]) is None:
+            return None
     if q[-1] != k[-1] or k[-2] != v[-2]:
         return None
     batch = numpy_shape(q[:-2], k[:-2], v[:-2])
