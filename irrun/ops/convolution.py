@@ -54,8 +54,12 @@ class GroupConvolution1(ConvolutionOp):
         if x.shape[1] != w.shape[0] * w.shape[2]:
             raise OpError("Input channels dimension of data batch is incompatible with filter groups or "
                           "input channels.", port="input 1")
-        spatial = self.geometry([Dim(n, n) for n in x.shape[2:]], [Dim(n, n) for n in w.shape[3:]])[2]
-        check_alloc((x.shape[0], w.shape[0] * w.shape[1], *(d.lo for d in spatial)), compute_dtype(x.dtype))
+        key = (x.shape, w.shape)        # the output shape of the last shapes (geometry: ~16 us)
+        kept = self.__dict__.get("_out")
+        if kept is None or kept[0] != key:
+            spatial = self.geometry([Dim(n, n) for n in x.shape[2:]], [Dim(n, n) for n in w.shape[3:]])[2]
+            self.__dict__["_out"] = kept = (key, (x.shape[0], w.shape[0] * w.shape[1], *(d.lo for d in spatial)))
+        check_alloc(kept[1], compute_dtype(x.dtype))
         return [self.convolve(x, w)]
 
 
