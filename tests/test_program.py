@@ -246,3 +246,36 @@ def test_a_gather_nd_output_over_the_budget_is_refused_by_the_shared_plan(tmp_pa
     assert model.run({"x": x0, "ind": np.zeros((2, 1), np.int64)})["y"].shape == (2, 1000)
     with pytest.raises(MemoryBudgetError, match="budget"):
         model.run({"x": x0, "ind": np.zeros((1000, 1), np.int64)}, max_memory=1 << 20)
+
+
+def _causal_depthwise_conv1d(x: np.ndarray, w: np.ndarray, pad: int) -> np.ndarray:
+    """GroupConvolution-1 of the spec written as loops: ``x`` [1, C, L], ``w`` [C, 1, 1, K],
+    stride 1, ``pad`` zeros on both sides: out[c, i] = sum_k x_padded[c, i + k] * w[c, 0, 0, k]."""
+    c, k = w.shape[0], w.shape[-1]
+    xp = np.concatenate([np.zeros((1, c, pad), x.dtype), x, np.zeros((1, c, pad), x.dtype)], axis=2)
+    out = np.zeros((1, c, xp.shape[2] - k + 1), np.float64)
+    for ch in range(c):
+        for i in range(out.shape[2]):
+            out[0, ch, i] = sum(float(xp[0, ch, i + t]) * float(w[ch, 0, 0, t]) for t in range(k))
+    return out
+
+
+def test_a_group_convolution_of_a_decoder_reuses_the_shared_plan(tmp_path):
+    """The causal depthwise conv1d of mamba/lfm2 decoders (GroupConvolution, pads K-1: the output
+    is longer than its input) checks its output in the kernel (``Op.allocation = "checked"``), so
+    a new sequence length reuses the declared-shape plan instead of a plan per decode step."""
+    w = IRWriter()
+    x = w.parameter("x", "f32", [1, 3, -1])
+    filters = np.random.default_rng(1).standard_normal((3, 1, 1, 4)).astype(np.float32)
+    conv = w.layer("GroupConvolution", [x, w.const(filters)],
+                   {"strides": "1", "pads_begin": "3", "pads_end": "3", "dilations": "1"}, version="opset1")
+    w.result(conv, "y")
+    model = irrun.read_model(w.save(tmp_path / "m.xml"))
+    rng = np.random.default_rng(0)
+    for n in (1, 5, 9):
+        xs = rng.standard_normal((1, 3, n)).astype(np.float32)
+        got = model.run({"x": xs})["y"]
+        np.testing.assert_allclose(got, _causal_depthwise_conv1d(xs, filters, 3), rtol=1e-5, atol=1e-6)
+    assert [k for k in model._plans if k[-1]] == [("declared shapes", True)]
+    with pytest.raises(MemoryBudgetError, match="budget"):     # [1, 3, 5000] -> [1, 3, 5006]
+        model.run({"x": np.zeros((1, 3, 5000), np.float32)}, max_memory=100_000)

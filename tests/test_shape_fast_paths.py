@@ -124,15 +124,19 @@ small = st.lists(st.integers(0, 3), min_size=0, max_size=4).map(tuple)
 
 @st.composite
 def attention_inputs(draw):
-    """q [*b, L, E], k [*b, S, E], v [*b, S, Ev], mask, scale: mostly consistent, some dims
-    replaced by 1 or another size (broadcasting, mismatches)."""
+    """q [*b, L, E], k [*b, S, E], v [*b, S, Ev], mask, scale, sink [*b, L, 1]: mostly
+    consistent, some dims replaced by 1 or another size (broadcasting, mismatches); a sink of
+    another rank now and then."""
     b = draw(st.lists(st.integers(0, 3), max_size=2))
     L, S, E, Ev = (draw(st.integers(0, 3)) for _ in range(4))
-    shapes = [tuple(b) + (L, E), tuple(b) + (S, E), tuple(b) + (S, Ev), (1,) * len(b) + (L, S), ()]
-    n = draw(st.integers(3, 5))
+    shapes = [tuple(b) + (L, E), tuple(b) + (S, E), tuple(b) + (S, Ev), (1,) * len(b) + (L, S), (),
+              tuple(b) + (L, 1)]
+    n = draw(st.integers(3, 6))
     shapes = [tuple(draw(st.sampled_from([d, d, d, 1, 2])) for d in s) for s in shapes[:n]]
-    if n == 5:
+    if n >= 5:
         shapes[4] = draw(st.sampled_from([(), (1,), (2,), (1, 1)]))
+    if n == 6 and draw(st.booleans()):
+        shapes[5] = draw(st.sampled_from([shapes[5][1:], (1,) + shapes[5], shapes[5][:-1] + (2,)]))
     return shapes
 
 
@@ -149,3 +153,4 @@ def test_attention_shape_on_ints_takes_a_decode_step():
     q, kv, mask = (1, 4, 1, 16), (1, 4, 9, 16), (1, 1, 1, 9)
     assert concrete_shape([q, kv, kv, mask], False) == (1, 4, 1, 16)
     assert concrete_shape([q, kv, kv, mask, ()], False) == (1, 4, 1, 16)
+    assert concrete_shape([q, kv, kv, mask, (), (1, 4, 1, 1)], False) == (1, 4, 1, 16)     # gpt-oss's sink

@@ -142,3 +142,40 @@ def test_readvalue6_output_type_as_openvino_infers_it(tmp_path, vtype, vshape, w
     m = irrun.read_model(tmp_path / "m.xml")
     (n,) = [n for n in m.order if m.graph.nodes[n]["layer"].type == "ReadValue"]
     assert str(m.types()[(n, 0)]) == want
+
+
+def test_layers_computing_only_an_initial_value_are_skipped_once_it_is_set(tmp_path, monkeypatch):
+    """ReadValue-6 reads its ``init`` only while the variable is unset (the spec): the layers that
+    compute nothing else (an LLM's zeros of the KV cache's shape, every decode step) are skipped
+    by a run whose variables are set, and run again after ``reset_state``. A layer that also
+    feeds something else (ShapeOf here, also a model output) runs always. Expected values: the
+    spec's ReadValue/Assign semantics written in NumPy."""
+    from irrun.ir.builder import IRWriter
+    from irrun.ops import broadcast
+
+    b = IRWriter("lazy_init")
+    x = b.parameter("x", "f32", [1, -1])
+    shape = b.layer("ShapeOf", [x], {"output_type": "i64"}, version="opset3")
+    init = b.layer("Broadcast", [b.const(np.array(0.5, np.float32)), shape], {"mode": "numpy"}, version="opset3")
+    rv = b.layer("ReadValue", [init], {"variable_id": "v", "variable_type": "f32", "variable_shape": "1,?"},
+                 version="opset6")
+    y = b.layer("Concat", [rv, x], {"axis": 1})
+    b.layer("Assign", [y], {"variable_id": "v"}, version="opset6")
+    b.result(y, "y")
+    b.result(shape, "shape")
+    model = irrun.read_model(b.save(tmp_path / "m.xml"))
+    calls = []
+    run = broadcast.Broadcast3.run
+    monkeypatch.setattr(broadcast.Broadcast3, "run", lambda op, *a, **k: calls.append(1) or run(op, *a, **k))
+    xs = [np.arange(n, dtype=np.float32)[None] + 10 * n for n in (2, 3, 1)]
+    want = np.full((1, 2), 0.5, np.float32)
+    for i, x1 in enumerate(xs):                     # unset, then set twice
+        want = np.concatenate([want, x1], axis=1) if i else np.concatenate([np.full((1, 2), 0.5, np.float32), x1], axis=1)
+        got = model.run({"x": x1})
+        np.testing.assert_array_equal(got["y"], want)
+        np.testing.assert_array_equal(got["shape"], [1, x1.shape[1]])
+        assert len(calls) == 1, i                   # the zeros: at the first run only
+    model.reset_state()
+    got = model.run({"x": xs[1]})
+    np.testing.assert_array_equal(got["y"], np.concatenate([np.full((1, 3), 0.5, np.float32), xs[1]], axis=1))
+    assert len(calls) == 2

@@ -111,11 +111,15 @@ def _merged(a: int, b: int) -> int | None:
 
 
 def concrete_shape(shapes: Sequence[tuple[int, ...]], causal: bool) -> tuple[int, ...] | None:
-    """:func:`attention_shape` for concrete shapes, on plain ints (the kernel's common case: no
-    sink); None where the general rule must decide (its errors)."""
-    if len(shapes) > 5 or any(len(s) < 3 for s in shapes[:3]):
+    """:func:`attention_shape` for concrete shapes, on plain ints (the kernel's common case,
+    a sink too: gpt-oss decoders); None where the general rule must decide (its errors)."""
+    if len(shapes) > 6 or any(len(s) < 3 for s in shapes[:3]):
         return None
     q, k, v = shapes[:3]
+    if len(shapes) == 6:        # check_sink: the query's rank, last dim 1, the rest broadcasting
+        sink = shapes[5]
+        if len(sink) != len(q) or sink[-1] != 1 or numpy_shape(sink[:-1], q[:-1]) is None:
+            return None
     if q[-1] != k[-1] or k[-2] != v[-2]:
         return None
     batch = numpy_shape(q[:-2], k[:-2], v[:-2])
@@ -185,10 +189,10 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | No
         qs = q.astype(wd, copy=False) * np.asarray(scale).reshape(()).astype(wd)
         w = np.matmul(qs, np.swapaxes(k.astype(wd, copy=False), -1, -2))
         L, S = q.shape[-2], k.shape[-2]
-        if causal:
-            w = w + np.triu(np.full((L, S), -np.inf, wd), 1)
-        elif mask is not None:
-            w = w + (np.where(mask, wd.type(0), wd.type(-np.inf)) if mask.dtype == np.bool_ else mask.astype(wd))
+        bias = np.triu(np.full((L, S), -np.inf, wd), 1) if causal else None if mask is None else \
+            np.where(mask, wd.type(0), wd.type(-np.inf)) if mask.dtype == np.bool_ else mask.astype(wd, copy=False)
+        if bias is not None:
+            w = _add_into(w, bias)
         if sink is not None:
             col = (*w.shape[:-1], 1)
             try:
@@ -197,12 +201,21 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | No
                 raise OpError(f"the sink's shape {list(sink.shape)} does not broadcast to the scores' "
                               f"{list(col)}", port="input 5") from None
             w = np.concatenate([w, sk], axis=-1)
-        if w.shape[-1]:
-            w = np.exp(w - np.max(w, axis=-1, keepdims=True))
-            w = w / np.sum(w, axis=-1, keepdims=True)
+        if w.shape[-1]:     # the softmax in place on the fresh scores: the same operations, one buffer
+            w -= np.maximum.reduce(w, axis=-1, keepdims=True)     # (np.max and np.sum, minus their wrappers)
+            np.exp(w, out=w)
+            w /= np.add.reduce(w, axis=-1, keepdims=True)
         if sink is not None:
             w = w[..., :S]
         return np.matmul(w, v.astype(wd, copy=False)).astype(dt)
+
+
+def _add_into(w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``w + b``, written into ``w`` (a fresh array of the scores) when the sum has its shape."""
+    if b.ndim > w.ndim or any(d != 1 and d != e for d, e in zip(b.shape[::-1], w.shape[::-1])):
+        return w + b
+    w += b
+    return w
 
 
 @register

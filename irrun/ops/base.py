@@ -140,6 +140,10 @@ class Op:
     #: calls ``run(*inputs, skip=frozenset(those ports))`` and the kernel may return a
     #: placeholder of the promised dtype and shape there (``np.broadcast_to`` of a zero).
     lazy_outputs: ClassVar[tuple[int, ...]] = ()
+    #: Input ports a variable-reading op (``role`` VARIABLE_READ, its ``variable_id``) reads only
+    #: while its variable is unset (ReadValue-6's ``init``): the layers that compute nothing else
+    #: are skipped by a run whose variables are set (an LLM's decode steps; irrun/runtime/plan.py).
+    unset_only_inputs: ClassVar[tuple[int, ...]] = ()
     #: Value bounds (:mod:`irrun.ops.bounds`) pass through ops whose outputs only move, copy or select
     #: elements of some inputs: those inputs' indices here (``"all"``: every input). The other
     #: inputs must have known values; the kernel then runs on the lower and on the upper bounds.

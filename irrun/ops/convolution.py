@@ -8,8 +8,10 @@ drops below 1 (``?`` -> ``1..``), same_upper/same_lower give ``ceil(dim / stride
 from __future__ import annotations
 
 from ..errors import OpError
+from ..limits.memory import check_alloc
 from ..types.shapes import DYN, Dim
 from ._conv import ConvolutionOp, DenseConvolution
+from ._numerics import compute_dtype
 from .base import spec_url
 from .registry import register
 
@@ -32,6 +34,9 @@ class GroupConvolution1(ConvolutionOp):
     type, version = "GroupConvolution", "opset1"
     spec = spec_url("convolution/group-convolution-1")
     lead = 3
+    #: the output is checked in ``run`` (a causal conv1d of mamba/lfm2 decoders pads its input:
+    #: the output can be bigger than any input), so a decoder's declared-shape plan is reused
+    allocation = "checked"        # irrun/ops/base.py: Op.allocation
 
     def out_channels(self, data, filters):
         if filters.rank is None:
@@ -49,6 +54,12 @@ class GroupConvolution1(ConvolutionOp):
         if x.shape[1] != w.shape[0] * w.shape[2]:
             raise OpError("Input channels dimension of data batch is incompatible with filter groups or "
                           "input channels.", port="input 1")
+        key = (x.shape, w.shape)        # the output shape of the last shapes (geometry: ~16 us)
+        kept = self.__dict__.get("_out")
+        if kept is None or kept[0] != key:
+            spatial = self.geometry([Dim(n, n) for n in x.shape[2:]], [Dim(n, n) for n in w.shape[3:]])[2]
+            self.__dict__["_out"] = kept = (key, (x.shape[0], w.shape[0] * w.shape[1], *(d.lo for d in spatial)))
+        check_alloc(kept[1], compute_dtype(x.dtype))
         return [self.convolve(x, w)]
 
 

@@ -125,6 +125,11 @@ def gather(data: np.ndarray, indices: np.ndarray, axis: int, b: int) -> np.ndarr
     out_shape = data.shape[:axis] + indices.shape[b:] + data.shape[axis + 1:]
     check_alloc(out_shape, data.dtype, like=data)
     if b == 0 and dim and _in_range(indices, dim):     # the common case: a plain np.take
+        if indices.ndim == 1 and indices.size == dim <= 16 and indices.tolist() == list(range(dim)):
+            # every entry in order (a decoder's beam_idx reordering its KV cache for one beam):
+            # the data as it is, a view (Gather's outputs are not fresh: nobody writes into it),
+            # not a copy of the whole cache per layer and token
+            return data[...]
         return np.take(data, as_int64(indices).reshape(-1), axis=axis).reshape(out_shape)
     idx, valid = _positions(indices, dim)
     if dim == 0:

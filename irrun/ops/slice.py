@@ -140,7 +140,15 @@ class Slice8(Op):
         return [TensorInfo(data.etype, PartialShape(dims))]
 
     def run(self, x: np.ndarray, *idx: np.ndarray) -> list[np.ndarray]:
-        return [x[_slice_index(x, idx)]]
+        # start/stop/step/axes are constants in most models (an LLM's decode steps slice the
+        # same way with a longer cache): the index of the last (shape, values) is kept, and a
+        # call with the same ones skips the checks (~10 -> ~3 us a call; one entry, replaced
+        # whole, so threads running the model never see half of one)
+        key = (x.shape, *((a.dtype.num, a.shape, a.tobytes()) for a in idx))
+        kept = self.__dict__.get("_index")
+        if kept is None or kept[0] != key:
+            self.__dict__["_index"] = kept = (key, _slice_index(x, idx))
+        return [x[kept[1]]]
 
 
 @register

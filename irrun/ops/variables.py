@@ -87,6 +87,7 @@ class ReadValue6(_ReadValue):
 
     type, version = "ReadValue", "opset6"
     spec = spec_url("infrastructure/read-value-6")
+    unset_only_inputs = (0,)     # run() returns the value without reading ``init`` once it is set
     attrs = {"variable_id": Attr("str", required=True),
              "variable_type": Attr("etype", DYNAMIC),
              "variable_shape": Attr("pshape", PartialShape(None))}

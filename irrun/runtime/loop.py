@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from operator import attrgetter
 from time import perf_counter
 from typing import TYPE_CHECKING, cast
 
@@ -31,7 +30,6 @@ from .step import OP, PARAM, RESULT, Step
 if TYPE_CHECKING:
     from .observation import Observer
 
-_SIZE = attrgetter("size")
 
 
 @dataclass
@@ -79,13 +77,17 @@ def run(plan: Plan, feeds: dict, file: str | None, ctx: RunContext | None, limit
     in_place = observe is None or not getattr(observe, "keeps_arrays", True)
     t0 = 0.0
     op_step, param_step, result_step = OP, PARAM, RESULT     # (locals: read at every step)
+    # the set variables (a view: this run's writes go to ctx.writes); an observer sees every step
+    held = ctx.values.keys() if ctx is not None and observe is None else None
     args: Sequence[np.ndarray]
     outs: Sequence[np.ndarray]
     for s in plan.loop:
         if observe is not None:
             t0 = perf_counter()
         kind = s.kind
-        if kind is op_step:
+        if kind is op_step and s.unless is not None and held is not None and s.unless <= held:
+            args, outs = (), s.nones        # a variable's initial value, not needed: it is set
+        elif kind is op_step:
             args = [env[i] for i in s.ins]
             if s.blas is not None and s.blas != threads.blas_now():
                 threads.use_blas(s.blas)
@@ -151,7 +153,7 @@ def run(plan: Plan, feeds: dict, file: str | None, ctx: RunContext | None, limit
 def guard(s: Step, args: Sequence[np.ndarray], limit: int, file: str | None) -> None:
     """Before a layer whose op allocates no more elements than its largest input holds
     (``Op.allocation == "inputs"``) runs where shape inference could not bound its output."""
-    most = max(map(_SIZE, args), default=0) * s.guard
+    most = max((a.size for a in args if a is not None), default=0) * s.guard   # (None: a skipped init)
     if most > limit:
         raise budget.MemoryBudgetError(budget.over_message(f"the output (up to {most // s.guard} "
                                                            "elements)", most, limit),

@@ -126,12 +126,45 @@ def link(steps: list[Step], types: dict, every_layer: bool = False) -> Plan:
             if r not in seen:
                 seen.add(r)
                 step.frees.append(r)
+    if not every_layer:
+        _skipped_while_set(steps)
     choose_inplace(steps, types)
     preset, loop = ({}, list(steps)) if every_layer else _without_constants(steps)
     return Plan(tuple(steps), tuple(loop), MappingProxyType(preset), tuple(number(preset, loop)),
                 every_layer, need=max((s.need[0] for s in steps), default=0),
                 unguarded=max((s.hi for s in steps if s.kind is OP and not s.op.allocation), default=0),
                 layers=sum(s.kind is OP for s in steps))
+
+
+def _skipped_while_set(steps: list[Step]) -> None:
+    """Mark the layers that only compute a variable's initial value (``Op.unset_only_inputs``:
+    an LLM's ReadValue ``init``, ShapeOf -> Gather -> Concat -> Broadcast of zeros per KV cache):
+    ``Step.unless`` is the set of variables they serve, and a run in which all of them are set
+    skips them (the reader gets None there and does not read it). A layer any other layer, a
+    model output or a variable write reads is computed as always."""
+    readers: dict[tuple, list[tuple[Step, int]]] = {}
+    for s in steps:
+        s.unless, s.nones = None, ()
+        for k, r in enumerate(s.reads):
+            readers.setdefault(r, []).append((s, k))
+    for s in reversed(steps):           # readers before the layers they read
+        if s.kind is not OP or s.op.uses_context or not s.puts:
+            continue
+        serves: set = set()
+        for _, port in s.puts:
+            for reader, k in readers.get(port, ()):
+                if reader.kind is OP and k in reader.op.unset_only_inputs:
+                    serves.add(reader.op.variable_id)
+                elif reader.unless is not None:
+                    serves |= reader.unless
+                else:
+                    serves.clear()
+                    break
+            else:
+                continue
+            break
+        else:
+            s.unless, s.nones = frozenset(serves), (None,) * len(s.infos)
 
 
 def _without_constants(steps: list[Step]) -> tuple[dict, list[Step]]:

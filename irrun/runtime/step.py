@@ -54,3 +54,5 @@ class Step:
     drop: tuple = ()
     into: int | None = None
     blas: int | None = None        # BLAS threads for its products (irrun.limits.threads.blas_threads_for); None: none
+    unless: frozenset | None = None   # variables whose being set makes it skipped (Op.unset_only_inputs)
+    nones: tuple = ()              # its outputs when skipped (one None each)

@@ -243,3 +243,33 @@ def test_runtime_axis_result_matches_inferred_rank():
                  params=(0, 2))
     assert out.shape == (2, 3, 1, 2)
     np.testing.assert_array_equal(out[1, 2, 0], [22, 20])
+
+
+def test_every_entry_in_order_gives_the_data_unchanged_and_unshared(tmp_path):
+    """A decoder's beam_idx of one beam (indices 0..n-1 on axis 0) takes the data as it is, a
+    view rather than a copy of the KV cache: the values are np.take's, and nothing written into
+    a consumer's result (an Add that may work in place) reaches the data, which a later layer
+    still reads. A permutation ([1, 0, 2]) is np.take's copy."""
+    import irrun
+    from irrun.ir.builder import IRWriter
+
+    w = IRWriter()
+    x = w.parameter("x", "f32", [3, 4])
+    fresh = w.layer("Relu", [x])                        # a fresh buffer an in-place op could take
+    axis = w.const(np.array(0, np.int64))
+    same = w.layer("Gather", [fresh, w.const(np.array([0, 1, 2], np.int64)), axis], {"batch_dims": 0}, "opset8")
+    swapped = w.layer("Gather", [fresh, w.const(np.array([1, 0, 2], np.int64)), axis], {"batch_dims": 0}, "opset8")
+    w.result(w.layer("Add", [same, w.const(np.ones((1, 4), np.float32))]), "plus_one")
+    w.result(w.layer("Multiply", [fresh, w.const(np.full((1, 4), 2, np.float32))]), "twice")
+    w.result(swapped, "swapped")
+    model = irrun.read_model(w.save(tmp_path / "m.xml"))
+    xs = np.arange(12, dtype=np.float32).reshape(3, 4) - 5
+    for _ in range(2):
+        got = model.run({"x": xs})
+        relu = np.maximum(xs, 0)
+        np.testing.assert_array_equal(got["plus_one"], np.take(relu, [0, 1, 2], axis=0) + 1)
+        np.testing.assert_array_equal(got["twice"], relu * 2)
+        np.testing.assert_array_equal(got["swapped"], np.take(relu, [1, 0, 2], axis=0))
+    got, = run_op("Gather", [xs, np.array([0, 1, 2], np.int64), np.array(0, np.int64)],
+                  {"batch_dims": "0"}, "opset8")
+    np.testing.assert_array_equal(got, xs)

@@ -85,3 +85,23 @@ def test_non_numeric_types_are_refused(etype):
 def test_scalar_operand_is_refused():
     rejects(ShapeError, "Scalars are not supported as MatMul inputs.", infer_op, "MatMul",
             [Param("f32", ""), Param("f32", "3")])
+
+
+@pytest.mark.parametrize("lead", [(1,), (3,), (1, 1), (2, 5)])
+@pytest.mark.parametrize("n", [7, 2100])           # 2100: more output columns than matmul.COLS
+def test_linear_layer_fast_path(lead, n):
+    """transpose_b with a 2-D weight [N, K] (an LLM's linear layer, one token or several) takes
+    its own path in the kernel: A @ B^T by the spec, summed in f64 as the expected value."""
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((*lead, 6)).astype(np.float32)
+    w = rng.standard_normal((n, 6)).astype(np.float32)
+    got = matmul(a, w, tb=True)
+    want = np.einsum("...k,nk->...n", a.astype(np.float64), w.astype(np.float64))
+    assert got.shape == (*lead, n) and got.dtype == np.float32
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_linear_layer_with_another_inner_dim_is_refused():
+    """The fast path only takes matching inner dims; a mismatch gets OpenVINO's message."""
+    with pytest.raises(ShapeError, match="Incompatible MatMul matrix dimension"):
+        matmul(np.ones((1, 1, 6), np.float32), np.ones((4, 5), np.float32), tb=True)

@@ -368,3 +368,24 @@ def test_clamp_rule_examples():
     assert clamp_slice(0, MAX, MIN, -1)[1] == 0
     with pytest.raises(OpError, match="Step must be non-zero"):
         clamp_slice(3, 0, 1, 0)
+
+
+def test_the_kept_index_follows_the_values_and_the_data_shape():
+    """Slice-8 keeps the index of its last call (the same constants every LLM decode step): a
+    call with other start/stop/step/axes values, another index dtype or another data shape must
+    slice by its own values — Python's slicing is the expected value."""
+    op = Slice8()
+    x = np.arange(60, dtype=np.float32).reshape(3, 20)
+    calls = [(x, [1], [5], [1], [1], x[:, 1:5]),
+             (x, [1], [5], [1], [1], x[:, 1:5]),              # the kept index
+             (x, [2], [5], [1], [1], x[:, 2:5]),              # another start
+             (x, [1], [5], [2], [1], x[:, 1:5:2]),            # another step
+             (x, [1], [5], [1], [0], x[1:5]),                 # another axis
+             (x[:, :4], [1], [5], [1], [1], x[:, 1:4]),       # another data shape: clamped again
+             (x, [-3], [-1], [1], [1], x[:, -3:-1])]
+    for data, start, stop, step, axes, want in calls:
+        got, = op.run(data, *(np.array(v, np.int64) for v in (start, stop, step, axes)))
+        np.testing.assert_array_equal(got, want)
+    # the same bytes read as another index type: i32 [1, 0] is not i64 [1]
+    got, = op.run(x, np.array([1, 0], np.int32), np.array([5, 3], np.int32), np.array([1, 1], np.int32))
+    np.testing.assert_array_equal(got, x[1:5, 0:3])
