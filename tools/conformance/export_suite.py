@@ -1,7 +1,7 @@
 """The export conformance suite (issue 24): every case irrun's conformance suites keep, exported to
 ONNX by irrun and run in onnxruntime against OpenVINO's expected outputs.
 
-    python -m tools.conformance.export_suite [-k SUBSTR] [--ops-only] [-v] [--write-baseline]
+    python -m tools.conformance.export_suite [-k SUBSTR] [--ops-only] [--workdir DIR] [-v] [--write-baseline]
     python -m tools.conformance.conformance --suite export          (the same rows in the pass table)
 
 ``run(workdir, k)`` returns one Row per case; the row's suite says where the case came from:
@@ -21,8 +21,13 @@ ONNX by irrun and run in onnxruntime against OpenVINO's expected outputs.
   OpenVINO's recorded outputs at the suite's tolerance (case.json's rtol/atol, else 1e-4; INT8
   files by the public suite's INT8 measure); LLMs and seq2seq decoders step by step with the
   state carried through the exported state inputs and outputs, and the same greedy token at
-  every step. The models the zoo suites build into their workdirs are not replayed: their
-  expected values are not stored (each suite asks OpenVINO as it runs).
+  every step.
+* ``export:zoo-built``, ``export:encoders-built``, ``export:seq2seq-built`` — the models the zoo,
+  encoders and seq2seq suites built with torch/optimum-intel into the driver's ``--workdir``
+  (``export_suite --workdir DIR``): their expected values are not stored, so OpenVINO is asked
+  for them here in a child process exactly as those suites ask (tools/zoo/zoo.py ``expected``,
+  encoder_zoo.py ``openvino_outputs``, seq2seq_zoo.py ``openvino_seq2seq``), at their tolerances;
+  one row per suite case (a seq2seq case: its encoder, then its decoder).
 
 Statuses: ``pass`` exported and matched; ``unsupported`` not exported — the reason names each op
 (type-version) without an ONNX form, counted apart from failures; ``fail`` exported but the outputs
