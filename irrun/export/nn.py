@@ -555,6 +555,3 @@ def nms(e: Emitter, c: Call) -> None:
 
 not_exported("the overlap of rotated boxes (a polygon intersection) has no ONNX op; a decomposition is not "
              "written yet", "NMSRotated")
-
-
-not_exported("ONNX has no such op; a decomposition into ONNX ops is not written yet", "DeformablePSROIPooling")
