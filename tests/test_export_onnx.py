@@ -337,3 +337,33 @@ def test_every_op_without_a_converter_says_why():
                      c.type not in ("Parameter", "Result", "Interpolate") and
                      converter_for(c.type, c.version) is None and c.type not in NOT_EXPORTED})
     assert silent == []
+
+
+def test_gather_with_u8_indices_casts_them(tmp_path):
+    """Gather-8 takes any integer indices (nncf's codebook weights index with u8); ONNX Gather
+    only int32/int64. Expected: the spec's gather along the axis (numpy take)."""
+    b = IRWriter("gather")
+    data = b.parameter("data", "f32", [5, 3])
+    idx = b.parameter("idx", "u8", [4])
+    axis = b.const(np.array(0, np.int64))
+    b.result(b.layer("Gather", [data, idx, axis], {"batch_dims": "0"}, version="opset8",
+                     out_dims=[[4, 3]], out_precision="FP32"), "y")
+    d_v = np.arange(15, dtype=np.float32).reshape(5, 3)
+    i_v = np.array([4, 0, 4, 2], np.uint8)
+    np.testing.assert_array_equal(_export_run(tmp_path, b, {"data": d_v, "idx": i_v})["y"], d_v[[4, 0, 4, 2]])
+
+
+def test_variadic_split_with_run_time_lengths_resolves_minus_one_in_the_graph(tmp_path):
+    """VariadicSplit-1 spec: split_lengths may hold one -1 (the rest of the axis); here the
+    lengths are a graph input (flux's split_with_sizes), so the -1 is computed at run time."""
+    b = IRWriter("split")
+    x = b.parameter("x", "f32", [2, 7])
+    lengths = b.parameter("lengths", "i64", [3])
+    axis = b.const(np.array(1, np.int64))
+    outs = b.layer("VariadicSplit", [x, axis, lengths], n_out=3, out_dims=[[2, -1]] * 3, out_precision="FP32")
+    for i, o in enumerate(outs):
+        b.result(o, f"y{i}")
+    x_v = np.arange(14, dtype=np.float32).reshape(2, 7)
+    got = _export_run(tmp_path, b, {"x": x_v, "lengths": np.array([2, -1, 1], np.int64)})
+    for i, want in enumerate(np.split(x_v, [2, 6], axis=1)):
+        np.testing.assert_array_equal(got[f"y{i}"], want)
