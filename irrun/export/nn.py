@@ -376,7 +376,11 @@ def interpolate(e: Emitter, c: Call) -> None:
         targets = [(a, int(v), v < dims[a].lo) if by_sizes else (a, v + 1e-6, v < 1) for a, v in zip(resized, values)]
         nearest_simple(e, x, out, targets, by_sizes, attrs)
     elif by_sizes:
-        e.one("Resize", [x, "", "", e.as_int64(target, tinfo)], out, axes=axes, nearest_mode=c.op.nearest_mode,
+        sizes = e.as_int64(target, tinfo)
+        if tinfo.value is None:     # give run-time sizes a length ONNX's inference can read (dinov2, beit:
+            # computed sizes reach it without one, and the checker then refuses "0 sizes for 2 axes")
+            sizes = e.one("Reshape", [sizes, e.ints([len(axes) if axes is not None else rank])])
+        e.one("Resize", [x, "", "", sizes], out, axes=axes, nearest_mode=c.op.nearest_mode,
               **attrs)
     else:
         scales = target if tinfo.etype.name == "f32" else e.cast(target, f32)
