@@ -367,3 +367,15 @@ def test_variadic_split_with_run_time_lengths_resolves_minus_one_in_the_graph(tm
     got = _export_run(tmp_path, b, {"x": x_v, "lengths": np.array([2, -1, 1], np.int64)})
     for i, want in enumerate(np.split(x_v, [2, 6], axis=1)):
         np.testing.assert_array_equal(got[f"y{i}"], want)
+
+
+@pytest.mark.parametrize("slope", [np.array(0.25, np.float32), np.array([0.5, -1.0, 2.0], np.float32)])
+def test_prelu_on_dynamic_data_with_a_scalar_or_channel_slope(slope, tmp_path):
+    """PRelu-1 spec: x where x >= 0, else slope * x; a 1-D slope of the channel count applies along
+    axis 1. The data's batch and spatial dims are dynamic (swin2sr's upsampler), the slope static."""
+    b = IRWriter("prelu")
+    x = b.parameter("x", "f32", [-1, 3, -1])
+    b.result(b.layer("PReLU", [x, b.const(slope)], out_dims=[[-1, 3, -1]], out_precision="FP32"), "y")
+    x_v = np.random.default_rng(0).standard_normal((2, 3, 5)).astype(np.float32)
+    k = slope.reshape(1, -1, 1) if slope.ndim else slope
+    np.testing.assert_allclose(_export_run(tmp_path, b, {"x": x_v})["y"], np.where(x_v >= 0, x_v, k * x_v), rtol=1e-6)
