@@ -379,3 +379,21 @@ def test_prelu_on_dynamic_data_with_a_scalar_or_channel_slope(slope, tmp_path):
     x_v = np.random.default_rng(0).standard_normal((2, 3, 5)).astype(np.float32)
     k = slope.reshape(1, -1, 1) if slope.ndim else slope
     np.testing.assert_allclose(_export_run(tmp_path, b, {"x": x_v})["y"], np.where(x_v >= 0, x_v, k * x_v), rtol=1e-6)
+
+
+def test_nearest_upsample_by_whole_scales_repeats_each_pixel(tmp_path):
+    """Interpolate-11, scales mode, nearest "floor" with "asymmetric" coordinates (torch's
+    upsample_nearest2d, VAE decoders): by the spec's formulas output pixel i reads input pixel
+    floor(i / 2), i.e. each pixel repeated twice (numpy repeat)."""
+    b = IRWriter("up")
+    x = b.parameter("x", "f32", [1, 1, -1, 3])
+    scales = b.const(np.array([2.0, 2.0], np.float32))
+    axes = b.const(np.array([2, 3], np.int64))
+    attrs = {"mode": "nearest", "shape_calculation_mode": "scales", "coordinate_transformation_mode": "asymmetric",
+             "nearest_mode": "floor", "antialias": "false", "pads_begin": "0,0,0,0", "pads_end": "0,0,0,0",
+             "cube_coeff": "-0.75"}
+    b.result(b.layer("Interpolate", [x, scales, axes], attrs, version="opset11", out_dims=[[1, 1, -1, 6]],
+                     out_precision="FP32"), "y")
+    x_v = np.arange(12, dtype=np.float32).reshape(1, 1, 4, 3)
+    want = x_v.repeat(2, axis=2).repeat(2, axis=3)
+    np.testing.assert_array_equal(_export_run(tmp_path, b, {"x": x_v})["y"], want)

@@ -384,7 +384,11 @@ def interpolate(e: Emitter, c: Call) -> None:
               **attrs)
     else:
         scales = target if tinfo.etype.name == "f32" else e.cast(target, f32)
-        scales = e.one("Add", [scales, e.scalar(1e-6, f32)])
+        known = tinfo.value
+        if known is None or not np.all(np.mod(np.asarray(known, np.float64), 1) == 0):
+            # whole scales (upsample x2) need no nudge: dim * scale is exact, and the nudge would
+            # move "asymmetric" nearest source pixels 2k / (2 + 1e-6) below k (VAE decoders)
+            scales = e.one("Add", [scales, e.scalar(1e-6, f32)])
         e.one("Resize", [x, "", scales], out, axes=axes, nearest_mode=c.op.nearest_mode, **attrs)
     if integer:
         info = np.iinfo(et.dtype)
