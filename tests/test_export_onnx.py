@@ -337,3 +337,63 @@ def test_every_op_without_a_converter_says_why():
                      c.type not in ("Parameter", "Result", "Interpolate") and
                      converter_for(c.type, c.version) is None and c.type not in NOT_EXPORTED})
     assert silent == []
+
+
+def test_gather_with_u8_indices_casts_them(tmp_path):
+    """Gather-8 takes any integer indices (nncf's codebook weights index with u8); ONNX Gather
+    only int32/int64. Expected: the spec's gather along the axis (numpy take)."""
+    b = IRWriter("gather")
+    data = b.parameter("data", "f32", [5, 3])
+    idx = b.parameter("idx", "u8", [4])
+    axis = b.const(np.array(0, np.int64))
+    b.result(b.layer("Gather", [data, idx, axis], {"batch_dims": "0"}, version="opset8",
+                     out_dims=[[4, 3]], out_precision="FP32"), "y")
+    d_v = np.arange(15, dtype=np.float32).reshape(5, 3)
+    i_v = np.array([4, 0, 4, 2], np.uint8)
+    np.testing.assert_array_equal(_export_run(tmp_path, b, {"data": d_v, "idx": i_v})["y"], d_v[[4, 0, 4, 2]])
+
+
+def test_variadic_split_with_run_time_lengths_resolves_minus_one_in_the_graph(tmp_path):
+    """VariadicSplit-1 spec: split_lengths may hold one -1 (the rest of the axis); here the
+    lengths are a graph input (flux's split_with_sizes), so the -1 is computed at run time."""
+    b = IRWriter("split")
+    x = b.parameter("x", "f32", [2, 7])
+    lengths = b.parameter("lengths", "i64", [3])
+    axis = b.const(np.array(1, np.int64))
+    outs = b.layer("VariadicSplit", [x, axis, lengths], n_out=3, out_dims=[[2, -1]] * 3, out_precision="FP32")
+    for i, o in enumerate(outs):
+        b.result(o, f"y{i}")
+    x_v = np.arange(14, dtype=np.float32).reshape(2, 7)
+    got = _export_run(tmp_path, b, {"x": x_v, "lengths": np.array([2, -1, 1], np.int64)})
+    for i, want in enumerate(np.split(x_v, [2, 6], axis=1)):
+        np.testing.assert_array_equal(got[f"y{i}"], want)
+
+
+@pytest.mark.parametrize("slope", [np.array(0.25, np.float32), np.array([0.5, -1.0, 2.0], np.float32)])
+def test_prelu_on_dynamic_data_with_a_scalar_or_channel_slope(slope, tmp_path):
+    """PRelu-1 spec: x where x >= 0, else slope * x; a 1-D slope of the channel count applies along
+    axis 1. The data's batch and spatial dims are dynamic (swin2sr's upsampler), the slope static."""
+    b = IRWriter("prelu")
+    x = b.parameter("x", "f32", [-1, 3, -1])
+    b.result(b.layer("PReLU", [x, b.const(slope)], out_dims=[[-1, 3, -1]], out_precision="FP32"), "y")
+    x_v = np.random.default_rng(0).standard_normal((2, 3, 5)).astype(np.float32)
+    k = slope.reshape(1, -1, 1) if slope.ndim else slope
+    np.testing.assert_allclose(_export_run(tmp_path, b, {"x": x_v})["y"], np.where(x_v >= 0, x_v, k * x_v), rtol=1e-6)
+
+
+def test_nearest_upsample_by_whole_scales_repeats_each_pixel(tmp_path):
+    """Interpolate-11, scales mode, nearest "floor" with "asymmetric" coordinates (torch's
+    upsample_nearest2d, VAE decoders): by the spec's formulas output pixel i reads input pixel
+    floor(i / 2), i.e. each pixel repeated twice (numpy repeat)."""
+    b = IRWriter("up")
+    x = b.parameter("x", "f32", [1, 1, -1, 3])
+    scales = b.const(np.array([2.0, 2.0], np.float32))
+    axes = b.const(np.array([2, 3], np.int64))
+    attrs = {"mode": "nearest", "shape_calculation_mode": "scales", "coordinate_transformation_mode": "asymmetric",
+             "nearest_mode": "floor", "antialias": "false", "pads_begin": "0,0,0,0", "pads_end": "0,0,0,0",
+             "cube_coeff": "-0.75"}
+    b.result(b.layer("Interpolate", [x, scales, axes], attrs, version="opset11", out_dims=[[1, 1, -1, 6]],
+                     out_precision="FP32"), "y")
+    x_v = np.arange(12, dtype=np.float32).reshape(1, 1, 4, 3)
+    want = x_v.repeat(2, axis=2).repeat(2, axis=3)
+    np.testing.assert_array_equal(_export_run(tmp_path, b, {"x": x_v})["y"], want)

@@ -1,6 +1,6 @@
 """Compressed weights as ONNX DequantizeLinear: the IR's decompression pattern
 
-    Const(u8/i8/u4/i4 w) -> Convert -> [Subtract(zero point)] -> Multiply(scale) [-> Reshape] [-> Convert f32]
+    Const(u8/i8/u4/i4/f8e4m3 w) -> Convert -> [Subtract(zero point)] -> Multiply(scale) [-> Reshape] [-> Convert f32]
 
 becomes one ``DequantizeLinear(w, scale, zero_point, axis, block_size)`` (opset 21: per tensor,
 per axis, or blocked — groups of ``block_size`` along one axis), with w kept in its packed
@@ -20,7 +20,8 @@ import numpy as np
 from ..types.tensor_info import Role
 from .emitter import Emitter
 
-QUANTIZED = frozenset({"u8", "i8", "u4", "i4"})
+#: packed weight types DequantizeLinear takes (opset 21; f8e4m3 is ONNX's FLOAT8E4M3FN, no zero point)
+QUANTIZED = frozenset({"u8", "i8", "u4", "i4", "f8e4m3"})
 
 
 @dataclass
@@ -97,6 +98,8 @@ def _shapes(wdtype, wshape, scale, zp):
         return None
     s_shape = (1,) * (len(wshape) - scale.ndim) + scale.shape
     scale = scale.astype(np.float32).reshape(s_shape)
+    if zp is not None and "float8" in str(np.dtype(wdtype)):
+        return None                     # f8 weights with a zero point: op by op
     if zp is not None:
         try:
             zp = np.broadcast_to(zp, s_shape)

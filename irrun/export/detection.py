@@ -630,6 +630,97 @@ def psroi_pooling(e: Emitter, c: Call) -> None:
     e.one("Cast", [out], c.outputs[0], to=onnx_type(et))
 
 
+@converts("DeformablePSROIPooling")
+def deformable_psroi_pooling(e: Emitter, c: Call) -> None:
+    """OpenVINO's reference arithmetic in f32 (irrun/ops/deformable_psroi_pooling.py), every
+    box, channel, bin and sub-bin sample at once ``[R, D, G, G, by, bx]``: the bin's top-left
+    corner (moved by its part cell's offsets of its class group), the samples' positions, the
+    four neighbours gathered from the flattened data by linear index, lerped as the kernel does
+    (x first), averaged over the samples inside the map (0 when none); a box with a negative batch
+    index gives 0. The offsets' channel count must be static (it picks the class groups)."""
+    op = c.op
+    g, d, part, bx, by = op.group_size, op.output_dim, op.part_size, op.spatial_bins_x, op.spatial_bins_y
+    f32 = onnx_type_named("FLOAT")
+    et = c.in_info[0].etype
+    data = c.inputs[0] if et.name == "f32" else e.one("Cast", [c.inputs[0]], to=f32)
+    boxes = e.one("Cast", [c.inputs[1]], to=f32)
+    batch, *corners = e.node("Split", [boxes], 5, axis=1, num_outputs=5)              # [R, 1] each
+    s = _f32(e, float(F32(op.spatial_scale)))
+    half = _f32(e, 0.5)
+    x1r, y1r, x2r, y2r = (_round_half_away(e, v) for v in corners)
+    x1, y1 = (e.one("Sub", [e.one("Mul", [v, s]), half]) for v in (x1r, y1r))
+    x2, y2 = (e.one("Sub", [e.one("Mul", [e.one("Add", [v, _f32(e, 1.0)]), s]), half]) for v in (x2r, y2r))
+    rw, rh = (e.one("Max", [e.one("Sub", [b, a]), _f32(e, float(F32(0.1)))]) for a, b in ((x1, x2), (y1, y2)))
+
+    def per_box(v: str) -> str:                                  # [R, 1] -> [R, 1, 1, 1]
+        return e.one("Reshape", [v, e.ints([-1, 1, 1, 1])])
+    bw, bh = (per_box(e.one("Div", [v, _f32(e, float(g))])) for v in (rw, rh))
+    steps = np.arange(g, dtype=F32)
+    left = e.one("Add", [per_box(x1), e.one("Mul", [e.const(steps.reshape(1, 1, 1, g)), bw])])   # [R, 1, 1, G]
+    top = e.one("Add", [per_box(y1), e.one("Mul", [e.const(steps.reshape(1, 1, g, 1)), bh])])    # [R, 1, G, 1]
+    if len(c.inputs) > 2 and c.inputs[2]:
+        pairs = c.in_info[2].shape[1]
+        if not pairs.is_static or pairs.lo < 2 or d % (pairs.lo // 2):
+            raise Unexpressible(f"offsets with {pairs} channels (a static even count dividing output_dim is needed)")
+        group = np.arange(d) // (d // (pairs.lo // 2))
+        cell = np.arange(g) * part // g
+        off = e.one("Cast", [c.inputs[2]], to=f32)
+
+        def shift(channel: np.ndarray, size: str) -> str:          # [R, D, G, G] offset * trans_std * box size
+            o = e.one("Gather", [off, e.const(channel.astype(np.int64))], axis=1)
+            o = e.one("Gather", [e.one("Gather", [o, e.const(cell)], axis=2), e.const(cell)], axis=3)
+            return e.one("Mul", [e.one("Mul", [o, _f32(e, float(F32(op.trans_std)))]), per_box(size)])
+        left = e.one("Add", [left, shift(2 * group, rw)])
+        top = e.one("Add", [top, shift(2 * group + 1, rh)])
+
+    def samples(start: str, size: str, bins: int, axis: int) -> str:   # [R, ., G, G, by, bx] positions
+        start = e.one("Unsqueeze", [start, e.ints([4, 5])])
+        shape = [1, 1, 1, 1, 1, 1]
+        shape[axis] = bins
+        step = e.one("Div", [e.one("Unsqueeze", [size, e.ints([4, 5])]), _f32(e, float(bins))])
+        return e.one("Add", [start, e.one("Mul", [e.const(np.arange(bins, dtype=F32).reshape(shape)), step])])
+    py, px = samples(top, bh, by, 4), samples(left, bw, bx, 5)
+    hw = _dims(e, data, 2, 4)
+    hwf = e.one("Cast", [hw], to=f32)
+    hf, wf = (e.one("Slice", [hwf, e.ints([i]), e.ints([i + 1])]) for i in (0, 1))
+
+    def inside(v: str, size: str) -> str:                         # -0.5 <= v <= size - 0.5
+        return e.one("And", [e.one("GreaterOrEqual", [v, _f32(e, -0.5)]),
+                             e.one("LessOrEqual", [v, e.one("Sub", [size, half])])])
+    ok = e.one("And", [inside(py, hf), inside(px, wf)])                              # [R, D, G, G, by, bx]
+
+    def neighbours(v: str, size: str) -> tuple[str, str, str]:    # floor, ceil (int64), fraction
+        v = e.one("Min", [e.one("Max", [v, _f32(e, 0.0)]), e.one("Sub", [size, _f32(e, 1.0)])])
+        lo = e.one("Floor", [v])
+        return (e.one("Cast", [lo], to=onnx_type_named("INT64")),
+                e.one("Cast", [e.one("Ceil", [v])], to=onnx_type_named("INT64")), e.one("Sub", [v, lo]))
+    t, b, dy = neighbours(py, hf)
+    l_, r, dx = neighbours(px, wf)
+    h, w = (e.one("Slice", [hw, e.ints([i]), e.ints([i + 1])]) for i in (0, 1))
+    index = e.one("Cast", [e.one("Squeeze", [batch, e.ints([1])])], to=onnx_type_named("INT64"))
+    negative = e.one("Less", [per_box(e.one("Unsqueeze", [index, e.ints([1])])), _i64(e, 0)])       # [R, 1, 1, 1]
+    index = e.one("Max", [index, _i64(e, 0)])
+    channel = e.const(np.arange(d * g * g, dtype=np.int64).reshape(1, d, g, g))
+    plane = e.one("Add", [e.one("Mul", [per_box(e.one("Unsqueeze", [index, e.ints([1])])), _i64(e, d * g * g)]),
+                          channel])                                                 # [R, D, G, G]
+    plane = e.one("Mul", [e.one("Mul", [e.one("Unsqueeze", [plane, e.ints([4, 5])]), h]), w])
+    flat = e.one("Reshape", [data, e.ints([-1])])
+
+    def at(row: str, col: str) -> str:
+        return e.one("Gather", [flat, e.one("Add", [plane, e.one("Add", [e.one("Mul", [row, w]), col])])], axis=0)
+    tl, tr, bl, br = at(t, l_), at(t, r), at(b, l_), at(b, r)
+    upper = e.one("Add", [tl, e.one("Mul", [e.one("Sub", [tr, tl]), dx])])
+    lower = e.one("Add", [bl, e.one("Mul", [e.one("Sub", [br, bl]), dx])])
+    value = e.one("Add", [upper, e.one("Mul", [e.one("Sub", [lower, upper]), dy])])
+    zero = _f32(e, 0.0)
+    total = e.one("ReduceSum", [e.one("Where", [ok, value, zero]), e.ints([4, 5])], keepdims=0)
+    count = e.one("ReduceSum", [e.one("Cast", [ok], to=f32), e.ints([4, 5])], keepdims=0)
+    mean = e.one("Where", [e.one("Greater", [count, zero]), e.one("Div", [total, e.one("Max", [count, _f32(e, 1.0)])]),
+                           zero])
+    out = e.one("Where", [negative, zero, mean])
+    e.one("Cast", [out], c.outputs[0], to=onnx_type(et))
+
+
 def _below(v: float) -> float:
     """The f32 just below ``v``: ``x >= v`` is ``x > _below(v)`` for f32 ``x`` (ONNX
     NonMaxSuppression's tests are strict, MulticlassNms' are not)."""

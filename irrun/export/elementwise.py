@@ -40,7 +40,14 @@ def binary(e: Emitter, c: Call) -> None:
         inputs = [e.cast(x, elements.TYPES["u8"]) for x in inputs]      # false < true
     if name == "PRelu":       # a 1-D slope of the channel count applies along axis 1
         from ..ops.activations import prelu_slope_shape
-        shape = prelu_slope_shape(c.in_info[0].shape, c.in_info[1].shape)
+        data, slope = c.in_info[0].shape, c.in_info[1].shape
+        if slope.rank == 0:               # one slope for every element: ONNX broadcasts it as it is
+            e.one(name, inputs, c.outputs[0])
+            return
+        shape = prelu_slope_shape(data, slope)
+        if shape is None and slope.rank == 1 and slope.is_static and data.rank is not None and data.rank > 1 \
+                and data[1].is_static and data[1].lo == slope[0].lo:     # the channel count, data dynamic elsewhere
+            shape = tuple(slope[0].lo if i == 1 else 1 for i in range(data.rank))
         if shape is None:
             raise Unexpressible("the data or slope shape is not static")
         inputs[1] = e.one("Reshape", [inputs[1], e.ints(shape)])

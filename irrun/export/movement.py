@@ -90,8 +90,16 @@ def split(e: Emitter, c: Call) -> None:
 
 @converts("VariadicSplit")
 def variadic_split(e: Emitter, c: Call) -> None:
-    """Split with lengths; a -1 length resolved from the output's static dim."""
+    """Split with lengths; a -1 length resolved from the output's static dim, or (lengths known
+    only at run time) in the graph: the axis' size less the other lengths."""
     axis = int(np.ravel(c.const(1))[0])
+    if c.in_info[2].value is None:
+        given = e.as_int64(c.inputs[2], c.in_info[2])
+        negative = e.one("Less", [given, e.ints([0])])
+        size = e.one("Shape", [c.inputs[0]], start=axis, end=(axis + 1) or None)
+        rest = e.one("Sub", [size, e.one("ReduceSum", [e.one("Where", [negative, e.ints([0]), given])], keepdims=1)])
+        e.node("Split", [c.inputs[0], e.one("Where", [negative, rest, given])], c.outputs, axis=axis)
+        return
     lengths = [int(x) for x in np.ravel(c.const(2))]
     if -1 in lengths:
         i = lengths.index(-1)
@@ -106,11 +114,13 @@ def variadic_split(e: Emitter, c: Call) -> None:
 
 @converts("Gather")
 def gather(e: Emitter, c: Call) -> None:
-    """batch_dims=0 is ONNX Gather; other batch_dims have no one-node form (not written yet)."""
+    """batch_dims=0 is ONNX Gather (indices of other integer types, e.g. nncf's u8 codebook
+    indices, cast to int64); other batch_dims have no one-node form (not written yet)."""
     axis = int(np.ravel(c.const(2))[0])
     if int(getattr(c.op, "batch_dims", 0)) != 0:
         raise Unexpressible("Gather with batch_dims != 0 (not written yet)")
-    e.one("Gather", [c.inputs[0], c.inputs[1]], c.outputs[0], axis=axis)
+    indices = c.inputs[1] if c.in_info[1].etype.name in ("i32", "i64") else e.as_int64(c.inputs[1], c.in_info[1])
+    e.one("Gather", [c.inputs[0], indices], c.outputs[0], axis=axis)
 
 
 @converts("GatherElements")

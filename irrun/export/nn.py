@@ -292,9 +292,10 @@ def reduce(e: Emitter, c: Call) -> None:
 @converts("ScaledDotProductAttention")
 def sdpa(e: Emitter, c: Call) -> None:
     """softmax(Q K^T * scale + mask) V, written out: a boolean mask adds -inf where false, a
-    causal one is a lower-triangular boolean mask of the scores' last two dims."""
-    if len(c.inputs) > 5:
-        raise Unexpressible("attention sinks (a 6th input) are not written yet")
+    causal one is a lower-triangular boolean mask of the scores' last two dims. A sink (6th input,
+    gpt-oss) is one more logit per row: expanded to the scores' ``[*batch, L, 1]``, joined as
+    column S before the Softmax and sliced off after it, so it only takes probability mass
+    (irrun/ops/attention.py)."""
     q, k, v = c.inputs[:3]
     et = c.in_info[0].etype
     rank = c.rank(1)
@@ -317,7 +318,21 @@ def sdpa(e: Emitter, c: Call) -> None:
             scores = e.one("Where", [mask, scores, e.scalar(-np.inf, et)])
         else:
             scores = e.one("Add", [scores, mask])
-    e.one("MatMul", [e.one("Softmax", [scores], axis=-1), v], c.outputs[0])
+    if len(c.inputs) > 5 and c.inputs[5]:
+        probs = _softmax_with_sink(e, scores, c.inputs[5])
+    else:
+        probs = e.one("Softmax", [scores], axis=-1)
+    e.one("MatMul", [probs, v], c.outputs[0])
+
+
+def _softmax_with_sink(e: Emitter, scores: str, sink: str) -> str:
+    """Softmax over the scores with the sink as an extra last column that is dropped afterwards."""
+    shape = e.one("Shape", [scores])
+    rows = e.one("Slice", [shape, e.ints([0]), e.ints([-1])])
+    column = e.one("Expand", [sink, e.one("Concat", [rows, e.ints([1])], axis=0)])
+    probs = e.one("Softmax", [e.one("Concat", [scores, column], axis=-1)], axis=-1)
+    keys = e.one("Slice", [shape, e.ints([-1]), e.ints([np.iinfo(np.int64).max])])
+    return e.one("Slice", [probs, e.ints([0]), keys, e.ints([-1])])
 
 
 def _tensor(arr: np.ndarray):
@@ -372,7 +387,11 @@ def interpolate(e: Emitter, c: Call) -> None:
                    for a, v in zip(resized, values)]
         nearest_simple(e, x, out, targets, by_sizes, attrs)
     elif by_sizes:
-        e.one("Resize", [x, "", "", e.as_int64(target, tinfo)], out, axes=axes, nearest_mode=c.op.nearest_mode,
+        sizes = e.as_int64(target, tinfo)
+        if tinfo.value is None:     # give run-time sizes a length ONNX's inference can read (dinov2, beit:
+            # computed sizes reach it without one, and the checker then refuses "0 sizes for 2 axes")
+            sizes = e.one("Reshape", [sizes, e.ints([len(axes) if axes is not None else rank])])
+        e.one("Resize", [x, "", "", sizes], out, axes=axes, nearest_mode=c.op.nearest_mode,
               **attrs)
     else:
         e.one("Resize", [x, "", openvino_scales(e, c, target, axes)], out, axes=axes,
@@ -584,6 +603,3 @@ def nms(e: Emitter, c: Call) -> None:
 
 not_exported("the overlap of rotated boxes (a polygon intersection) has no ONNX op; a decomposition is not "
              "written yet", "NMSRotated")
-
-
-not_exported("ONNX has no such op; a decomposition into ONNX ops is not written yet", "DeformablePSROIPooling")

@@ -1,7 +1,7 @@
 """The export conformance suite (issue 24): every case irrun's conformance suites keep, exported to
 ONNX by irrun and run in onnxruntime against OpenVINO's expected outputs.
 
-    python -m tools.conformance.export_suite [-k SUBSTR] [--ops-only] [-v] [--write-baseline]
+    python -m tools.conformance.export_suite [-k SUBSTR] [--ops-only] [--workdir DIR] [-v] [--write-baseline]
     python -m tools.conformance.conformance --suite export          (the same rows in the pass table)
 
 ``run(workdir, k)`` returns one Row per case; the row's suite says where the case came from:
@@ -21,8 +21,13 @@ ONNX by irrun and run in onnxruntime against OpenVINO's expected outputs.
   OpenVINO's recorded outputs at the suite's tolerance (case.json's rtol/atol, else 1e-4; INT8
   files by the public suite's INT8 measure); LLMs and seq2seq decoders step by step with the
   state carried through the exported state inputs and outputs, and the same greedy token at
-  every step. The models the zoo suites build into their workdirs are not replayed: their
-  expected values are not stored (each suite asks OpenVINO as it runs).
+  every step.
+* ``export:zoo-built``, ``export:encoders-built``, ``export:seq2seq-built`` — the models the zoo,
+  encoders and seq2seq suites built with torch/optimum-intel into the driver's ``--workdir``
+  (``export_suite --workdir DIR``): their expected values are not stored, so OpenVINO is asked
+  for them here in a child process exactly as those suites ask (tools/zoo/zoo.py ``expected``,
+  encoder_zoo.py ``openvino_outputs``, seq2seq_zoo.py ``openvino_seq2seq``), at their tolerances;
+  one row per suite case (a seq2seq case: its encoder, then its decoder).
 
 Statuses: ``pass`` exported and matched; ``unsupported`` not exported — the reason names each op
 (type-version) without an ONNX form, counted apart from failures; ``fail`` exported but the outputs
@@ -307,14 +312,20 @@ def _export(xml: Path) -> tuple[Any, Any]:
 
 def _plain_case(suite: str, d: Path) -> Row:
     """A one-shot model: every input set through the export, each output against OpenVINO's."""
+    return _one_shot(suite, d.name, d / "model.xml", input_sets(d), _tolerance(d), d / "expected_lpt_off.npz")
+
+
+def _one_shot(suite: str, case: str, xml: Path, sets: Any, tol: tuple[float, float],
+              lpt_off: Path | None = None) -> Row:
+    """``xml`` exported and run in onnxruntime on each (inputs, OpenVINO's outputs) of ``sets``;
+    FakeQuantize models with an ``lpt_off`` file by the public suite's INT8 measure."""
     from irrun.export.verify import compare
-    model, proto = _export(d / "model.xml")
+    model, proto = _export(xml)
     s = _session(proto)
     ins, outs = _alias(model.inputs), _alias(model.outputs)
-    rtol, atol = _tolerance(d)
-    lpt_off = d / "expected_lpt_off.npz"
-    int8 = lpt_off.exists() and any(op.type == "FakeQuantize" for op in model.ops.values())
-    for n, (inputs, expected) in enumerate(input_sets(d), 1):
+    rtol, atol = tol
+    int8 = lpt_off is not None and lpt_off.exists() and any(op.type == "FakeQuantize" for op in model.ops.values())
+    for n, (inputs, expected) in enumerate(sets, 1):
         feeds = {ins[k]: v for k, v in inputs.items() if k in ins}
         got = dict(zip([o.name for o in s.get_outputs()], s.run(None, feeds)))
         want = {outs[k]: v for k, v in expected.items() if k in outs}
@@ -324,13 +335,13 @@ def _plain_case(suite: str, d: Path) -> Row:
                 off = {outs[k[4:]]: f[k] for k in f.files if k.startswith("out:") and k[4:] in outs}
             why = int8_verdict({k: (got[k], v, off.get(k)) for k, v in want.items()})
             if why:
-                return Row(suite, d.name, "fail", f"INT8 outputs differ{SEP}{why}")
+                return Row(suite, case, "fail", f"INT8 outputs differ{SEP}{why}")
             continue
         for a in compare(want, got, atol=atol, rtol=rtol):
             if not a.ok:
-                return Row(suite, d.name, "fail", f"outputs differ{SEP}set {n} {a.name}: max abs {a.max_abs:.3g} "
+                return Row(suite, case, "fail", f"outputs differ{SEP}set {n} {a.name}: max abs {a.max_abs:.3g} "
                            f"(rtol {rtol:g}, atol {atol:g}) {a.problem}".rstrip())
-    return Row(suite, d.name, "pass")
+    return Row(suite, case, "pass")
 
 
 def _state_names(proto: Any) -> tuple[dict[str, str], dict[str, str]]:
@@ -404,6 +415,25 @@ def _encoder(suite: str, d: Path, trace: Path) -> Row:
                "" if a.ok else f"outputs differ{SEP}max abs {a.max_abs:.3g} {a.problem}".rstrip())
 
 
+def _stateless(suite: str, case: str, d: Path, ref: dict, tol: tuple[float, float]) -> Row:
+    """optimum-intel's stateless pair: decoder_model on step 0, decoder_with_past after, each step
+    fed OpenVINO's inputs (its past_key_values.* from OpenVINO's present.*); every output of every
+    step against OpenVINO's, and the same greedy token."""
+    from irrun.export.verify import compare
+    from tools.zoo.seq2seq_zoo import DECODER, WITH_PAST
+    first, with_past = (_session(_export(d / x)[1]) for x in (DECODER, WITH_PAST))
+    for i, (feeds, logits, rest) in enumerate(zip(ref["feeds"], ref["logits"], ref["outputs"])):
+        s = with_past if i else first
+        got = dict(zip([o.name for o in s.get_outputs()], s.run(None, feeds)))
+        for a in compare({"logits": logits, **rest}, got, atol=tol[1], rtol=tol[0]):
+            if not a.ok:
+                return Row(suite, case, "fail", f"outputs differ{SEP}step {i} {a.name}: max abs {a.max_abs:.3g} "
+                           f"{a.problem}".rstrip())
+        if int(got["logits"][0, -1].argmax()) != int(logits[0, -1].argmax()):
+            return Row(suite, case, "fail", f"another greedy token{SEP}step {i}")
+    return Row(suite, case, "pass")
+
+
 def _seq2seq_cases(suite: str, d: Path) -> list[Row]:
     """The decoder of an encoder-decoder pair over each recorded trace (greedy, and beams: the
     decoder's beam_idx input reorders the cache inside the graph, as in OpenVINO)."""
@@ -466,9 +496,130 @@ def replay_models(k: str = "", workdir: Path | None = None) -> list[Row]:
     return rows
 
 
+def _built_zoo(root: Path, k: str) -> list[Row]:
+    """tools/zoo/zoo.py's converted torch models in ``root`` (fp32 and fp16 weights), OpenVINO's
+    outputs asked for as the zoo suite does, at the zoo's tolerances."""
+    from tools.ovoracle import Oracle
+    from tools.zoo.zoo import ATOL, RTOL, VARIANTS, expected, feeds_of
+    from tools.zoo.zoo_models import CASES
+    suite, rows = "export:zoo-built", []
+    with Oracle(timeout=300) as oracle:
+        for name, info in CASES.items():
+            stamp = root / name / "stamp.json"
+            variants = [v for v in VARIANTS if k in f"{name}/{v}"]
+            if not stamp.exists() or not variants:
+                continue
+            meta = json.loads(stamp.read_text(encoding="utf-8"))["meta"]
+            feeds = feeds_of(root / name, meta)
+            tol = tuple(info.tol[:2]) if info.tol else (RTOL, ATOL)
+            for v in variants:
+                xml = root / name / v / "model.xml"
+                try:
+                    want = expected(oracle, xml, feeds, meta["outputs"])
+                except RuntimeError as e:
+                    rows.append(Row(suite, f"{name}/{v}", "excluded", f"OpenVINO CPU cannot run it{SEP}{e}"))
+                    continue
+                rows.append(_guarded(suite, f"{name}/{v}", _one_shot, xml, zip(feeds, want), tol))
+    return rows
+
+
+def _built_encoders(root: Path, k: str) -> list[Row]:
+    """tools/zoo/make_encoders.py's optimum/diffusers/nncf models in ``root``, OpenVINO's outputs
+    asked for as the encoders suite does, at its tolerances (its OV_WRONG cases left out)."""
+    from tools.ovoracle import Oracle, short_message
+    from tools.zoo import make_encoders
+    from tools.zoo.encoder_zoo import ATOL, OV_WRONG, RTOL, WIDER, openvino_outputs
+    suite, rows = "export:encoders-built", []
+    with Oracle(timeout=300) as oracle:
+        for case in make_encoders.CASES:
+            xml = root / case / "model.xml"
+            if k not in case or not xml.exists() or case in OV_WRONG:
+                continue
+            r = oracle.call(openvino_outputs, str(xml), make_encoders.feeds(case.split("/")[0]))
+            if not r.ok:
+                rows.append(Row(suite, case, "excluded", f"OpenVINO CPU cannot run it{SEP}{short_message(r.message)}"))
+                continue
+            sets = zip(r.value["feeds"], r.value["outputs"])
+            rows.append(_guarded(suite, case, _one_shot, xml, sets, WIDER.get(case, (RTOL, ATOL, ""))[:2]))
+    return rows
+
+
+def _built_seq2seq(root: Path, k: str) -> list[Row]:
+    """tools/zoo/make_seq2seq.py's encoder-decoder pairs in ``root``, traced in OpenVINO as the
+    seq2seq suite does (greedy, two beams, stateless): the encoder on the trace's source, then the
+    decoder step by step (state through past_key_values.*/present.*), at the suite's tolerance."""
+    from tools.ovoracle import Oracle
+    from tools.zoo.seq2seq_zoo import ATOL, BEAM, DECODER, RTOL, STATELESS, _cases, openvino_seq2seq
+    suite, rows = "export:seq2seq-built", []
+    with Oracle(timeout=600) as oracle:
+        for case in _cases():
+            name = case.removesuffix(BEAM)
+            mode = BEAM if case.endswith(BEAM) else STATELESS if case.endswith(STATELESS) else ""
+            d = root / name
+            if k not in case or not (d / "build.json").exists():
+                continue
+            config = {**json.loads((d / "config.json").read_text(encoding="utf-8")),
+                      **json.loads((d / "generation_config.json").read_text(encoding="utf-8"))}
+            r = oracle.call(openvino_seq2seq, str(d), config, mode)
+            if not r.ok:
+                rows.append(Row(suite, case, "excluded", f"OpenVINO CPU cannot run it{SEP}{_short(r.message)}"))
+                continue
+            ref, tol = r.value, (RTOL, ATOL)
+            try:                                # one row per case: the encoder, then the decoder
+                encoder = _built_encoder(suite, case, d, ref, tol)
+            except Exception as e:
+                encoder = _model_error(suite, case, e)
+            if encoder.status != "pass":
+                rows.append(encoder)
+            elif mode == STATELESS:
+                rows.append(_guarded(suite, case, _stateless, d, ref, tol))
+            else:
+                rows.append(_guarded(suite, case, lambda s, c, xml: _decode(s, c, xml, ref["feeds"], ref["logits"],
+                                                                          tol), d / DECODER))
+    return rows
+
+
+def _built_encoder(suite: str, case: str, d: Path, ref: dict, tol: tuple[float, float]) -> Row:
+    """A seq2seq encoder's output on OpenVINO's trace (its ``source``) against OpenVINO's ``hidden``."""
+    from irrun.export.verify import compare
+    from tools.zoo.seq2seq_zoo import ENCODER
+    got = _session(_export(d / ENCODER)[1]).run(None, ref["source"])[0]
+    (a,) = compare({"encoder": ref["hidden"]}, {"encoder": got}, atol=tol[1], rtol=tol[0])
+    return Row(suite, case, "pass" if a.ok else "fail",
+               "" if a.ok else f"encoder outputs differ{SEP}max abs {a.max_abs:.3g} {a.problem}".rstrip())
+
+
+def _guarded(suite: str, case: str, run_case: Any, *args: Any) -> Row:
+    """``run_case(suite, case, *args)``, an error of the export or of onnxruntime as the case's row."""
+    try:
+        row = run_case(suite, case, *args)
+    except Exception as e:
+        row = _model_error(suite, case, e)
+    print(f"  {suite} {case:34} {row.status} {row.detail[:120]}", file=sys.stderr, flush=True)
+    return row
+
+
+#: the workdir suites (built with torch/optimum-intel by the conformance driver into
+#: ``<workdir>/<suite>``): replayed when their folder exists
+BUILT_SUITES = {"zoo": _built_zoo, "encoders": _built_encoders, "seq2seq": _built_seq2seq}
+
+
+def replay_built(workdir: Path, k: str = "") -> list[Row]:
+    """Every model the zoo, encoders and seq2seq suites built into ``workdir`` (the driver's
+    ``--workdir``), exported and run in onnxruntime against OpenVINO's outputs, asked for now."""
+    rows: list[Row] = []
+    for folder, replay in BUILT_SUITES.items():
+        if (workdir / folder).is_dir():
+            rows += replay(workdir / folder, k)
+    return rows
+
+
 def run(workdir: Path | None, k: str = "", ops: bool = True) -> list[Row]:
-    """The conformance driver's entry: the models, then the op cases."""
-    return replay_models(k, workdir) + (replay_ops(k) if ops else [])
+    """The conformance driver's entry: the models (the checked-in ones, then those the other
+    suites built into the driver's workdir: ``workdir`` is its ``<workdir>/export``), then the
+    op cases."""
+    built = replay_built(Path(workdir).parent, k) if workdir is not None else []
+    return replay_models(k, workdir) + built + (replay_ops(k) if ops else [])
 
 
 def write_baseline(rows: list[Row]) -> None:
@@ -489,11 +640,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ops-only", action="store_true", help="only the op-by-op replay")
     p.add_argument("--markdown", action="store_true", help="print the table as Markdown (for the README)")
     p.add_argument("-v", "--verbose", action="store_true", help="list every case of every reason")
+    p.add_argument("--workdir", type=Path, default=None,
+                   help="also replay the models the conformance driver built into this --workdir "
+                        "(its zoo/, encoders/, seq2seq/ folders)")
     p.add_argument("--write-baseline", action="store_true",
                    help=f"write the matching op cases to {BASELINE.relative_to(ROOT)}")
     args = p.parse_args(argv)
     os.environ["CI"] = "true"
-    rows = replay_ops(args.k) if args.ops_only else run(None, args.k)
+    rows = replay_ops(args.k) if args.ops_only else run(None if args.workdir is None else args.workdir / "export", args.k)
     if args.write_baseline:
         write_baseline(rows)
     from tools.conformance.conformance import report

@@ -57,7 +57,13 @@ tools.conformance.export_suite`): every checked-in case of the zoo suites and ev
 expectation case, exported and run in onnxruntime against OpenVINO's outputs; the known
 differences between the export and OpenVINO, with the reason for each, are
 `KNOWN_DIFFERENCES` in `tools/conformance/export_suite.py`; `tests/test_export_op_replay.py`
-holds the op cases that match to matching.
+holds the op cases that match to matching. With the driver's `--workdir` (or `export_suite
+--workdir DIR`), the models the zoo, encoders and seq2seq suites built there with torch and
+optimum-intel are replayed too (rows `export:zoo-built`, `export:encoders-built`,
+`export:seq2seq-built`), OpenVINO asked for their outputs in a child process as those suites ask,
+at their tolerances; seq2seq decoders step by step (stateful: state through
+`past_key_values.*`/`present.*`; stateless: decoder_model, then decoder_with_past fed OpenVINO's
+past), one row per case.
 
 `python -m tools.conformance.export_generated DIR [DIR ...]`: the models the suites generate
 (not checked in, no recorded outputs: optimum-intel decoders, bench and public folders), each
