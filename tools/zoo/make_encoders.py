@@ -120,6 +120,9 @@ HF = {
                                               position_buckets=16, feat_extract_norm="group"), "feature-extraction"),
     "data2vec_audio": ("Data2VecAudioForSequenceClassification", "Data2VecAudioConfig", dict(
         WAV2VEC2_TINY, conv_pos_kernel_size=5, num_conv_pos_embeddings=2, num_labels=3), "audio-classification"),
+    "ast": ("ASTForAudioClassification", "ASTConfig", dict(
+        hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64, patch_size=16,
+        frequency_stride=10, time_stride=10, max_length=64, num_mel_bins=32, num_labels=3), "audio-classification"),
     "longformer": ("LongformerModel", "LongformerConfig", {**TEXT, "attention_window": 4, "pad_token_id": 1},
                    "feature-extraction"),
     "squeezebert": ("SqueezeBertModel", "SqueezeBertConfig", {**TEXT, "embedding_size": 32, **{
