@@ -32,7 +32,7 @@ from ..errors import OpError
 from ..types.elements import TYPES
 from ..types.shapes import DYN, Dim, PartialShape
 from ._numerics import compute_dtype, require_numeric
-from ._window import AUTO_PAD, check_kernel_fits, pad_spatial, resolve_pads, window_dim
+from ._window import AUTO_PAD, check_kernel_fits, pad_spatial, resolve_pads, window_dim, windows
 from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from .registry import register
 
@@ -107,16 +107,35 @@ class _Pool(Op):
                 raise OpError(f"{what} is zero.", port="input 0")
         return PartialShape([data[0], data[1], *self.geometry(data)[2]])
 
-    def taps(self, x: np.ndarray, fill, masks: bool = True) -> tuple[list, list[int], list[int], list[int]]:
-        """The window geometry over ``x`` padded with ``fill``: a list of ``(slab, valid)`` per
-        kernel offset (row-major) — ``slab`` [N, C, *out] is the strided view of the element at
-        that offset of every window, ``valid`` [*out] says which of them lie inside the input
-        (None without ``masks``) — plus pads_begin, pads_end and the output sizes."""
+    def padded(self, x: np.ndarray, fill) -> tuple[np.ndarray, list[int], list[int], list[int]]:
+        """(``x`` padded with ``fill`` as far as the windows reach, pads_begin, pads_end, output sizes)."""
         pb, pe, dims = self.geometry(PartialShape(x.shape))
         out = [o.lo for o in dims]
         ext = [(k - 1) * d + 1 for k, d in zip(self.kernel, self.dils)]
         end = [(o - 1) * s + e - n - b for o, s, e, n, b in zip(out, self.strides, ext, x.shape[2:], pb)]
-        xp = pad_spatial(x, pb, [max(e, 0) for e in end], fill)
+        return pad_spatial(x, pb, [max(e, 0) for e in end], fill), pb, pe, out
+
+    def window_view(self, xp: np.ndarray, out: Sequence[int]) -> np.ndarray | None:
+        """A view ``[N, C, *out, *kernel]`` of the padded input when the windows are few and wide
+        (global pooling: face-reidentification-retail-0095's 32x32 AvgPool over a 32x32 map), else
+        None. One reduction over the kernel axes then replaces one pass per kernel offset: 1024
+        ufunc calls over [1, 64, 1, 1] slabs took ~3 ms, the reduction ~15 us. For many small
+        windows (2x2, 3x3 over a big map) the per-offset passes stay faster — NumPy's reduction
+        runs an inner loop per window — hence the ratio below (measured, kernel 4x4 over 16x16
+        windows: reduction 10x slower; 7x7 over one window: 3x faster)."""
+        taps, windows_count = math.prod(self.kernel), math.prod(out)
+        if windows_count == 0 or taps < 8 * windows_count:
+            return None
+        return windows(xp, self.kernel, self.strides, self.dils, out)
+
+    def taps(self, x: np.ndarray, fill, masks: bool = True,
+             padded: tuple | None = None) -> tuple[list, list[int], list[int], list[int]]:
+        """The window geometry over ``x`` padded with ``fill``: a list of ``(slab, valid)`` per
+        kernel offset (row-major) — ``slab`` [N, C, *out] is the strided view of the element at
+        that offset of every window, ``valid`` [*out] says which of them lie inside the input
+        (None without ``masks``) — plus pads_begin, pads_end and the output sizes. ``padded``:
+        :meth:`padded`'s result when the caller has it already."""
+        xp, pb, pe, out = self.padded(x, fill) if padded is None else padded
         valid_masks = self.valid_masks(x.shape[2:], pb, out) if masks else None
         nsp = len(out)
         result = []
@@ -178,11 +197,42 @@ class MaxPool1(_Pool):
         if x.dtype.kind not in "fiub":
             return None
         lowest = x.dtype.type(_lowest(x.dtype))
-        taps = self.taps(x, lowest, masks=False)[0]
+        padded = self.padded(x, lowest)
+        win = self.window_view(padded[0], padded[3])
+        if win is not None:
+            return np.fmax(np.fmax.reduce(win, axis=tuple(range(-len(self.kernel), 0))), lowest)
+        taps = self.taps(x, lowest, masks=False, padded=padded)[0]
         best = np.fmax(taps[0][0], lowest)
         for slab, _ in taps[1:]:
             np.fmax(best, slab, out=best)
         return best
+
+    def offsets(self, x: np.ndarray, best: np.ndarray) -> tuple[np.ndarray, list[int], list[int]]:
+        """(kernel offset (row-major) of each window's maximum, pads_begin, output sizes) given
+        the maxima ``best`` from :meth:`maxima`: the first input element equal to the maximum.
+        That is OpenVINO's ``if (v > max)`` loop from the lowest value: it stops moving at the
+        first occurrence of the final maximum; a window with nothing above the lowest value
+        (NaN, -inf, padding) keeps offset 0 (as :meth:`pool`). One comparison and one masked
+        store per kernel offset, last offset first so that the first occurrence is written
+        last; few wide windows take one comparison over ``[N, C, *out, *kernel]`` and argmax."""
+        lowest = x.dtype.type(_lowest(x.dtype))
+        padded = self.padded(x, lowest)
+        xp, pb, pe, out = padded
+        nsp = len(out)
+        no_padding = xp.shape == x.shape
+        win = self.window_view(xp, out) if no_padding else None
+        if win is not None:
+            hits = (win == best.reshape(best.shape + (1,) * nsp)).reshape(best.shape + (-1,))
+            return np.argmax(hits, axis=-1), pb, out
+        arg = np.zeros(best.shape, np.int64)
+        taps = self.taps(x, lowest, masks=not no_padding, padded=padded)[0]
+        for k in range(len(taps) - 1, -1, -1):
+            slab, valid = taps[k]
+            hit = slab == best
+            if valid is not None:
+                hit &= valid
+            np.copyto(arg, k, where=hit)
+        return arg, pb, out
 
     def pool(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int], list[int]]:
         """(maxima, kernel offset of each maximum (row-major), pads_begin, output sizes): one pass
@@ -229,8 +279,11 @@ class MaxPool8(MaxPool1):
         if 1 in skip:           # nobody reads the indices: the maxima alone, and a placeholder
             best = self.pool(x)[0] if best is None else best
             return [best, np.broadcast_to(np.zeros((), self.index_element_type.dtype), best.shape)]
-        vals, arg, pb, out = self.pool(x)
-        vals = vals if best is None else best
+        if best is None:
+            vals, arg, pb, out = self.pool(x)
+        else:
+            vals = best
+            arg, pb, out = self.offsets(x, best)
         axis = normalize_axis(self.axis, x.ndim)
         masks = self.valid_masks(x.shape[2:], pb, out)
         found = np.array(True)                    # windows holding an input element
@@ -279,11 +332,17 @@ class AvgPool1(_Pool):
 
     def run(self, x):
         acc = np.dtype(np.float64) if x.dtype.kind in "iub" else compute_dtype(x.dtype)
-        taps, pb, pe, out = self.taps(x.astype(acc, copy=False), 0, masks=False)
+        padded = self.padded(x.astype(acc, copy=False), 0)
+        _, pb, pe, out = padded
         nsp = len(out)
-        sums = taps[0][0].copy()
-        for slab, _ in taps[1:]:
-            sums += slab
+        win = self.window_view(padded[0], out)
+        if win is not None:         # (summed in another order than the passes: fine for a mean)
+            sums = np.add.reduce(win, axis=tuple(range(-nsp, 0)))
+        else:
+            taps = self.taps(x, 0, masks=False, padded=padded)[0]
+            sums = taps[0][0].copy()
+            for slab, _ in taps[1:]:
+                sums += slab
         if not self.exclude_pad and (any(pb) or any(pe)):
             div = np.asarray(float(math.prod(self.kernel)))
         else:
