@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -107,26 +108,44 @@ class _Pool(Op):
                 raise OpError(f"{what} is zero.", port="input 0")
         return PartialShape([data[0], data[1], *self.geometry(data)[2]])
 
-    def padded(self, x: np.ndarray, fill) -> tuple[np.ndarray, list[int], list[int], list[int]]:
-        """(``x`` padded with ``fill`` as far as the windows reach, pads_begin, pads_end, output sizes)."""
-        pb, pe, dims = self.geometry(PartialShape(x.shape))
+    def layout(self, shape: tuple[int, ...]) -> _Layout:
+        """The window geometry for one input shape, worked out once per shape: a small layer
+        (landmarks-regression's [1, 64, 12, 12] MaxPool) spent ~40 us per call in this
+        arithmetic (PartialShape, pads, output dims, slices) against ~10 us of NumPy work."""
+        memo = self.__dict__.setdefault("_layouts", {})
+        found = memo.get(shape)
+        if found is not None:
+            return found
+        pb, pe, dims = self.geometry(PartialShape(shape))
         out = [o.lo for o in dims]
         ext = [(k - 1) * d + 1 for k, d in zip(self.kernel, self.dils)]
-        end = [(o - 1) * s + e - n - b for o, s, e, n, b in zip(out, self.strides, ext, x.shape[2:], pb)]
-        return pad_spatial(x, pb, [max(e, 0) for e in end], fill), pb, pe, out
+        end = [max((o - 1) * s + e - n - b, 0) for o, s, e, n, b in zip(out, self.strides, ext, shape[2:], pb)]
+        offsets = [(slice(None), slice(None)) + tuple(slice(k * d, k * d + (o - 1) * s + 1, s)
+                                                      for k, d, o, s in zip(kk, self.dils, out, self.strides))
+                   for kk in np.ndindex(*self.kernel)]
+        taps, windows_count = math.prod(self.kernel), math.prod(out)
+        if len(memo) >= 16:             # (a model whose shapes change every run)
+            memo.clear()
+        found = memo[shape] = _Layout(pb, pe, out, end, offsets, windows_count > 0 and taps >= 8 * windows_count)
+        return found
 
-    def window_view(self, xp: np.ndarray, out: Sequence[int]) -> np.ndarray | None:
-        """A view ``[N, C, *out, *kernel]`` of the padded input when the windows are few and wide
+    def padded(self, x: np.ndarray, fill) -> tuple[np.ndarray, list[int], list[int], list[int]]:
+        """(``x`` padded with ``fill`` as far as the windows reach, pads_begin, pads_end, output sizes)."""
+        lay = self.layout(x.shape)
+        if any(lay.pads_begin) or any(lay.pads_end_used):
+            x = pad_spatial(x, lay.pads_begin, lay.pads_end_used, fill)
+        return x, lay.pads_begin, lay.pads_end, lay.out
+
+    def window_view(self, shape: tuple[int, ...], xp: np.ndarray) -> np.ndarray | None:
+        """A view ``[N, C, *out, *kernel]`` of ``xp``, the input of ``shape`` padded, when the windows are few and wide
         (global pooling: face-reidentification-retail-0095's 32x32 AvgPool over a 32x32 map), else
         None. One reduction over the kernel axes then replaces one pass per kernel offset: 1024
         ufunc calls over [1, 64, 1, 1] slabs took ~3 ms, the reduction ~15 us. For many small
         windows (2x2, 3x3 over a big map) the per-offset passes stay faster — NumPy's reduction
         runs an inner loop per window — hence the ratio below (measured, kernel 4x4 over 16x16
-        windows: reduction 10x slower; 7x7 over one window: 3x faster)."""
-        taps, windows_count = math.prod(self.kernel), math.prod(out)
-        if windows_count == 0 or taps < 8 * windows_count:
-            return None
-        return windows(xp, self.kernel, self.strides, self.dils, out)
+        windows: reduction 10x slower; 7x7 over one window: 3x faster): taps >= 8 x windows."""
+        lay = self.layout(shape)
+        return windows(xp, self.kernel, self.strides, self.dils, lay.out) if lay.wide else None
 
     def taps(self, x: np.ndarray, fill, masks: bool = True,
              padded: tuple | None = None) -> tuple[list, list[int], list[int], list[int]]:
@@ -139,14 +158,13 @@ class _Pool(Op):
         valid_masks = self.valid_masks(x.shape[2:], pb, out) if masks else None
         nsp = len(out)
         result = []
-        for kk in np.ndindex(*self.kernel):
-            sl = tuple(slice(k * d, k * d + (o - 1) * s + 1, s) for k, d, o, s in zip(kk, self.dils, out, self.strides))
+        for kk, sl in zip(np.ndindex(*self.kernel), self.layout(x.shape).offsets):
             valid = None
             if valid_masks is not None:
                 valid = np.array(True)
                 for i, (m, k) in enumerate(zip(valid_masks, kk)):
                     valid = valid & m[:, k].reshape([-1 if j == i else 1 for j in range(nsp)])
-            result.append((xp[(slice(None), slice(None)) + sl], valid))
+            result.append((xp[sl], valid))
         return result, pb, pe, out
 
     def valid_masks(self, shape: Sequence[int], pb: Sequence[int], out: Sequence[int]) -> list[np.ndarray]:
@@ -156,6 +174,19 @@ class _Pool(Op):
             c = np.arange(o)[:, None] * s - b + np.arange(k)[None, :] * d
             masks.append((c >= 0) & (c < n))
         return masks
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """:meth:`_Pool.layout`: pads (``pads_end_used``: what the last window needs), output sizes,
+    the index of every kernel offset's slab in the padded input (row-major), and whether the
+    windows are few and wide enough for one reduction (:meth:`_Pool.window_view`)."""
+    pads_begin: list[int]
+    pads_end: list[int]
+    out: list[int]
+    pads_end_used: list[int]
+    offsets: list[tuple]
+    wide: bool
 
 
 def _lowest(dtype: np.dtype):
@@ -198,13 +229,13 @@ class MaxPool1(_Pool):
             return None
         lowest = x.dtype.type(_lowest(x.dtype))
         padded = self.padded(x, lowest)
-        win = self.window_view(padded[0], padded[3])
+        win = self.window_view(x.shape, padded[0])
         if win is not None:
             return np.fmax(np.fmax.reduce(win, axis=tuple(range(-len(self.kernel), 0))), lowest)
-        taps = self.taps(x, lowest, masks=False, padded=padded)[0]
-        best = np.fmax(taps[0][0], lowest)
-        for slab, _ in taps[1:]:
-            np.fmax(best, slab, out=best)
+        xp, first, *rest = padded[0], *self.layout(x.shape).offsets
+        best = np.fmax(xp[first], lowest)
+        for offset in rest:
+            np.fmax(best, xp[offset], out=best)
         return best
 
     def offsets(self, x: np.ndarray, best: np.ndarray) -> tuple[np.ndarray, list[int], list[int]]:
@@ -220,7 +251,7 @@ class MaxPool1(_Pool):
         xp, pb, pe, out = padded
         nsp = len(out)
         no_padding = xp.shape == x.shape
-        win = self.window_view(xp, out) if no_padding else None
+        win = self.window_view(x.shape, xp) if no_padding else None
         if win is not None:
             hits = (win == best.reshape(best.shape + (1,) * nsp)).reshape(best.shape + (-1,))
             return np.argmax(hits, axis=-1), pb, out
@@ -335,14 +366,14 @@ class AvgPool1(_Pool):
         padded = self.padded(x.astype(acc, copy=False), 0)
         _, pb, pe, out = padded
         nsp = len(out)
-        win = self.window_view(padded[0], out)
+        win = self.window_view(x.shape, padded[0])
         if win is not None:         # (summed in another order than the passes: fine for a mean)
             sums = np.add.reduce(win, axis=tuple(range(-nsp, 0)))
         else:
-            taps = self.taps(x, 0, masks=False, padded=padded)[0]
-            sums = taps[0][0].copy()
-            for slab, _ in taps[1:]:
-                sums += slab
+            xp, first, *rest = padded[0], *self.layout(x.shape).offsets
+            sums = xp[first].copy()
+            for offset in rest:
+                sums += xp[offset]
         if not self.exclude_pad and (any(pb) or any(pe)):
             div = np.asarray(float(math.prod(self.kernel)))
         else:
