@@ -232,9 +232,9 @@ class MaxPool1(_Pool):
         win = self.window_view(x.shape, padded[0])
         if win is not None:
             return np.fmax(np.fmax.reduce(win, axis=tuple(range(-len(self.kernel), 0))), lowest)
-        xp, first, *rest = padded[0], *self.layout(x.shape).offsets
-        best = np.fmax(xp[first], lowest)
-        for offset in rest:
+        xp, offsets = padded[0], self.layout(x.shape).offsets
+        best = np.fmax(xp[offsets[0]], lowest)
+        for offset in offsets[1:]:
             np.fmax(best, xp[offset], out=best)
         return best
 
@@ -370,9 +370,9 @@ class AvgPool1(_Pool):
         if win is not None:         # (summed in another order than the passes: fine for a mean)
             sums = np.add.reduce(win, axis=tuple(range(-nsp, 0)))
         else:
-            xp, first, *rest = padded[0], *self.layout(x.shape).offsets
-            sums = xp[first].copy()
-            for offset in rest:
+            xp, offsets = padded[0], self.layout(x.shape).offsets
+            sums = xp[offsets[0]].copy()
+            for offset in offsets[1:]:
                 sums += xp[offset]
         if not self.exclude_pad and (any(pb) or any(pe)):
             div = np.asarray(float(math.prod(self.kernel)))
