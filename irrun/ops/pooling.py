@@ -315,24 +315,47 @@ class MaxPool8(MaxPool1):
         else:
             vals = best
             arg, pb, out = self.offsets(x, best)
-        axis = normalize_axis(self.axis, x.ndim)
-        masks = self.valid_masks(x.shape[2:], pb, out)
-        found = np.array(True)                    # windows holding an input element
-        for i, m in enumerate(masks):
-            found = found & m.any(axis=1).reshape([-1 if j == i else 1 for j in range(len(out))])
-        kidx = np.unravel_index(arg, self.kernel)
-        per_dim = np.cumprod((1,) + x.shape[:0:-1])[::-1]              # elements per step of each dim
-        index = np.zeros(vals.shape, np.int64)
-        for dim in range(axis, x.ndim):
-            along = [-1 if j == dim else 1 for j in range(vals.ndim)]
+        base, table, found = self.index_parts(x.shape, pb, out)
+        step = table[arg]
+        if found is not None:           # a window with no input element points at spatial origin
+            step *= found
+        step += base
+        return [vals, step.astype(self.index_element_type.dtype, copy=False)]
+
+    def index_parts(self, shape: tuple[int, ...], pb: Sequence[int], out: Sequence[int]
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """What an index is made of, once per input shape: ``base`` [N|1, C|1, *out], the
+        index (flattened from ``axis`` on) of each window's origin (spatial origin for a window
+        with no input element); ``table[k]``, how far kernel offset ``k`` (row-major) moves
+        the index; ``found``, which windows hold an input element (None: all of them). The
+        index is then ``base + found * table[offset]``: two passes over the output instead of
+        one ``where`` and a multiply-add per dimension."""
+        memo = self.__dict__.setdefault("_index_parts", {})
+        parts = memo.get(shape)
+        if parts is not None:
+            return parts
+        axis = normalize_axis(self.axis, len(shape))
+        nsp = len(out)
+        found = np.array(True)
+        for i, m in enumerate(self.valid_masks(shape[2:], pb, out)):
+            found = found & m.any(axis=1).reshape([-1 if j == i else 1 for j in range(nsp)])
+        per_dim = np.cumprod((1,) + shape[:0:-1])[::-1]              # elements per step of each dim
+        base = np.zeros((1,) * (2 + nsp), np.int64)
+        table = np.zeros(self.kernel, np.int64)
+        for dim in range(axis, len(shape)):
+            along = [-1 if j == dim else 1 for j in range(2 + nsp)]
             if dim < 2:
-                coord = np.arange(x.shape[dim]).reshape(along)
-            else:                      # a window with no input element points at spatial origin
-                i = dim - 2
-                coord = np.where(found, np.arange(out[i]).reshape(along) * self.strides[i] - pb[i]
-                                 + kidx[i] * self.dils[i], 0)
-            index = index + coord * int(per_dim[dim])
-        return [vals, index.astype(self.index_element_type.dtype)]
+                base = base + np.arange(shape[dim]).reshape(along) * int(per_dim[dim])
+                continue
+            i = dim - 2
+            origin = np.arange(out[i]) * self.strides[i] - pb[i]
+            base = base + np.where(found, origin.reshape(along[2:]), 0) * int(per_dim[dim])
+            table = table + (np.arange(self.kernel[i]) * self.dils[i] * int(per_dim[dim])).reshape(
+                [-1 if j == i else 1 for j in range(nsp)])
+        if len(memo) >= 16:
+            memo.clear()
+        parts = memo[shape] = (base, table.reshape(-1), None if found.all() else found)
+        return parts
 
 
 @register
