@@ -124,9 +124,15 @@ class _Pool(Op):
                                                       for k, d, o, s in zip(kk, self.dils, out, self.strides))
                    for kk in np.ndindex(*self.kernel)]
         taps, windows_count = math.prod(self.kernel), math.prod(out)
+        by_axis = None
+        if len(self.kernel) > 1 and taps > sum(self.kernel) + 1:
+            by_axis = [[(slice(None),) * (2 + i) + (slice(k * d, k * d + (o - 1) * s + 1, s),)
+                        for k in range(kernel)]
+                       for i, (kernel, d, o, s) in enumerate(zip(self.kernel, self.dils, out, self.strides))]
         if len(memo) >= 16:             # (a model whose shapes change every run)
             memo.clear()
-        found = memo[shape] = _Layout(pb, pe, out, end, offsets, windows_count > 0 and taps >= 8 * windows_count)
+        found = memo[shape] = _Layout(pb, pe, out, end, offsets, windows_count > 0 and taps >= 8 * windows_count,
+                                      by_axis)
         return found
 
     def padded(self, x: np.ndarray, fill) -> tuple[np.ndarray, list[int], list[int], list[int]]:
@@ -179,14 +185,18 @@ class _Pool(Op):
 @dataclass(frozen=True)
 class _Layout:
     """:meth:`_Pool.layout`: pads (``pads_end_used``: what the last window needs), output sizes,
-    the index of every kernel offset's slab in the padded input (row-major), and whether the
-    windows are few and wide enough for one reduction (:meth:`_Pool.window_view`)."""
+    the index of every kernel offset's slab in the padded input (row-major), whether the
+    windows are few and wide enough for one reduction (:meth:`_Pool.window_view`), and for a
+    kernel with more offsets than the sum of its sizes (3x3, 5x5) the slabs of one spatial axis
+    at a time (``by_axis``: a maximum taken axis by axis, ``sum(kernel)`` passes, not
+    ``prod(kernel)``)."""
     pads_begin: list[int]
     pads_end: list[int]
     out: list[int]
     pads_end_used: list[int]
     offsets: list[tuple]
     wide: bool
+    by_axis: list[list[tuple]] | None
 
 
 def _lowest(dtype: np.dtype):
@@ -232,10 +242,15 @@ class MaxPool1(_Pool):
         win = self.window_view(x.shape, padded[0])
         if win is not None:
             return np.fmax(np.fmax.reduce(win, axis=tuple(range(-len(self.kernel), 0))), lowest)
-        xp, offsets = padded[0], self.layout(x.shape).offsets
-        best = np.fmax(xp[offsets[0]], lowest)
-        for offset in offsets[1:]:
-            np.fmax(best, xp[offset], out=best)
+        lay = self.layout(x.shape)
+        best = padded[0]
+        # a maximum is exact, so one axis at a time (YOLO's SPPF 5x5: 10 passes, not 25) gives
+        # the same bits; the first pass lifts NaN and -inf to the lowest value as the loop does
+        for axis_offsets in lay.by_axis or [lay.offsets]:
+            part = np.fmax(best[axis_offsets[0]], lowest)
+            for offset in axis_offsets[1:]:
+                np.fmax(part, best[offset], out=part)
+            best = part
         return best
 
     def offsets(self, x: np.ndarray, best: np.ndarray) -> tuple[np.ndarray, list[int], list[int]]:

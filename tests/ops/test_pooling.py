@@ -273,3 +273,39 @@ def test_max_pool_index_with_padding_ties_prefer_the_input_over_the_padding():
     vals, idx = maxpool(x, [2, 2], [2, 2], pads_begin=[1, 1], pads_end=[1, 1])
     np.testing.assert_array_equal(vals[0, 0], [[lo, lo], [lo, lo]])
     np.testing.assert_array_equal(idx[0, 0], [[0, 1], [2, 3]])
+
+
+def _max_pool_reference(x, k, s, p):
+    """max-pool-8.rst as OpenVINO loops it: ``max = lowest; if (v > max) max = v, index = pos``
+    over the window's input elements (padding never counts), index flattened from axis 2."""
+    lo = np.finfo(np.float32).min
+    n, c, h, w = x.shape
+    oh, ow = (h + 2 * p - k) // s + 1, (w + 2 * p - k) // s + 1
+    vals = np.empty((n, c, oh, ow), np.float32)
+    idx = np.zeros((n, c, oh, ow), np.int64)
+    for b, ch, i, j in np.ndindex(n, c, oh, ow):
+        best, at = lo, None
+        for di, dj in np.ndindex(k, k):
+            r, q = i * s - p + di, j * s - p + dj
+            if 0 <= r < h and 0 <= q < w and x[b, ch, r, q] > best:
+                best, at = x[b, ch, r, q], r * w + q
+        if at is None:      # nothing above the lowest value: the first input element of the window
+            r, q = max(i * s - p, 0), max(j * s - p, 0)
+            at = r * w + q
+        vals[b, ch, i, j], idx[b, ch, i, j] = best, at
+    return vals, idx
+
+
+@pytest.mark.parametrize("k, s, p", [(5, 1, 2), (3, 2, 0), (3, 2, 1), (3, 1, 1)])
+def test_square_kernels_are_taken_axis_by_axis_with_the_same_values_and_indices(k, s, p):
+    """3x3 and 5x5 maxima are computed one spatial axis at a time (YOLO's SPPF): the values
+    and indices must be the windowed loop's, NaN, -inf and ties included."""
+    rng = np.random.default_rng(11)
+    x = rng.integers(-5, 5, (1, 3, 9, 11)).astype(np.float32)
+    x[0, 0, 1, 2] = x[0, 1, 4, 4] = np.nan
+    x[0, 2, 0, :4] = -np.inf
+    want_vals, want_idx = _max_pool_reference(x, k, s, p)
+    vals, idx = maxpool(x, [k, k], [s, s], [p, p], [p, p], axis=2)
+    np.testing.assert_array_equal(vals, want_vals)
+    np.testing.assert_array_equal(idx, want_idx)
+    np.testing.assert_array_equal(maxpool(x, [k, k], [s, s], [p, p], [p, p], version="opset1")[0], want_vals)
