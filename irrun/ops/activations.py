@@ -143,7 +143,17 @@ class Swish4(Op):
 
     def run(self, x, beta=None):
         b = np.float64(1.0) if beta is None else beta
-        return [float_math(lambda v, bb: v / (1 + np.exp(-v * bb)), x, np.asarray(b, dtype=x.dtype))]
+        return [float_math(_swish, x, np.asarray(b, dtype=x.dtype))]
+
+
+def _swish(v: np.ndarray, beta: np.ndarray) -> np.ndarray:
+    """``v / (1 + exp(-v * beta))`` in one temporary, updated in place (4 passes, no other
+    allocation: YOLOv8's Swish layers are ~1.5% of the public corpus' time); ``v * -beta`` is
+    ``-v * beta`` bit for bit (negation is exact)."""
+    t = np.asarray(np.multiply(v, -beta))
+    np.exp(t, out=t)
+    t += 1
+    return np.divide(v, t, out=t)
 
 
 def prelu_slope_shape(data: PartialShape, slope: PartialShape) -> tuple[int, ...] | None:
