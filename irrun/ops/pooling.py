@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -32,7 +33,7 @@ from ..errors import OpError
 from ..types.elements import TYPES
 from ..types.shapes import DYN, Dim, PartialShape
 from ._numerics import compute_dtype, require_numeric
-from ._window import AUTO_PAD, check_kernel_fits, pad_spatial, resolve_pads, window_dim
+from ._window import AUTO_PAD, check_kernel_fits, pad_spatial, resolve_pads, window_dim, windows
 from .base import Attr, Op, TensorInfo, normalize_axis, spec_url
 from .registry import register
 
@@ -107,27 +108,69 @@ class _Pool(Op):
                 raise OpError(f"{what} is zero.", port="input 0")
         return PartialShape([data[0], data[1], *self.geometry(data)[2]])
 
-    def taps(self, x: np.ndarray, fill, masks: bool = True) -> tuple[list, list[int], list[int], list[int]]:
+    def layout(self, shape: tuple[int, ...]) -> _Layout:
+        """The window geometry for one input shape, worked out once per shape: a small layer
+        (landmarks-regression's [1, 64, 12, 12] MaxPool) spent ~40 us per call in this
+        arithmetic (PartialShape, pads, output dims, slices) against ~10 us of NumPy work."""
+        memo = self.__dict__.setdefault("_layouts", {})
+        found = memo.get(shape)
+        if found is not None:
+            return found
+        pb, pe, dims = self.geometry(PartialShape(shape))
+        out = [o.lo for o in dims]
+        ext = [(k - 1) * d + 1 for k, d in zip(self.kernel, self.dils)]
+        end = [max((o - 1) * s + e - n - b, 0) for o, s, e, n, b in zip(out, self.strides, ext, shape[2:], pb)]
+        offsets = [(slice(None), slice(None)) + tuple(slice(k * d, k * d + (o - 1) * s + 1, s)
+                                                      for k, d, o, s in zip(kk, self.dils, out, self.strides))
+                   for kk in np.ndindex(*self.kernel)]
+        taps, windows_count = math.prod(self.kernel), math.prod(out)
+        by_axis = None
+        if len(self.kernel) > 1 and taps > sum(self.kernel) + 1:
+            by_axis = [[(slice(None),) * (2 + i) + (slice(k * d, k * d + (o - 1) * s + 1, s),)
+                        for k in range(kernel)]
+                       for i, (kernel, d, o, s) in enumerate(zip(self.kernel, self.dils, out, self.strides))]
+        if len(memo) >= 16:             # (a model whose shapes change every run)
+            memo.clear()
+        found = memo[shape] = _Layout(pb, pe, out, end, offsets, windows_count > 0 and taps >= 8 * windows_count,
+                                      by_axis)
+        return found
+
+    def padded(self, x: np.ndarray, fill) -> tuple[np.ndarray, list[int], list[int], list[int]]:
+        """(``x`` padded with ``fill`` as far as the windows reach, pads_begin, pads_end, output sizes)."""
+        lay = self.layout(x.shape)
+        if any(lay.pads_begin) or any(lay.pads_end_used):
+            x = pad_spatial(x, lay.pads_begin, lay.pads_end_used, fill)
+        return x, lay.pads_begin, lay.pads_end, lay.out
+
+    def window_view(self, shape: tuple[int, ...], xp: np.ndarray) -> np.ndarray | None:
+        """A view ``[N, C, *out, *kernel]`` of ``xp``, the input of ``shape`` padded, when the windows are few and wide
+        (global pooling: face-reidentification-retail-0095's 32x32 AvgPool over a 32x32 map), else
+        None. One reduction over the kernel axes then replaces one pass per kernel offset: 1024
+        ufunc calls over [1, 64, 1, 1] slabs took ~3 ms, the reduction ~15 us. For many small
+        windows (2x2, 3x3 over a big map) the per-offset passes stay faster — NumPy's reduction
+        runs an inner loop per window — hence the ratio below (measured, kernel 4x4 over 16x16
+        windows: reduction 10x slower; 7x7 over one window: 3x faster): taps >= 8 x windows."""
+        lay = self.layout(shape)
+        return windows(xp, self.kernel, self.strides, self.dils, lay.out) if lay.wide else None
+
+    def taps(self, x: np.ndarray, fill, masks: bool = True,
+             padded: tuple | None = None) -> tuple[list, list[int], list[int], list[int]]:
         """The window geometry over ``x`` padded with ``fill``: a list of ``(slab, valid)`` per
         kernel offset (row-major) — ``slab`` [N, C, *out] is the strided view of the element at
         that offset of every window, ``valid`` [*out] says which of them lie inside the input
-        (None without ``masks``) — plus pads_begin, pads_end and the output sizes."""
-        pb, pe, dims = self.geometry(PartialShape(x.shape))
-        out = [o.lo for o in dims]
-        ext = [(k - 1) * d + 1 for k, d in zip(self.kernel, self.dils)]
-        end = [(o - 1) * s + e - n - b for o, s, e, n, b in zip(out, self.strides, ext, x.shape[2:], pb)]
-        xp = pad_spatial(x, pb, [max(e, 0) for e in end], fill)
+        (None without ``masks``) — plus pads_begin, pads_end and the output sizes. ``padded``:
+        :meth:`padded`'s result when the caller has it already."""
+        xp, pb, pe, out = self.padded(x, fill) if padded is None else padded
         valid_masks = self.valid_masks(x.shape[2:], pb, out) if masks else None
         nsp = len(out)
         result = []
-        for kk in np.ndindex(*self.kernel):
-            sl = tuple(slice(k * d, k * d + (o - 1) * s + 1, s) for k, d, o, s in zip(kk, self.dils, out, self.strides))
+        for kk, sl in zip(np.ndindex(*self.kernel), self.layout(x.shape).offsets):
             valid = None
             if valid_masks is not None:
                 valid = np.array(True)
                 for i, (m, k) in enumerate(zip(valid_masks, kk)):
                     valid = valid & m[:, k].reshape([-1 if j == i else 1 for j in range(nsp)])
-            result.append((xp[(slice(None), slice(None)) + sl], valid))
+            result.append((xp[sl], valid))
         return result, pb, pe, out
 
     def valid_masks(self, shape: Sequence[int], pb: Sequence[int], out: Sequence[int]) -> list[np.ndarray]:
@@ -137,6 +180,23 @@ class _Pool(Op):
             c = np.arange(o)[:, None] * s - b + np.arange(k)[None, :] * d
             masks.append((c >= 0) & (c < n))
         return masks
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """:meth:`_Pool.layout`: pads (``pads_end_used``: what the last window needs), output sizes,
+    the index of every kernel offset's slab in the padded input (row-major), whether the
+    windows are few and wide enough for one reduction (:meth:`_Pool.window_view`), and for a
+    kernel with more offsets than the sum of its sizes (3x3, 5x5) the slabs of one spatial axis
+    at a time (``by_axis``: a maximum taken axis by axis, ``sum(kernel)`` passes, not
+    ``prod(kernel)``)."""
+    pads_begin: list[int]
+    pads_end: list[int]
+    out: list[int]
+    pads_end_used: list[int]
+    offsets: list[tuple]
+    wide: bool
+    by_axis: list[list[tuple]] | None
 
 
 def _lowest(dtype: np.dtype):
@@ -178,11 +238,47 @@ class MaxPool1(_Pool):
         if x.dtype.kind not in "fiub":
             return None
         lowest = x.dtype.type(_lowest(x.dtype))
-        taps = self.taps(x, lowest, masks=False)[0]
-        best = np.fmax(taps[0][0], lowest)
-        for slab, _ in taps[1:]:
-            np.fmax(best, slab, out=best)
+        padded = self.padded(x, lowest)
+        win = self.window_view(x.shape, padded[0])
+        if win is not None:
+            return np.fmax(np.fmax.reduce(win, axis=tuple(range(-len(self.kernel), 0))), lowest)
+        lay = self.layout(x.shape)
+        best = padded[0]
+        # a maximum is exact, so one axis at a time (YOLO's SPPF 5x5: 10 passes, not 25) gives
+        # the same bits; the first pass lifts NaN and -inf to the lowest value as the loop does
+        for axis_offsets in lay.by_axis or [lay.offsets]:
+            part = np.fmax(best[axis_offsets[0]], lowest)
+            for offset in axis_offsets[1:]:
+                np.fmax(part, best[offset], out=part)
+            best = part
         return best
+
+    def offsets(self, x: np.ndarray, best: np.ndarray) -> tuple[np.ndarray, list[int], list[int]]:
+        """(kernel offset (row-major) of each window's maximum, pads_begin, output sizes) given
+        the maxima ``best`` from :meth:`maxima`: the first input element equal to the maximum.
+        That is OpenVINO's ``if (v > max)`` loop from the lowest value: it stops moving at the
+        first occurrence of the final maximum; a window with nothing above the lowest value
+        (NaN, -inf, padding) keeps offset 0 (as :meth:`pool`). One comparison and one masked
+        store per kernel offset, last offset first so that the first occurrence is written
+        last; few wide windows take one comparison over ``[N, C, *out, *kernel]`` and argmax."""
+        lowest = x.dtype.type(_lowest(x.dtype))
+        padded = self.padded(x, lowest)
+        xp, pb, pe, out = padded
+        nsp = len(out)
+        no_padding = xp.shape == x.shape
+        win = self.window_view(x.shape, xp) if no_padding else None
+        if win is not None:
+            hits = (win == best.reshape(best.shape + (1,) * nsp)).reshape(best.shape + (-1,))
+            return np.argmax(hits, axis=-1), pb, out
+        arg = np.zeros(best.shape, np.int64)
+        taps = self.taps(x, lowest, masks=not no_padding, padded=padded)[0]
+        for k in range(len(taps) - 1, -1, -1):
+            slab, valid = taps[k]
+            hit = slab == best
+            if valid is not None:
+                hit &= valid
+            np.copyto(arg, k, where=hit)
+        return arg, pb, out
 
     def pool(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int], list[int]]:
         """(maxima, kernel offset of each maximum (row-major), pads_begin, output sizes): one pass
@@ -229,26 +325,52 @@ class MaxPool8(MaxPool1):
         if 1 in skip:           # nobody reads the indices: the maxima alone, and a placeholder
             best = self.pool(x)[0] if best is None else best
             return [best, np.broadcast_to(np.zeros((), self.index_element_type.dtype), best.shape)]
-        vals, arg, pb, out = self.pool(x)
-        vals = vals if best is None else best
-        axis = normalize_axis(self.axis, x.ndim)
-        masks = self.valid_masks(x.shape[2:], pb, out)
-        found = np.array(True)                    # windows holding an input element
-        for i, m in enumerate(masks):
-            found = found & m.any(axis=1).reshape([-1 if j == i else 1 for j in range(len(out))])
-        kidx = np.unravel_index(arg, self.kernel)
-        per_dim = np.cumprod((1,) + x.shape[:0:-1])[::-1]              # elements per step of each dim
-        index = np.zeros(vals.shape, np.int64)
-        for dim in range(axis, x.ndim):
-            along = [-1 if j == dim else 1 for j in range(vals.ndim)]
+        if best is None:
+            vals, arg, pb, out = self.pool(x)
+        else:
+            vals = best
+            arg, pb, out = self.offsets(x, best)
+        base, table, found = self.index_parts(x.shape, pb, out)
+        step = table[arg]
+        if found is not None:           # a window with no input element points at spatial origin
+            step *= found
+        step += base
+        return [vals, step.astype(self.index_element_type.dtype, copy=False)]
+
+    def index_parts(self, shape: tuple[int, ...], pb: Sequence[int], out: Sequence[int]
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """What an index is made of, once per input shape: ``base`` [N|1, C|1, *out], the
+        index (flattened from ``axis`` on) of each window's origin (spatial origin for a window
+        with no input element); ``table[k]``, how far kernel offset ``k`` (row-major) moves
+        the index; ``found``, which windows hold an input element (None: all of them). The
+        index is then ``base + found * table[offset]``: two passes over the output instead of
+        one ``where`` and a multiply-add per dimension."""
+        memo = self.__dict__.setdefault("_index_parts", {})
+        parts = memo.get(shape)
+        if parts is not None:
+            return parts
+        axis = normalize_axis(self.axis, len(shape))
+        nsp = len(out)
+        found = np.array(True)
+        for i, m in enumerate(self.valid_masks(shape[2:], pb, out)):
+            found = found & m.any(axis=1).reshape([-1 if j == i else 1 for j in range(nsp)])
+        per_dim = np.cumprod((1,) + shape[:0:-1])[::-1]              # elements per step of each dim
+        base = np.zeros((1,) * (2 + nsp), np.int64)
+        table = np.zeros(self.kernel, np.int64)
+        for dim in range(axis, len(shape)):
+            along = [-1 if j == dim else 1 for j in range(2 + nsp)]
             if dim < 2:
-                coord = np.arange(x.shape[dim]).reshape(along)
-            else:                      # a window with no input element points at spatial origin
-                i = dim - 2
-                coord = np.where(found, np.arange(out[i]).reshape(along) * self.strides[i] - pb[i]
-                                 + kidx[i] * self.dils[i], 0)
-            index = index + coord * int(per_dim[dim])
-        return [vals, index.astype(self.index_element_type.dtype)]
+                base = base + np.arange(shape[dim]).reshape(along) * int(per_dim[dim])
+                continue
+            i = dim - 2
+            origin = np.arange(out[i]) * self.strides[i] - pb[i]
+            base = base + np.where(found, origin.reshape(along[2:]), 0) * int(per_dim[dim])
+            table = table + (np.arange(self.kernel[i]) * self.dils[i] * int(per_dim[dim])).reshape(
+                [-1 if j == i else 1 for j in range(nsp)])
+        if len(memo) >= 16:
+            memo.clear()
+        parts = memo[shape] = (base, table.reshape(-1), None if found.all() else found)
+        return parts
 
 
 @register
@@ -279,11 +401,17 @@ class AvgPool1(_Pool):
 
     def run(self, x):
         acc = np.dtype(np.float64) if x.dtype.kind in "iub" else compute_dtype(x.dtype)
-        taps, pb, pe, out = self.taps(x.astype(acc, copy=False), 0, masks=False)
+        padded = self.padded(x.astype(acc, copy=False), 0)
+        _, pb, pe, out = padded
         nsp = len(out)
-        sums = taps[0][0].copy()
-        for slab, _ in taps[1:]:
-            sums += slab
+        win = self.window_view(x.shape, padded[0])
+        if win is not None:         # (summed in another order than the passes: fine for a mean)
+            sums = np.add.reduce(win, axis=tuple(range(-nsp, 0)))
+        else:
+            xp, offsets = padded[0], self.layout(x.shape).offsets
+            sums = xp[offsets[0]].copy()
+            for offset in offsets[1:]:
+                sums += xp[offset]
         if not self.exclude_pad and (any(pb) or any(pe)):
             div = np.asarray(float(math.prod(self.kernel)))
         else:

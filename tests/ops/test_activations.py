@@ -271,3 +271,17 @@ def test_clamp_of_a_scalar_tensor():
     for x, want in ((np.float32(300.4), 255.0), (np.float32(-2.0), 0.0), (np.float32(7.5), 7.5)):
         got = run_op("Clamp", [np.array(x)], {"min": "0", "max": "255"}, params=(0,))[0]
         assert got.shape == () and got.dtype == np.float32 and got == want
+
+
+@pytest.mark.parametrize("slopes", [[-0.0563], [-0.5, 0.25, 1.0], [-2.0], [3.0, 1.5, 1.0]])
+def test_prelu_negative_and_mixed_slopes_follow_the_spec_bit_for_bit(slopes):
+    """prelu-1.rst: ``x < 0 ? x * slope : x`` — a zero stays the zero it was (no -0.0 from
+    ``0 * -k``), infinities and NaN pass, also on long rows (NumPy's SIMD loops and tails)."""
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -3.5, 2.25, -1e-30, 1e30], np.float32)
+    x = np.tile(special, (1, len(slopes), 37, 1))            # [1, C, 37, 9]: 333 values per channel
+    s = np.array(slopes, np.float32)
+    out = act("PReLU", x, params=(0, 1), extra=[s])
+    want = np.array([[[[v * s[c] if v < 0 else v for v in row] for row in x[0, c]] for c in range(len(slopes))]],
+                    np.float32)
+    np.testing.assert_array_equal(out, want)
+    np.testing.assert_array_equal(np.signbit(out), np.signbit(want))

@@ -206,3 +206,106 @@ def test_nan_never_wins_and_minus_inf_counts_as_the_lowest_value(version):
     out = run_op("MaxPool", [x], dict(strides=[1, 2], pads_begin=[0, 1], pads_end=[0, 1], kernel=[2, 2]),
                  version=version, n_out=n)[0]
     np.testing.assert_array_equal(out, [[[[lo, lo, 2, lo]]]])
+
+
+# ---------------------------------------------------------------------------------------------
+# Few wide windows (global pooling) are one reduction over the kernel axes, not one pass per
+# offset: the values and indices must still be max-pool-8.rst's (the maximum, the first position
+# of it in the window, flattened from ``axis``) and avg-pool-1.rst's mean. Expected values are
+# computed straight from those definitions on the input, window by window.
+
+def _windows_reference(x, k):
+    """[N, C, oh, ow, k*k] windows of stride k (definition, plain loops)."""
+    n, c, h, w = x.shape
+    oh, ow = h // k, w // k
+    out = np.empty((n, c, oh, ow, k * k), x.dtype)
+    for i in range(oh):
+        for j in range(ow):
+            out[:, :, i, j] = x[:, :, i * k:(i + 1) * k, j * k:(j + 1) * k].reshape(n, c, -1)
+    return out
+
+
+@pytest.mark.parametrize("shape, k", [((2, 3, 32, 32), 32), ((1, 2, 16, 16), 8), ((1, 4, 7, 7), 7)])
+@pytest.mark.parametrize("axis", [0, 2])
+def test_global_and_wide_max_pool_values_and_first_index(shape, k, axis):
+    rng = np.random.default_rng(7)
+    x = rng.integers(-20, 20, shape).astype(np.float32)   # many ties: the first occurrence must win
+    x[0, 0, 0, 0] = np.nan                                   # NaN never wins, even in first place
+    vals, idx = maxpool(x, [k, k], [k, k], axis=axis)
+    win = _windows_reference(x, k)
+    want = np.nanmax(win, axis=-1)
+    np.testing.assert_array_equal(vals, want)
+    offset = np.argmax(win == want[..., None], axis=-1)     # first position of the maximum
+    oh, ow = np.indices(want.shape[2:])
+    row, col = oh * k + offset // k, ow * k + offset % k
+    n, c = np.indices(want.shape[:2])[..., None, None] if axis == 0 else (0, 0)
+    want_idx = ((n * shape[1] + c) * shape[2] + row) * shape[3] + col
+    np.testing.assert_array_equal(idx, want_idx)
+    np.testing.assert_array_equal(maxpool(x, [k, k], [k, k], version="opset1")[0], want)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int32, np.uint8])
+def test_global_avg_pool_is_the_mean(dtype):
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 50, (1, 5, 32, 32)).astype(dtype)
+    got = avgpool(x, [32, 32], [32, 32], [0, 0], [0, 0], exclude=False)
+    want = x.astype(np.float64).mean(axis=(2, 3), keepdims=True)
+    assert got.dtype == dtype and got.shape == (1, 5, 1, 1)
+    if np.dtype(dtype).kind in "iu":
+        np.testing.assert_array_equal(got, np.rint(want))
+    else:
+        np.testing.assert_allclose(got, want, rtol=1e-3 if dtype == np.float16 else 1e-6)
+
+
+def test_wide_avg_pool_with_padding_divides_by_the_window_inside_the_input():
+    x = np.arange(1, 65, dtype=np.float32).reshape(1, 1, 8, 8)
+    exclude = avgpool(x, [9, 9], [9, 9], [1, 1], [0, 0], exclude=True)
+    include = avgpool(x, [9, 9], [9, 9], [1, 1], [0, 0], exclude=False)
+    np.testing.assert_allclose(exclude, [[[[x.mean()]]]], rtol=1e-6)
+    np.testing.assert_allclose(include, [[[[x.sum() / 81]]]], rtol=1e-6)
+
+
+def test_max_pool_index_with_padding_ties_prefer_the_input_over_the_padding():
+    """A real -FLT_MAX in the input equals the padding's fill: the index must still point at the
+    input element (max-pool-8.rst: padding is never a maximum)."""
+    lo = np.finfo(np.float32).min
+    x = np.full((1, 1, 2, 2), lo, np.float32)
+    vals, idx = maxpool(x, [2, 2], [2, 2], pads_begin=[1, 1], pads_end=[1, 1])
+    np.testing.assert_array_equal(vals[0, 0], [[lo, lo], [lo, lo]])
+    np.testing.assert_array_equal(idx[0, 0], [[0, 1], [2, 3]])
+
+
+def _max_pool_reference(x, k, s, p):
+    """max-pool-8.rst as OpenVINO loops it: ``max = lowest; if (v > max) max = v, index = pos``
+    over the window's input elements (padding never counts), index flattened from axis 2."""
+    lo = np.finfo(np.float32).min
+    n, c, h, w = x.shape
+    oh, ow = (h + 2 * p - k) // s + 1, (w + 2 * p - k) // s + 1
+    vals = np.empty((n, c, oh, ow), np.float32)
+    idx = np.zeros((n, c, oh, ow), np.int64)
+    for b, ch, i, j in np.ndindex(n, c, oh, ow):
+        best, at = lo, None
+        for di, dj in np.ndindex(k, k):
+            r, q = i * s - p + di, j * s - p + dj
+            if 0 <= r < h and 0 <= q < w and x[b, ch, r, q] > best:
+                best, at = x[b, ch, r, q], r * w + q
+        if at is None:      # nothing above the lowest value: the first input element of the window
+            r, q = max(i * s - p, 0), max(j * s - p, 0)
+            at = r * w + q
+        vals[b, ch, i, j], idx[b, ch, i, j] = best, at
+    return vals, idx
+
+
+@pytest.mark.parametrize("k, s, p", [(5, 1, 2), (3, 2, 0), (3, 2, 1), (3, 1, 1)])
+def test_square_kernels_are_taken_axis_by_axis_with_the_same_values_and_indices(k, s, p):
+    """3x3 and 5x5 maxima are computed one spatial axis at a time (YOLO's SPPF): the values
+    and indices must be the windowed loop's, NaN, -inf and ties included."""
+    rng = np.random.default_rng(11)
+    x = rng.integers(-5, 5, (1, 3, 9, 11)).astype(np.float32)
+    x[0, 0, 1, 2] = x[0, 1, 4, 4] = np.nan
+    x[0, 2, 0, :4] = -np.inf
+    want_vals, want_idx = _max_pool_reference(x, k, s, p)
+    vals, idx = maxpool(x, [k, k], [s, s], [p, p], [p, p], axis=2)
+    np.testing.assert_array_equal(vals, want_vals)
+    np.testing.assert_array_equal(idx, want_idx)
+    np.testing.assert_array_equal(maxpool(x, [k, k], [s, s], [p, p], [p, p], version="opset1")[0], want_vals)
