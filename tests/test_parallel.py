@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from irrun.limits import parallel, threads
+from irrun.ops import fake_quantize as fq_module
 from irrun.ops._numerics import block_slices, float_math
 from irrun.ops.activations import PRelu1
 from irrun.ops.fake_quantize import fake_quantize
@@ -23,6 +24,7 @@ IDS = ["f32", "f64", "f16", "bf16"]
 def thread_count(request, monkeypatch):
     monkeypatch.setattr(threads, "_chosen", request.param)
     monkeypatch.setattr(parallel, "WORTH", 0)       # split even these test-sized arrays
+    monkeypatch.setattr(fq_module, "FQ_SPLIT_BLOCK", 1 << 13)  # ... into many pieces (2 threads: 18 blocks)
     return request.param
 
 
@@ -186,7 +188,6 @@ def test_a_weight_fake_quantize_runs_once_into_the_constant_cache(tmp_path, monk
     import irrun
     import irrun.analysis.inference
     from irrun.ir.builder import IRWriter
-    from irrun.ops import fake_quantize as fq_module
     monkeypatch.setattr(irrun.analysis.inference, "FOLD_LIMIT", 0)      # real-size weights' path
     rng = np.random.default_rng(3)
     weights = rng.standard_normal((4, 3, 1, 1)).astype(np.float32)
@@ -254,3 +255,20 @@ def test_the_kept_prelu_slope_follows_the_slope():
         assert_same_bits(op.run(v, s)[0], spec(v, s))
     writeable[...] = -3.0               # changed in place: a negative slope needs the masked select
     assert_same_bits(op.run(x, writeable)[0], spec(x, writeable))
+
+
+def test_fake_quantize_takes_bigger_blocks_only_when_shared_with_the_pool(monkeypatch):
+    """Split over the pool, FakeQuantize's blocks are FQ_SPLIT_BLOCK elements (fewer GIL hand-overs
+    between the threads), in one thread FQ_BLOCK (smaller, L2-sized for eight passes)."""
+    sizes: list[list[int]] = []
+    real = parallel.run_all
+    x = data((1, 96, 128, 128), np.float32)             # 1.5M elements: over WORTH
+    monkeypatch.setattr(fq_module, "run_all", lambda task, pieces, size: sizes.append(
+        [x[p].size for p in pieces]) or real(task, pieces, size))
+    monkeypatch.setattr(parallel, "WORTH", 1 << 20)
+    for n in (1, 2):
+        monkeypatch.setattr(threads, "_chosen", n)
+        assert_same_bits(fake_quantize(x, -1.25, 1.5, -1.25, 1.5, 256), spec_fake_quantize(x, -1.25, 1.5, -1.25, 1.5, 256))
+    one, two = sizes
+    assert max(one) <= fq_module.FQ_BLOCK < fq_module.FQ_SPLIT_BLOCK
+    assert max(two) == fq_module.FQ_SPLIT_BLOCK and sum(two) == x.size

@@ -50,6 +50,12 @@ def _executor(n: int) -> ThreadPoolExecutor:
         return _pool
 
 
+def splits(size: int) -> bool:
+    """Whether :func:`run_all` shares ``size`` elements of work with the pool (a kernel sizes its
+    pieces by this: on the pool, bigger pieces than in one thread)."""
+    return size >= WORTH and workers() > 1
+
+
 def run_all(task: Callable[[T], object], pieces: Sequence[T], size: int) -> None:
     """``task(piece)`` for every piece: in the calling thread when one thread is used, there is
     one piece or the work is ``size`` < :data:`WORTH` elements, else shared with the pool.
@@ -61,7 +67,7 @@ def run_all(task: Callable[[T], object], pieces: Sequence[T], size: int) -> None
     at most the hand-over (a few microseconds), never a scheduler slice. The floating-point
     error state is NumPy's silent IEEE mode in every thread (OpenVINO's results: inf, NaN); the
     first exception a task raises is raised here after every piece taken has ended."""
-    n = min(workers(), len(pieces)) if size >= WORTH else 1
+    n = min(workers(), len(pieces)) if splits(size) else 1
     if n <= 1:
         for p in pieces:
             task(p)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from types import EllipsisType
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from ..errors import OpError
 from ..limits.memory import check_alloc
@@ -80,7 +81,8 @@ def _depthwise(x: np.ndarray, wk: np.ndarray, strides: Sequence[int], dilations:
                pads_begin: Sequence[int], pads_end: Sequence[int], out: Sequence[int]) -> np.ndarray:
     """Depthwise convolution: ``x`` [N, G, *sp] (unpadded), ``wk`` [G, Og, *k] -> [N, G*Og, *out].
 
-    Per block of channels, an im2col of K contiguous copies and one batched matmul of each
+    Per block of channels, an im2col of the K taps (one strided copy per stride phase, :func:`_tap_grids`)
+    and one batched matmul of each
     channel's [Og, K] filters with its [K, P] columns (K = kernel taps): ~3x faster than K
     shifted multiply-adds, which stream the output through memory twice per tap. To make every
     tap one contiguous slice, the padded input is split into its stride phases (``xp[..., p::s]``
@@ -109,21 +111,49 @@ def _depthwise(x: np.ndarray, wk: np.ndarray, strides: Sequence[int], dilations:
         planes[ph] = plane.reshape(n, g, -1)
     span = [math.prod(q[i + 1:]) for i in range(nsp)]          # flat step of each plane axis
     size = out[0] * span[0]
-    taps = [(tuple(t * d % s for t, d, s in zip(kk, dilations, strides)),
-             sum(t * d // s * f for t, d, s, f in zip(kk, dilations, strides, span))) for kk in np.ndindex(*k)]
+    grids = _tap_grids(planes, k, dilations, strides, span, size)
     full = np.empty((n, g, og, size), x.dtype)
     w2 = wk.reshape(g, og, nk)
     gb = max(1, DEPTHWISE_BLOCK // (n * nk * size * x.dtype.itemsize))
-    cols = np.empty((n, min(gb, g), nk, size), x.dtype)
+    cols = np.empty((n, min(gb, g), *k, size), x.dtype)
     for g0 in range(0, g, gb):
         g1 = min(g, g0 + gb)
         c = cols[:, :g1 - g0]
-        for i, (ph, off) in enumerate(taps):
-            c[:, :, i] = planes[ph][:, g0:g1, off:off + size]
-        np.matmul(w2[g0:g1], c, out=full[:, g0:g1])
+        for where, grid in grids:       # the block's im2col: one copy per stride phase
+            c[where] = grid[:, g0:g1]
+        np.matmul(w2[g0:g1], c.reshape(n, g1 - g0, nk, size), out=full[:, g0:g1])
     full = full.reshape(n, g * og, out[0], *q[1:])
     crop: tuple[EllipsisType | slice, ...] = (Ellipsis, *[slice(0, o) for o in out[1:]])
     return np.ascontiguousarray(full[crop])
+
+
+def _tap_grids(planes: dict[tuple[int, ...], np.ndarray], k: Sequence[int], dilations: Sequence[int],
+               strides: Sequence[int], span: Sequence[int], size: int) -> list[tuple[tuple[slice, ...], np.ndarray]]:
+    """For each stride phase of :func:`_depthwise`, the kernel taps it holds and their columns as
+    one read-only view of the phase plane: ``(where, view)``, ``view`` [N, G, *taps, size] to be
+    copied into ``cols[:, :, *k][where]``. Along an axis, the taps ``t`` of phase ``p`` are those
+    with ``t * d % s == p``: every ``s / gcd(d, s)``-th tap, at plane offsets ``t * d // s`` that
+    step by ``d / gcd(d, s)`` -- a regular grid, so one strided copy moves them all (K copies of
+    a row of columns each cost a call: 10-20% of MobileNet's 3x3 depthwise layers)."""
+    grids = []
+    for ph, plane in planes.items():
+        where, base, steps, counts = [], 0, [], []
+        for p, kk, d, s, f in zip(ph, k, dilations, strides, span):
+            taps = [t for t in range(kk) if t * d % s == p]
+            if not taps:
+                break
+            m = s // math.gcd(d, s)
+            where.append(slice(taps[0], taps[-1] + 1, m))
+            base += taps[0] * d // s * f
+            steps.append(d // math.gcd(d, s) * f)
+            counts.append(len(taps))
+        else:
+            flat = plane[:, :, base:]
+            grids.append(((slice(None), slice(None), *where),
+                          as_strided(flat, (*flat.shape[:2], *counts, size),
+                                     (*flat.strides[:2], *(st * flat.itemsize for st in steps), flat.itemsize),
+                                     writeable=False)))
+    return grids
 
 
 # ---------------------------------------------------------------------------------------------

@@ -321,3 +321,42 @@ def test_pointwise_with_stride_and_padding():
     np.testing.assert_array_equal(conv(X, two, [2, 2], [0, 0], [0, 0], [1, 1]), [[[[0, 4], [16, 20]]]])
     np.testing.assert_array_equal(conv(X, two, [2, 2], [1, 1], [1, 1], [1, 1]),
                                   [[[[0, 0, 0], [0, 10, 14], [0, 26, 30]]]])
+
+
+def spec_group_convolution(x, w, strides, dilations, pads_begin, out):
+    """GroupConvolution-1's definition, one output value at a time (float64): ``w`` [G, C_out/G,
+    C_in/G, *k]; output ``o`` of group ``g`` sums ``x[c, o*stride + t*dilation - pads_begin] * w[t]``
+    over the group's input channels and the taps that land inside the input."""
+    g, og, cg = w.shape[:3]
+    res = np.zeros((x.shape[0], g * og, *out))
+    for n, co, *o in np.ndindex(*res.shape):
+        grp, j = divmod(co, og)
+        for ci in range(cg):
+            for t in np.ndindex(*w.shape[3:]):
+                i = [a * s + b * d - p for a, b, s, d, p in zip(o, t, strides, dilations, pads_begin)]
+                if all(0 <= v < e for v, e in zip(i, x.shape[2:])):
+                    res[(n, co, *o)] += x[(n, grp * cg + ci, *i)] * w[(grp, j, ci, *t)]
+    return res
+
+
+@pytest.mark.parametrize("og, k, strides, dilations, pb, pe", [
+    (1, (3, 3), [1, 1], [1, 1], [1, 1], [1, 1]),         # MobileNet's layer: one stride phase
+    (1, (3, 3), [2, 2], [1, 1], [1, 1], [1, 1]),         # four phases of 4, 2, 2 and 1 taps
+    (2, (3, 2), [3, 2], [2, 3], [2, 0], [0, 3]),         # phases where gcd(dilation, stride) > 1
+    (1, (4, 3), [2, 3], [3, 2], [0, 1], [1, 0]),         # every other tap, strided plane offsets
+    (3, (2, 2), [1, 2], [2, 1], [1, 0], [0, 1]),         # channel multiplier
+], ids=["3x3", "3x3-stride2", "strides-3-2", "dilated", "multiplier"])
+@pytest.mark.parametrize("block", [1 << 20, 1], ids=["one-block", "channel-blocks"])
+def test_depthwise_matches_the_spec_definition(og, k, strides, dilations, pb, pe, block, monkeypatch):
+    """The depthwise kernel (a stride-phase plane per phase, the taps of a phase copied as one
+    strided grid, blocks of channels) against the definition, in one block and one channel at
+    a time."""
+    from irrun.ops import _conv
+    monkeypatch.setattr(_conv, "DEPTHWISE_BLOCK", block)
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 5, 9, 11)).astype(np.float32)
+    w = rng.standard_normal((5, og, 1, *k)).astype(np.float32)
+    got = conv(x, w, strides, pb, pe, dilations, op="GroupConvolution")
+    ext = [(kk - 1) * d + 1 for kk, d in zip(k, dilations)]
+    out = [(i + b + e - x_) // s + 1 for i, b, e, x_, s in zip(x.shape[2:], pb, pe, ext, strides)]
+    np.testing.assert_allclose(got, spec_group_convolution(x, w, strides, dilations, pb, out), rtol=1e-5, atol=1e-5)
