@@ -9,11 +9,15 @@ widened, not rounded after each op), and so does this DequantizeLinear: the scal
 f32, so the result is f32 — the pattern is taken only where its result becomes f32 (a Multiply
 in f32, or one whose consumers are Convert-to-f32, possibly behind a Reshape). Anything else
 (a zero point that is not a constant integer of w's range, a scale that is not one block per
-group) is exported op by op (Cast/Sub/Mul), still with the packed weights.
+group) is exported op by op (Cast/Sub/Mul), still with the packed weights — except where that
+would round to f16 where OpenVINO does not: a constant f16 Multiply whose result becomes f32
+(nf4, f4e2m1 or codebook weights, which DequantizeLinear cannot hold) is written as a Cast to
+f32 of its f16 inputs and a Mul in f32 (:func:`widened_multiply`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -125,6 +129,27 @@ def _shapes(wdtype, wshape, scale, zp):
         k = kept[0]
         return scale.reshape(-1), None if zp is None else zp.reshape(-1), k, None
     return None
+
+
+def widened_multiply(model, n: int, types) -> Literal[True] | np.ndarray | None:
+    """How to write constant f16/bf16 Multiply ``n`` whose result becomes f32: OpenVINO computes
+    such constant chains in f32 and rounds only at a Convert to a narrow type
+    (irrun.analysis.constant_precision), so a Multiply written in f16 would round each product
+    where OpenVINO does not (ViT with nf4/nvfp4/codebook weights: 5e-5 off). True: both inputs
+    are exact f16 values (a Convert's or a Const's) — cast them to f32 and multiply there, the
+    packed weights stay packed; an array: an input was itself computed unrounded — the Multiply's
+    f32 value, written decompressed; None: not such a Multiply."""
+    from ..analysis.constant_precision import unrounded
+    if model.ops[n].type != "Multiply" or not _becomes_f32(model, n, types):
+        return None
+    value = types[(n, 0)].value
+    if not isinstance(value, np.ndarray) or value.dtype.kind != "f" or value.dtype.itemsize != 2:
+        return None
+    args = [types[_producer(model, n, port)].value for port in (0, 1)]
+    if all(isinstance(a, np.ndarray) and unrounded(a) is None for a in args):
+        return True
+    wide = unrounded(value)
+    return None if wide is None else wide.astype(np.float32, copy=False)
 
 
 def emit(e: Emitter, plan: Dequantize, weight: str, output: str) -> None:

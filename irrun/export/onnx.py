@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, UnsupportedError, printable
-from ..types.elements import ElementType
+from ..types.elements import TYPES, ElementType
 from ..types.tensor_info import Role, TensorInfo
 from . import compressed
 from .convert import convert_layer
@@ -33,6 +33,7 @@ from .emitter import MIN_OPSET, Call, Emitter, require_onnx, value_info
 if TYPE_CHECKING:
     from ..model import Model
 
+_F32 = TYPES["f32"]
 #: The opset the converters are written for (blocked DequantizeLinear, INT4/UINT4 need 21).
 DEFAULT_OPSET = 21
 #: ONNX IR version written: the first that knows opset 21 (onnxruntime 1.17+ reads it).
@@ -119,6 +120,15 @@ class _Walk:
             plan = compressed.match(model, n, self.types) if op.type == "Multiply" else None
             if plan is not None:
                 compressed.emit(e, plan, self.tensor_name(plan.weight, 0), outs[0])
+                continue
+            wide = compressed.widened_multiply(model, n, self.types) if op.type == "Multiply" else None
+            if wide is True:
+                e.one("Mul", [e.cast(ins[0], _F32), e.cast(ins[1], _F32)], outs[0])
+                continue
+            if wide is not None:
+                e.const(wide, name=outs[0])
+                e.notes.append("f16 weights whose decompression OpenVINO computes in f32 from values that are "
+                               "not f16 themselves are written decompressed, in f32")
                 continue
             call = Call(layer, op, ins, outs, [self.info(u, p) for u, p in srcs],
                         [self.info(n, p) for p in range(len(layer.outputs))],
