@@ -501,17 +501,22 @@ def _built_zoo(root: Path, k: str) -> list[Row]:
     outputs asked for as the zoo suite does, at the zoo's tolerances."""
     from tools.ovoracle import Oracle
     from tools.zoo.zoo import ATOL, RTOL, VARIANTS, expected, feeds_of
-    from tools.zoo.zoo_models import CASES
+    try:        # each case's own tolerance; the models need torch only to be built, not replayed
+        from tools.zoo.zoo_models import CASES
+        tols = {name: tuple(info.tol[:2]) for name, info in CASES.items() if info.tol}
+        names = list(CASES)
+    except ModuleNotFoundError:
+        tols, names = {}, sorted(p.parent.name for p in root.glob("*/stamp.json"))
     suite, rows = "export:zoo-built", []
     with Oracle(timeout=300) as oracle:
-        for name, info in CASES.items():
+        for name in names:
             stamp = root / name / "stamp.json"
             variants = [v for v in VARIANTS if k in f"{name}/{v}"]
             if not stamp.exists() or not variants:
                 continue
             meta = json.loads(stamp.read_text(encoding="utf-8"))["meta"]
             feeds = feeds_of(root / name, meta)
-            tol = tuple(info.tol[:2]) if info.tol else (RTOL, ATOL)
+            tol = tols.get(name, (RTOL, ATOL))
             for v in variants:
                 xml = root / name / v / "model.xml"
                 try:
