@@ -249,8 +249,9 @@ def build_onnx(model: Model, opset: int = DEFAULT_OPSET, *, matmul_nbits: bool =
     """The ONNX ModelProto of ``model`` (an :class:`irrun.Model`), checked by
     ``onnx.checker.check_model`` with its strict type and shape inference (:func:`check_strictly`).
     ``matmul_nbits``: int4/int8 weight MatMuls as onnxruntime's com.microsoft MatMulNBits.
-    ``int8_qdq``: FakeQuantize as QuantizeLinear + DequantizeLinear where it has that form
-    (:func:`irrun.export.quantize.fake_quantize_qdq`; equal up to last-place rounding ties).
+    ``int8_qdq``: FakeQuantize as its u8 levels (FakeQuantize's own formula, cast) + DequantizeLinear
+    where it has that form, convolutions and MatMuls on levels as ConvInteger/MatMulInteger
+    (:func:`irrun.export.quantize.fake_quantize_qdq`; not QuantizeLinear, whose rounding differs).
     Raises UnsupportedError naming every layer with no ONNX form or the one ONNX's checker refuses,
     or when the model passes protobuf's 2 GB limit (:func:`onnx_files` writes it with external data)."""
     from .external import attach

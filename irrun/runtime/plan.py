@@ -148,23 +148,25 @@ def _skipped_while_set(steps: list[Step]) -> None:
         for k, r in enumerate(s.reads):
             readers.setdefault(r, []).append((s, k))
     for s in reversed(steps):           # readers before the layers they read
-        if s.kind is not OP or s.op.uses_context or not s.puts:
-            continue
-        serves: set = set()
-        for _, port in s.puts:
-            for reader, k in readers.get(port, ()):
-                if reader.kind is OP and k in reader.op.unset_only_inputs:
-                    serves.add(reader.op.variable_id)
-                elif reader.unless is not None:
-                    serves |= reader.unless
-                else:
-                    serves.clear()
-                    break
+        if s.kind is OP and not s.op.uses_context and s.puts:
+            serves = _init_only(s, readers)
+            if serves is not None:
+                s.unless, s.nones = serves, (None,) * len(s.infos)
+
+
+def _init_only(s: Step, readers: dict) -> frozenset | None:
+    """The variables whose initial value is all that step ``s``'s outputs feed, or None when any
+    reader needs them otherwise (its readers are marked already: the steps run in reverse)."""
+    serves: set = set()
+    for _, port in s.puts:
+        for reader, k in readers.get(port, ()):
+            if reader.kind is OP and k in reader.op.unset_only_inputs:
+                serves.add(reader.op.variable_id)
+            elif reader.unless is not None:
+                serves |= reader.unless
             else:
-                continue
-            break
-        else:
-            s.unless, s.nones = frozenset(serves), (None,) * len(s.infos)
+                return None
+    return frozenset(serves)
 
 
 def _without_constants(steps: list[Step]) -> tuple[dict, list[Step]]:
