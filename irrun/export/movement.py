@@ -150,12 +150,24 @@ def scatter_elements(e: Emitter, c: Call) -> None:
 
 @converts("ScatterNDUpdate")
 def scatter_nd(e: Emitter, c: Call) -> None:
-    """ONNX ScatterND (reduction sum/prod/min/max as add/mul/min/max; sub has no ONNX form)."""
+    """ONNX ScatterND (reduction sum/prod/min/max as add/mul/min/max; sub has no ONNX form);
+    float min/max keep OpenVINO's NaN rule."""
     reduction = getattr(c.op, "reduction", "none")
     if reduction == "sub":
         raise Unexpressible("reduction=sub has no ONNX form")
-    e.one("ScatterND", [c.inputs[0], _i64(e, c, 1), c.inputs[2]], c.outputs[0],
-          reduction={"sum": "add", "prod": "mul"}.get(reduction, reduction))
+    data, updates, et = c.inputs[0], c.inputs[2], c.in_info[0].etype
+    nan_rule = reduction in ("min", "max") and et.is_float
+    if nan_rule:
+        # OpenVINO's std::min/std::max: a NaN in data stays, NaN updates are ignored
+        # (irrun.ops.scatter); onnxruntime's replace a NaN by the next update instead
+        data_nan = e.one("IsNaN", [data])
+        data = e.where(data_nan, e.scalar(0, et), data, et)
+        ignored = e.scalar(np.inf if reduction == "min" else -np.inf, et)
+        updates = e.where(e.one("IsNaN", [updates]), ignored, updates, et)
+    out = e.one("ScatterND", [data, _i64(e, c, 1), updates], None if nan_rule else c.outputs[0],
+                reduction={"sum": "add", "prod": "mul"}.get(reduction, reduction))
+    if nan_rule:
+        e.where(data_nan, c.inputs[0], out, et, c.outputs[0])
 
 
 @converts("ShapeOf")

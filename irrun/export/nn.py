@@ -2,9 +2,11 @@
 Softmax, attention, reductions, Interpolate, TopK, NonMaxSuppression."""
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from ..types import elements
+from ..types.elements import ElementType
 from .emitter import Call, Emitter, Unexpressible, onnx_type
 from .quantize import fake_quantize_qdq, integer_convolution, integer_matmul
 from .table import converts, not_exported
@@ -245,12 +247,37 @@ def batch_norm(e: Emitter, c: Call) -> None:
 
 @converts("NormalizeL2")
 def normalize_l2(e: Emitter, c: Call) -> None:
-    """x / sqrt(max(sum(x^2), eps)) (eps_mode max) or sqrt(sum + eps) (add)."""
-    x = c.inputs[0]
-    s = e.one("ReduceSumSquare", [x, e.as_int64(c.inputs[1], c.in_info[1])], keepdims=1)
-    eps = e.scalar(float(c.op.eps), c.in_info[0].etype)
+    """x / sqrt(max(sum(x^2), eps)) (eps_mode max) or sqrt(sum + eps) (add); over no axes every
+    non-zero element is 1 and zeros stay 0, as OpenVINO (ONNX would reduce every axis)."""
+    x, et = c.inputs[0], c.in_info[0].etype
+    count = axes_count(c, 1)
+    if count == 0:
+        e.one("Cast", [_not_zero(e, x, et)], c.outputs[0], to=onnx_type(et))
+        return
+    axes = e.one("Reshape", [e.as_int64(c.inputs[1], c.in_info[1]), e.ints([-1])])     # a scalar axis too
+    s = e.one("ReduceSumSquare", [x, axes], keepdims=1, noop_with_empty_axes=1)
+    eps = e.scalar(float(c.op.eps), et)
     s = e.one("Max" if c.op.eps_mode == "max" else "Add", [s, eps])
-    e.one("Div", [x, e.one("Sqrt", [s])], c.outputs[0])
+    y = e.one("Div", [x, e.one("Sqrt", [s])], None if count is None else c.outputs[0])
+    if count is None:       # axes known at run time only: none may come
+        no_axes = e.one("Equal", [e.one("Size", [axes]), e.scalar(0, elements.TYPES["i64"])])
+        e.where(no_axes, e.cast(_not_zero(e, x, et), et), y, et, c.outputs[0])
+
+
+def _not_zero(e: Emitter, x: str, et: ElementType) -> str:
+    """x != 0 (NaN included): NormalizeL2 over no axes, each element divided by itself as
+    OpenVINO computes it (irrun.ops.normalization), ONNX's empty axes would reduce them all."""
+    return e.one("Not", [e.one("Equal", [x, e.scalar(0, et)])])
+
+
+def axes_count(c: Call, i: int) -> int | None:
+    """How many axes input ``i`` (a scalar or 1-D tensor) holds, when its shape says."""
+    shape = c.in_info[i].shape
+    if shape.rank == 0:
+        return 1
+    if shape.rank == 1 and shape[0].is_static:
+        return shape[0].lo
+    return None
 
 
 @converts("GroupNormalization")
@@ -277,16 +304,32 @@ _REDUCE = {"ReduceMean": "ReduceMean", "ReduceSum": "ReduceSum", "ReduceMax": "R
 
 @converts(*_REDUCE)
 def reduce(e: Emitter, c: Call) -> None:
-    """Axes as an int64 input (opset 18+); logical and/or as min/max over booleans (cast to u8)."""
+    """Axes as an int64 input (opset 18+); logical and/or as min/max over booleans (cast to u8).
+    No axes reduce over nothing, as in the IR (ONNX's default would reduce every axis):
+    ``noop_with_empty_axes``, with ReduceL1/L2 fed |x| so that it gives OpenVINO's |x| there.
+    Float ReduceMax/ReduceMin skip NaN and ReduceMax starts from the type's lowest value
+    (-FLT_MAX, also for an empty or all -inf slice), as OpenVINO computes (irrun.ops.reduce);
+    ONNX's propagate NaN and start from -inf."""
     axes = e.one("Reshape", [e.as_int64(c.inputs[1], c.in_info[1]), e.ints([-1])])
-    x = c.inputs[0]
+    x, et = c.inputs[0], c.in_info[0].etype
+    kind = _REDUCE[c.op.type]
     logical = c.op.type.startswith("ReduceLogical")
     if logical:
         x = e.cast(x, elements.TYPES["u8"])
-    y = e.one(_REDUCE[c.op.type], [x, axes], None if logical else c.outputs[0],
-              keepdims=int(c.op.keep_dims), noop_with_empty_axes=0)
+    if kind in ("ReduceL1", "ReduceL2") and not axes_count(c, 1):      # none, or maybe none
+        x = e.one("Abs", [x])
+    lowest = None
+    if et.is_float and kind in ("ReduceMax", "ReduceMin"):
+        skip = -np.inf if kind == "ReduceMax" else np.inf
+        x = e.where(e.one("IsNaN", [x]), e.scalar(skip, et), x, et)
+        lowest = e.scalar(float(ml_dtypes.finfo(et.dtype).min), et) if kind == "ReduceMax" else None
+    direct = not logical and lowest is None
+    y = e.one(kind, [x, axes], c.outputs[0] if direct else None,
+              keepdims=int(c.op.keep_dims), noop_with_empty_axes=1)
     if logical:
         e.one("Cast", [y], c.outputs[0], to=onnx_type(elements.TYPES["boolean"]))
+    elif lowest is not None:
+        e.one("Max", [y, lowest], c.outputs[0])
 
 
 @converts("ScaledDotProductAttention")
@@ -435,8 +478,8 @@ def openvino_scales(e: Emitter, c: Call, target: str, axes: list[int] | None) ->
 @converts("TopK")
 def topk(e: Emitter, c: Call) -> None:
     """ONNX TopK sorts by value; sort="index" re-sorts the winners by index, "none" is by value.
-    Equal values may come out in another order than OpenVINO's: onnxruntime puts the lower index
-    first, OpenVINO's order of ties is its own (measured: tests/fixtures' TopK tie cases differ)."""
+    Equal values come out lower index first, as OpenVINO's reference evaluator orders them
+    (measured: tests/fixtures' TopK tie cases); its CPU plugin's order of ties is its own."""
     k = e.one("Reshape", [e.as_int64(c.inputs[1], c.in_info[1]), e.ints([1])])
     axis = int(c.op.axis)
     values, idx = e.node("TopK", [c.inputs[0], k], 2, axis=axis, largest=int(c.op.mode == "max"), sorted=1)
