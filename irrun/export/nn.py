@@ -5,6 +5,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
+from ..ops.base import normalize_axis
 from ..types import elements
 from ..types.elements import ElementType
 from .emitter import Call, Emitter, Unexpressible, onnx_type
@@ -69,28 +70,48 @@ def group_convolution(e: Emitter, c: Call) -> None:
     e.one("Conv", [c.inputs[0], w], c.outputs[0], group=g, **_window(c, len(rest) - 1))
 
 
-def _backprop(e: Emitter, c: Call, w: str, group: int) -> None:
-    if len(c.inputs) > 2:
-        out = c.out_info[0].shape
-        if not out.is_static:
-            raise Unexpressible("output_shape input with a dynamic output (not written yet)")
-        attrs = {"strides": list(c.op.strides), "output_shape": list(out.to_tuple()[2:]),
-                 "auto_pad": "SAME_UPPER" if c.op.auto_pad in ("same_upper", "explicit") else "SAME_LOWER"}
-        if c.op.auto_pad == "explicit":
-            raise Unexpressible("output_shape with explicit pads (not written yet)")
+def _backprop(e: Emitter, c: Call, w: str, group: int, kernel: list[int]) -> None:
+    """ONNX ConvTranspose with explicit pads: ONNX's auto_pad rules are not OpenVINO's (same_*
+    without output_shape means no padding in the IR; with one, the IR puts the larger half of the
+    crop at the begin for same_upper, onnxruntime at the end). With ``output_shape`` the IR's
+    begin pads come from the op's own rule (irrun.ops.convolution_backprop) and the end is cropped
+    or, when the output is larger than the full result, extended by output_padding (zeros)."""
+    op = c.op
+    n = len(op.strides)
+    dilations = list(getattr(op, "dilations", []) or []) or [1] * n
+    attrs: dict = {"strides": list(op.strides), "dilations": dilations}
+    pads_given = op.auto_pad == "explicit"
+    output_padding = list(getattr(op, "output_padding", []) or []) or [0] * n
+    if len(c.inputs) <= 2:
+        begin = list(op.pads_begin) if pads_given else [0] * n
+        end = list(op.pads_end) if pads_given else [0] * n
     else:
-        attrs = _window(c, 0)
-        if list(getattr(c.op, "output_padding", []) or []):
-            attrs["output_padding"] = list(c.op.output_padding)
-    if list(getattr(c.op, "dilations", []) or []):
-        attrs["dilations"] = list(c.op.dilations)
+        data, out = c.in_info[0].shape, c.out_info[0].shape
+        if not (data.is_static and out.is_static):
+            raise Unexpressible("output_shape with a dynamic input or output (the crop depends on both)")
+        from ..types.shapes import Dim
+        sizes = out.to_tuple()[2:]
+        begin, _, _ = op.pads_and_sizes([Dim(v, v) for v in data.to_tuple()[2:]], [Dim(v, v) for v in kernel],
+                                        [Dim(v, v) for v in sizes])
+        full = [(i - 1) * s + (k - 1) * d + 1 for i, s, k, d in zip(data.to_tuple()[2:], op.strides, kernel, dilations)]
+        end = [max(f - b - o, 0) for f, b, o in zip(full, begin, sizes)]
+        output_padding = [o - (f - b - pe) for o, f, b, pe in zip(sizes, full, begin, end)]
+        if any(p < 0 or p >= s for p, s in zip(output_padding, op.strides)):
+            raise Unexpressible(f"output_shape {list(sizes)} is larger than the full result by a stride or more "
+                                "(ONNX's output_padding must stay below the stride)")
+    attrs["pads"] = list(begin) + list(end)
+    if any(output_padding):
+        attrs["output_padding"] = output_padding
     e.one("ConvTranspose", [c.inputs[0], w], c.outputs[0], group=group, **attrs)
 
 
 @converts("ConvolutionBackpropData")
 def deconvolution(e: Emitter, c: Call) -> None:
     """Weights [C_in, C_out, k...]: ONNX ConvTranspose's layout."""
-    _backprop(e, c, c.inputs[1], 1)
+    shape = c.in_info[1].shape
+    if not shape.is_static:
+        raise Unexpressible("weights of dynamic shape")
+    _backprop(e, c, c.inputs[1], 1, list(shape.to_tuple()[2:]))
 
 
 @converts("GroupConvolutionBackpropData")
@@ -100,7 +121,7 @@ def group_deconvolution(e: Emitter, c: Call) -> None:
     if not shape.is_static:
         raise Unexpressible("weights of dynamic shape")
     g, ig, og, *rest = shape.to_tuple()
-    _backprop(e, c, e.one("Reshape", [c.inputs[1], e.ints([g * ig, og, *rest])]), g)
+    _backprop(e, c, e.one("Reshape", [c.inputs[1], e.ints([g * ig, og, *rest])]), g, list(rest))
 
 
 def _pool(c: Call, include_pad: bool = False) -> dict:
@@ -168,15 +189,103 @@ def _pool_node(e: Emitter, c: Call, op_type: str, outputs: list[str], attrs: dic
         e.one("Slice", [name, e.ints([0] * n), e.ints(want), e.ints(axes)], out)
 
 
+def _native_pool(c: Call) -> bool:
+    """Whether ONNX's own pads and rounding give the IR's windows: floor rounding, explicit or
+    valid pads each smaller than the kernel (onnxruntime refuses others)."""
+    pads = list(c.op.pads_begin) + list(c.op.pads_end) if c.op.auto_pad in ("explicit", "notset") else []
+    return c.op.rounding_type == "floor" and c.op.auto_pad in ("explicit", "notset", "valid") and \
+        all(p < k for p, k in zip(pads, list(c.op.kernel) * 2))
+
+
+def _padded_pool(e: Emitter, c: Call, op_type: str, n_out: int) -> list[str] | None:
+    """The pool over the input padded as far as the IR's windows reach (a Pad node: the lowest
+    value for MaxPool, as padding never wins there, zeros for AvgPool), without ONNX pads or
+    ceil_mode, sliced to the IR's output size: the IR's windows exactly, whatever its rounding
+    (ceil keeps a last window starting in the padding, ceil_torch drops it), auto_pad (same_*
+    with dilations) or pad sizes. Needs a static input; returns the pool's outputs (values and,
+    ``n_out`` 2, indices over the padded tensor), or None on a dynamic input."""
+    data = c.in_info[0].shape
+    if not data.is_static:
+        return None
+    shape = data.to_tuple()
+    lay = c.op.layout(shape)
+    n = len(lay.out)
+    x, et = c.inputs[0], c.in_info[0].etype
+    if any(lay.pads_begin) or any(lay.pads_end_used):
+        fill = _lowest(et) if op_type == "MaxPool" else 0
+        x = e.one("Pad", [x, e.ints([0, 0, *lay.pads_begin, 0, 0, *lay.pads_end_used]), e.scalar(fill, et)])
+    attrs: dict = {"kernel_shape": list(c.op.kernel), "strides": list(c.op.strides)}
+    if any(d != 1 for d in c.op.dils):
+        attrs["dilations"] = list(c.op.dils)
+    outs = e.node(op_type, [x], n_out, **attrs)
+    padded = [v + b + pe for v, b, pe in zip(shape[2:], lay.pads_begin, lay.pads_end_used)]
+    ext = [(k - 1) * d + 1 for k, d in zip(c.op.kernel, c.op.dils)]
+    if [(p - k) // s + 1 for p, k, s in zip(padded, ext, c.op.strides)] != lay.out:
+        axes = e.ints(range(2, 2 + n))
+        outs = [e.one("Slice", [o, e.ints([0] * n), e.ints(lay.out), axes]) for o in outs]
+    return outs
+
+
+def _lowest(et: ElementType) -> float | int:
+    """The type's lowest value (-FLT_MAX for f32, not -inf: OpenVINO's MaxPool and ReduceMax start there)."""
+    return float(ml_dtypes.finfo(et.dtype).min) if et.is_float else int(np.iinfo(et.dtype).min)
+
+
+def _unpadded_indices(e: Emitter, c: Call, idx: str, out: str) -> None:
+    """MaxPool's indices over the padded input (onnxruntime's, flattened over the whole tensor)
+    as the IR counts them: in the input flattened from ``axis`` on, the spatial origin for a
+    window whose maximum is not an input element (irrun.ops.pooling)."""
+    shape = c.in_info[0].shape.to_tuple()
+    lay = c.op.layout(shape)
+    padded = [v + b + pe for v, b, pe in zip(shape[2:], lay.pads_begin, lay.pads_end_used)]
+    i64 = elements.TYPES["i64"]
+    rest, coords = idx, []
+    for size in reversed(padded):
+        coords.append(e.one("Mod", [rest, e.scalar(size, i64)]))
+        rest = e.one("Div", [rest, e.scalar(size, i64)])
+    coords.reverse()
+    coords = [e.one("Sub", [v, e.scalar(b, i64)]) for v, b in zip(coords, lay.pads_begin)]
+    oks = [e.one("And", [e.one("GreaterOrEqual", [v, e.scalar(0, i64)]), e.one("Less", [v, e.scalar(size, i64)])])
+           for v, size in zip(coords, shape[2:])]
+    inside = oks[0]
+    for ok in oks[1:]:
+        inside = e.one("And", [inside, ok])
+    coords = [e.one("Where", [inside, v, e.scalar(0, i64)]) for v in coords]
+    channels = shape[1]
+    full = [e.one("Div", [rest, e.scalar(channels, i64)]), e.one("Mod", [rest, e.scalar(channels, i64)]), *coords]
+    axis = normalize_axis(int(c.op.axis), len(shape))
+    terms, step = [], 1
+    for dim in range(len(shape) - 1, axis - 1, -1):
+        terms.append(full[dim] if step == 1 else e.one("Mul", [full[dim], e.scalar(step, i64)]))
+        step *= shape[dim]
+    index = terms[0]
+    for term in terms[1:]:
+        index = e.one("Add", [index, term])
+    et = c.out_info[1].etype
+    e.one("Identity" if et.name == "i64" else "Cast", [index], out, **({} if et.name == "i64" else {"to": onnx_type(et)}))
+
+
 @converts("MaxPool")
 def max_pool(e: Emitter, c: Call) -> None:
-    """ONNX MaxPool; its Indices output counts over the whole tensor, the IR's from ``axis``:
-    written when the indices are unused or axis is 0."""
-    attrs = _pool(c)
+    """ONNX MaxPool where ONNX's pads and floor rounding are the IR's (``_native_pool``), else
+    over the input padded explicitly (``_padded_pool``: ceil rounding, same_*, large pads); its
+    Indices output counts over the whole (padded) tensor, the IR's over the input from
+    ``axis``: ONNX's as they are for axis 0 without padding, else recomputed (``_unpadded_indices``)."""
     outs = list(c.outputs)
-    if 1 in c.used:
+    indices = 1 in c.used
+    native = _native_pool(c) and (not indices or (int(c.op.axis) == 0 and not any(c.op.pads_begin)
+                                                  and not any(c.op.pads_end)))
+    if not native:
+        got = _padded_pool(e, c, "MaxPool", 2 if indices else 1)
+        if got is not None:
+            e.one("Identity", [got[0]], outs[0])
+            if indices:
+                _unpadded_indices(e, c, got[1], outs[1])
+            return
+    attrs = _pool(c)
+    if indices:
         if int(c.op.axis) != 0:
-            raise Unexpressible("indices counted from axis != 0 (ONNX counts over the whole tensor)")
+            raise Unexpressible("indices counted from axis != 0 on a dynamic input (ONNX counts over the whole tensor)")
         idx = e.fresh("indices")
         _pool_node(e, c, "MaxPool", [outs[0], idx], attrs)
         et = c.out_info[1].etype
@@ -188,8 +297,26 @@ def max_pool(e: Emitter, c: Call) -> None:
 
 @converts("AvgPool")
 def avg_pool(e: Emitter, c: Call) -> None:
-    """ONNX AveragePool (exclude-pad = not count_include_pad; ceil rounding: see ``_pool``)."""
+    """ONNX AveragePool (exclude-pad = not count_include_pad) where ONNX's pads and floor rounding
+    are the IR's; else the window sums over the input padded explicitly (``_padded_pool``)
+    divided as OpenVINO divides them (irrun.ops.pooling ``divisors``: the kernel size, or the
+    elements inside the input)."""
     include = not getattr(c.op, "exclude-pad")
+    if not _native_pool(c):
+        got = _padded_pool(e, c, "AveragePool", 1)
+        if got is not None:
+            shape = c.in_info[0].shape.to_tuple()
+            lay = c.op.layout(shape)
+            kernel = float(np.prod(c.op.kernel))
+            div = np.asarray(c.op.divisors(shape[2:], lay.pads_begin, lay.pads_end, lay.out), dtype=np.float64)
+            if np.all(div == kernel):
+                e.one("Identity", got, c.outputs[0])
+                return
+            et = c.out_info[0].etype
+            with np.errstate(divide="ignore", invalid="ignore"):
+                scale = (kernel / div).astype(et.dtype)
+            e.one("Mul", [got[0], e.const(scale, "divisor")], c.outputs[0])
+            return
     attrs = _pool(c, include)
     attrs["count_include_pad"] = int(include)
     _pool_node(e, c, "AveragePool", [c.outputs[0]], attrs)
@@ -322,7 +449,7 @@ def reduce(e: Emitter, c: Call) -> None:
     if et.is_float and kind in ("ReduceMax", "ReduceMin"):
         skip = -np.inf if kind == "ReduceMax" else np.inf
         x = e.where(e.one("IsNaN", [x]), e.scalar(skip, et), x, et)
-        lowest = e.scalar(float(ml_dtypes.finfo(et.dtype).min), et) if kind == "ReduceMax" else None
+        lowest = e.scalar(_lowest(et), et) if kind == "ReduceMax" else None
     direct = not logical and lowest is None
     y = e.one(kind, [x, axes], c.outputs[0] if direct else None,
               keepdims=int(c.op.keep_dims), noop_with_empty_axes=1)
