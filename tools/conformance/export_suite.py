@@ -97,6 +97,20 @@ KNOWN_DIFFERENCES: list[tuple[str, str, str]] = [
     ("ExperimentalDetectronTopKROIs", "-8", "more max_rois than boxes: OpenVINO leaves the rows after them "
                                             "uninitialised, irrun and the export write zeros (the boxes "
                                             "themselves are compared in tests/test_export_control.py)"),
+    ("ScaledDotProductAttention", "empty-S", "no keys (S = 0): OpenVINO's CPU plugin returns uninitialised "
+                                             "memory, irrun and the export zeros (tests/ops/test_attention.py)"),
+    *[(op, case, "OpenVINO's CPU plugin errs here and irrun follows the spec (tests/ops/test_unique.py CPU_WRONG, "
+                 "tests/ops/test_dft.py BY_NUMPY); tests/test_export_ops.py holds the export to the spec's "
+                 "answer (worked by hand, by NumPy)") for op, case in (
+        ("Unique", "Unique-columns-axis1-"), ("IRDFT", "IRDFT-signal-pad"))],
+    *[(op, case, "a transform sums many f32 terms (outputs up to ~30): onnxruntime's order rounds near-zero "
+                 "outputs up to 3.6e-5 off, past the replay's 1e-5 absolute; tests/test_export_ops.py holds "
+                 "every DFT case to 1e-4") for op, case in (
+        ("DFT", "DFT-signal-pad"), ("RDFT", "RDFT-axes12"), ("RDFT", "RDFT-axes21"), ("RDFT", "RDFT-all"))],
+    ("Multinomial", "", "random draws: the export holds OpenVINO's reference kernel's seeded stream as a "
+                        "constant (said in the model's metadata), its CPU plugin draws from another "
+                        "(tests/ops/test_multinomial.py); tests/test_export_ops.py holds the export to the "
+                        "reference rule"),
     *[(op, case, CPU_32_BITS) for op, case in (
         ("BitwiseOr", "-i64"), ("BitwiseXor", "-i64"), ("BitwiseNot", "-i64"), ("BitwiseLeftShift", "-u64"),
         ("BitwiseRightShift", "-u64"), ("BitwiseRightShift", "-u32"), ("ConvertPromoteTypes", "-i64-"),
