@@ -48,13 +48,37 @@ def _window(c: Call, kernel_rank: int) -> dict:
     return attrs
 
 
+def _conv_window(c: Call, kernel: list[int] | None) -> dict:
+    """:func:`_window` of a convolution whose ``kernel`` sizes are known: same_* with dilations
+    as explicit pads (OpenVINO's rule, irrun.ops._window), which onnxruntime's Conv refuses
+    as auto_pad ("Dilation not supported for AutoPadType::SAME_UPPER"); it needs a static input."""
+    attrs = _window(c, len(kernel) if kernel else 0)
+    dil = attrs.get("dilations") or []
+    data = c.in_info[0].shape
+    if attrs["auto_pad"] in ("SAME_UPPER", "SAME_LOWER") and any(d != 1 for d in dil) and kernel and data.is_static:
+        from ..ops._window import resolve_pads
+        from ..types.shapes import Dim
+        ext = [(k - 1) * d + 1 for k, d in zip(kernel, dil)]
+        begin, end = resolve_pads(c.op.auto_pad, [Dim(v, v) for v in data.to_tuple()[2:]], ext, c.op.strides, [], [])
+        attrs["auto_pad"], attrs["pads"] = "NOTSET", begin + end
+    return attrs
+
+
+def _kernel(c: Call, lead: int) -> list[int] | None:
+    """The weights' spatial sizes (after ``lead`` leading dims), when static."""
+    shape = c.in_info[1].shape
+    return list(shape.to_tuple()[lead:]) if shape.is_static else None
+
+
 @converts("Convolution")
 def convolution(e: Emitter, c: Call) -> None:
-    """ONNX Conv (pads begin ++ end, auto_pad, strides, dilations); with ``--int8-qdq``, on
-    dequantized 8-bit inputs, ConvInteger (:func:`irrun.export.quantize.integer_convolution`)."""
-    if e.int8_qdq and integer_convolution(e, c, _window(c, c.rank(1) - 2)):
+    """ONNX Conv (pads begin ++ end, auto_pad, strides, dilations; same_* with dilations as
+    explicit pads); with ``--int8-qdq``, on dequantized 8-bit inputs, ConvInteger
+    (:func:`irrun.export.quantize.integer_convolution`)."""
+    window = _conv_window(c, _kernel(c, 2))
+    if e.int8_qdq and integer_convolution(e, c, window):
         return
-    e.one("Conv", c.inputs, c.outputs[0], **_window(c, c.rank(1) - 2))
+    e.one("Conv", c.inputs, c.outputs[0], **window)
 
 
 @converts("GroupConvolution")
@@ -64,10 +88,11 @@ def group_convolution(e: Emitter, c: Call) -> None:
     if not shape.is_static:
         raise Unexpressible("weights of dynamic shape")
     g, og, *rest = shape.to_tuple()
-    if e.int8_qdq and integer_convolution(e, c, _window(c, len(rest) - 1), group=g):
+    window = _conv_window(c, rest[1:])
+    if e.int8_qdq and integer_convolution(e, c, window, group=g):
         return
     w = e.one("Reshape", [c.inputs[1], e.ints([g * og, *rest])])
-    e.one("Conv", [c.inputs[0], w], c.outputs[0], group=g, **_window(c, len(rest) - 1))
+    e.one("Conv", [c.inputs[0], w], c.outputs[0], group=g, **window)
 
 
 def _backprop(e: Emitter, c: Call, w: str, group: int, kernel: list[int]) -> None:
@@ -428,12 +453,19 @@ def group_norm(e: Emitter, c: Call) -> None:
 
 @converts("LRN")
 def lrn(e: Emitter, c: Call) -> None:
-    """ONNX LRN (across channels: axes [1] only)."""
+    """ONNX LRN (across channels: axes [1] only); onnxruntime's takes 4-D data only, so other
+    ranks go through [N, C, -1, 1] (the window only spans channels)."""
     axes = [int(a) for a in np.ravel(c.const(1))]
     if axes != [1]:
         raise Unexpressible("LRN over axes other than [1] (ONNX LRN normalizes across channels)")
-    e.one("LRN", c.inputs[:1], c.outputs[0], alpha=float(c.op.alpha), beta=float(c.op.beta),
-          bias=float(c.op.bias), size=int(c.op.size))
+    x = c.inputs[0]
+    four_d = c.rank(0) == 4
+    if not four_d:
+        x = e.one("Reshape", [x, e.ints([0, 0, -1, 1])])
+    y = e.one("LRN", [x], c.outputs[0] if four_d else None, alpha=float(c.op.alpha), beta=float(c.op.beta),
+              bias=float(c.op.bias), size=int(c.op.size))
+    if not four_d:
+        e.one("Reshape", [y, e.one("Shape", [c.inputs[0]])], c.outputs[0])
 
 
 _REDUCE = {"ReduceMean": "ReduceMean", "ReduceSum": "ReduceSum", "ReduceMax": "ReduceMax",
