@@ -46,7 +46,7 @@ def test_op_cases_that_matched_still_match_openvino_in_onnxruntime(family, tmp_p
 def test_every_known_difference_still_names_a_case_that_differs():
     """Each entry of the table names cases, and at least one of them is not in the baseline of
     matching cases (when none differs any more, the entry leaves the table). Cases an entry names
-    that match (TopK ties a stable sort orders as onnxruntime does) are held to matching above."""
+    that match are held to matching above."""
     cases = export_suite.op_cases()
     for op_type, fragment, why in export_suite.KNOWN_DIFFERENCES:
         named = [c.id for c in cases if c.type == op_type and fragment in c.id]

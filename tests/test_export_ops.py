@@ -20,12 +20,17 @@ from helpers import _build, _tmp  # noqa: E402
 from nn_cases import TOL, array, case_ids, entry, inputs_of  # noqa: E402
 from test_binary_convolution import ATTRS as BINARY_ATTRS  # noqa: E402
 from test_binary_convolution import binary_conv_model, spec_case  # noqa: E402
+from test_bitwise import CPU_DEVIATIONS as BITWISE_RULES  # noqa: E402
+from test_bitwise import _shift as shift_rule  # noqa: E402
+from test_convert_promote_types import CPU_I64 as PROMOTIONS_TO_I64  # noqa: E402
 from test_dft import BY_NUMPY, numpy_answer  # noqa: E402
 from test_multinomial import reference_answer as multinomial_reference  # noqa: E402
 from test_unique import CPU_WRONG as UNIQUE_BY_HAND  # noqa: E402
 
 import irrun  # noqa: E402
+from irrun.ir.builder import IRWriter  # noqa: E402
 from irrun.types import elements  # noqa: E402
+from tools.conformance.export_suite import op_cases  # noqa: E402
 
 onnx = pytest.importorskip("onnx", reason="onnx is not installed: pip install -e '.[test]' (or irrun[onnx])")
 ort = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed: pip install -e '.[test]'")
@@ -231,3 +236,89 @@ def test_shape_case_exports_or_is_refused_by_name(case):
         assert named or e["type"] in refused.message or "has a dynamic rank" in refused.message, refused.message
         return
     onnx.checker.check_model(onnx.load(path), full_check=True)
+
+
+def _export_layer(tmp_path: Path, op_type: str, inputs: list, attrs: dict, version: str, params=(0,),
+                  n_out: int = 1) -> tuple[dict[str, np.ndarray], dict]:
+    """One layer built from ``inputs`` (Parameters at ``params``, Consts elsewhere), exported,
+    checked and run in onnxruntime: (its outputs, the feeds)."""
+    model, feeds = _build(tmp_path, op_type, inputs, attrs, version, n_out, params)
+    path = irrun.export_onnx(model, tmp_path / "m.onnx")
+    onnx.checker.check_model(onnx.load(path), full_check=True)
+    return run_onnx(path, feeds), feeds
+
+
+def _openvino_case(case_id: str):
+    """The op replay's case (tools/conformance/export_suite.py): OpenVINO's inputs and outputs."""
+    (case,) = [c for c in op_cases(case_id) if c.id == case_id]
+    return case
+
+
+@pytest.mark.parametrize("case", sorted(BITWISE_RULES) + PROMOTIONS_TO_I64)
+def test_64_bit_integer_cases_export_the_rule_not_the_cpu_plugins_32_bits(case, tmp_path):
+    """Bitwise ops and ConvertPromoteTypes on 64-bit integers (and u32 right shifts): OpenVINO has
+    no reference kernel, its CPU plugin computes them in 32 bits (the op tests say so per case);
+    the export, like irrun, must give the op's rule: NumPy's / Python integers' answer."""
+    e = entry(case)
+    ins, params = inputs_of(case)
+    if "Shift-i" in case:        # signed shifts: ONNX BitShift has none, refused by name
+        with pytest.raises(irrun.errors.UnsupportedError, match="unsigned integers only"):
+            _export_layer(tmp_path, e["type"], ins, e["attrs"], e["version"], params)
+        return
+    got, _ = _export_layer(tmp_path, e["type"], ins, e["attrs"], e["version"], params, len(e["outputs"]))
+    if case in BITWISE_RULES:
+        wants = [BITWISE_RULES[case][1](*ins)]
+    else:                        # a widening Convert: NumPy's cast is exact
+        wants = [x.astype(np.int64) for x in ins]
+    for j, want in enumerate(wants):
+        np.testing.assert_array_equal(got[f"out{j}"], want, err_msg=f"{case} output {j}")
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32, np.uint64])
+@pytest.mark.parametrize("op", ["BitwiseLeftShift", "BitwiseRightShift"])
+def test_shift_counts_past_the_width_are_taken_modulo_it(op, dtype, tmp_path):
+    """BitwiseLeftShift/RightShift-15 count modulo the width the value is shifted in (the type's,
+    at least 32 bits); ONNX BitShift leaves such counts undefined (onnxruntime: 1 << 33 on u32
+    is 0, the rule's is 2). Expected: the rule written with Python integers (tests/ops/test_bitwise.py)."""
+    a = np.array([1, 3, 200, 77, 5, 6], dtype)
+    b = np.array([9, 33, 65, 31, 64, 0], dtype)
+    got, _ = _export_layer(tmp_path, op, [a, b], {}, "opset15", params=(0, 1))
+    np.testing.assert_array_equal(got["out0"], shift_rule(op == "BitwiseLeftShift")(a, b))
+
+
+@pytest.mark.parametrize("case", [c.id for c in op_cases("-no-axes-param")])
+def test_reductions_over_no_constant_axes_leave_the_data(case, tmp_path):
+    """Reduce* over an empty constant axes input reduces over nothing (OpenVINO's answer: the data,
+    |x| for ReduceL1/L2), where ONNX's default (noop_with_empty_axes=0) would reduce every axis.
+    The math fixture feeds the axes; here they are a Const, so the output keeps a static rank."""
+    c = _openvino_case(case)
+    (x, _), (axes, _) = c.inputs
+    got, _ = _export_layer(tmp_path, c.type, [x, axes], c.attrs, c.version)
+    np.testing.assert_allclose(got["out0"], c.expected[0][0], rtol=1e-6)
+
+
+def test_normalize_l2_with_run_time_axes_handles_none(tmp_path):
+    """NormalizeL2 whose axes arrive at run time: with none, every non-zero element becomes 1
+    (OpenVINO's NormalizeL2-empty-axes), with [1] the usual norm over axis 1 (OpenVINO's
+    NormalizeL2-scalar-axis; its eps 1e-12 against 1e-6 here changes nothing on these sums)."""
+    empty, one = _openvino_case("NormalizeL2-empty-axes"), _openvino_case("NormalizeL2-scalar-axis")
+    x = empty.inputs[0][0]
+    np.testing.assert_array_equal(x, one.inputs[0][0])
+    b = IRWriter("norm")
+    data, axes = b.parameter("x", "f32", list(x.shape)), b.parameter("axes", "i64", [-1])
+    b.result(b.layer("NormalizeL2", [data, axes], empty.attrs), "y")
+    path = irrun.export_onnx(irrun.read_model(b.save(tmp_path / "m.xml")), tmp_path / "m.onnx")
+    onnx.checker.check_model(onnx.load(path), full_check=True)
+    for axes_value, case in ((np.int64([]), empty), (np.int64([1]), one)):
+        got = run_onnx(path, {"x": x, "axes": axes_value})["y"]
+        np.testing.assert_allclose(got, case.expected[0][0], rtol=1e-5, atol=1e-6, err_msg=case.id)
+
+
+def test_integers_converted_to_f16_saturate(tmp_path):
+    """Convert-1 to f16 from i32: OpenVINO saturates to f16's range (its ConvertLike-i32-to-f16:
+    -70000 -> -65504), ONNX Cast gives inf. The same values through Convert and ConvertLike."""
+    c = _openvino_case("ConvertLike-i32-to-f16")
+    x, want = c.inputs[0][0], c.expected[0][0]
+    got, _ = _export_layer(tmp_path, "Convert", [x], {"destination_type": "f16"}, "opset1")
+    np.testing.assert_array_equal(got["out0"], want)
+    assert np.isfinite(want).all()

@@ -30,7 +30,8 @@ _ON_BOOLEANS = {"BitwiseAnd": "And", "BitwiseOr": "Or", "BitwiseXor": "Xor", "Bi
 
 @converts(*BINARY)
 def binary(e: Emitter, c: Call) -> None:
-    """ONNX's op of the same semantics (table ``BINARY``); bitwise ops on booleans are the logical ones."""
+    """ONNX's op of the same semantics (table ``BINARY``); bitwise ops on booleans are the logical
+    ones; float Maximum/Minimum keep the first input where the second is NaN, as OpenVINO."""
     _broadcast(c)
     name = BINARY[c.op.type]
     if c.in_info[0].etype.name == "boolean":
@@ -51,7 +52,18 @@ def binary(e: Emitter, c: Call) -> None:
         if shape is None:
             raise Unexpressible("the data or slope shape is not static")
         inputs[1] = e.one("Reshape", [inputs[1], e.ints(shape)])
+    if name in ("Max", "Min") and c.in_info[0].etype.is_float and may_hold_nan(c, 1):
+        # OpenVINO's ``a < b ? b : a`` (Minimum: ``b < a``) keeps the first input when the
+        # second is NaN; ONNX Max/Min propagate any NaN (Maximum(1, NaN) = 1, not NaN)
+        e.where(e.one("IsNaN", [inputs[1]]), inputs[0], e.one(name, inputs), c.out_info[0].etype, c.outputs[0])
+        return
     e.one(name, inputs, c.outputs[0])
+
+
+def may_hold_nan(c: Call, i: int) -> bool:
+    """Whether input ``i`` can be NaN at run time: anything but a constant without NaN."""
+    value = c.in_info[i].value
+    return value is None or bool(np.isnan(np.asarray(value, dtype=np.float64)).any())
 
 
 @converts("NotEqual")
@@ -110,10 +122,18 @@ def floor_mod(e: Emitter, c: Call) -> None:
 
 @converts("BitwiseLeftShift", "BitwiseRightShift")
 def shift(e: Emitter, c: Call) -> None:
-    """ONNX BitShift (unsigned integers only)."""
-    if not c.out_info[0].etype.name.startswith("u"):
+    """ONNX BitShift (unsigned integers only). The IR counts modulo the width the value is
+    shifted in (the type's, at least 32 bits: irrun.ops.binary); ONNX leaves a count past the
+    width undefined, so counts not known to be below it are taken modulo it first."""
+    et = c.out_info[0].etype
+    if not et.name.startswith("u"):
         raise Unexpressible("ONNX BitShift takes unsigned integers only")
-    e.one("BitShift", c.inputs, c.outputs[0],
+    x, count = c.inputs
+    width = max(8 * np.dtype(et.dtype).itemsize, 32)
+    known = c.in_info[1].value
+    if known is None or np.any(np.asarray(known) >= width):
+        count = e.one("Mod", [count, e.scalar(width, et)], fmod=0)
+    e.one("BitShift", [x, count], c.outputs[0],
           direction="LEFT" if c.op.type == "BitwiseLeftShift" else "RIGHT")
 
 
@@ -187,10 +207,15 @@ def hsigmoid(e: Emitter, c: Call) -> None:
 
 @converts("HardSigmoid")
 def hard_sigmoid(e: Emitter, c: Call) -> None:
-    """alpha and beta are inputs in the IR, attributes in ONNX: min(max(alpha*x + beta, 0), 1)."""
+    """alpha and beta are inputs in the IR, attributes in ONNX: min(max(alpha*x + beta, 0), 1),
+    NaN giving 1."""
     x, alpha, beta = c.inputs
+    et = c.out_info[0].etype
     y = e.one("Add", [e.one("Mul", [x, alpha]), beta])
-    e.one("Clip", [y, e.scalar(0, c.out_info[0].etype), e.scalar(1, c.out_info[0].etype)], c.outputs[0])
+    clipped = e.one("Clip", [y, e.scalar(0, et), e.scalar(1, et)])
+    # OpenVINO gives 1 where alpha * x + beta is NaN (``y > 0 ? (y < 1 ? y : 1) : 0`` with
+    # NaN failing the first test the other way: irrun.ops.activations); ONNX Clip passes NaN
+    e.where(e.one("IsNaN", [y]), e.scalar(1, et), clipped, et, c.outputs[0])
 
 
 @converts("Selu")
@@ -228,12 +253,18 @@ def gelu(e: Emitter, c: Call) -> None:
 
 @converts("Clamp")
 def clamp(e: Emitter, c: Call) -> None:
-    """Integer tensors clamp to the bounds rounded inward (ceil(min), floor(max)), as OpenVINO."""
+    """Integer tensors clamp to the bounds rounded inward (ceil(min), floor(max)), as OpenVINO;
+    when that crosses them (min 0.2, max 0.8) the lower bound is tested first, as OpenVINO's
+    ``x < min ? min : x > max ? max : x`` (ONNX Clip would give max everywhere)."""
     et = c.in_info[0].etype
     lo, hi = float(c.op.min), float(c.op.max)
     if et.is_integer:
         info = np.iinfo(et.dtype)
         lo, hi = max(np.ceil(lo), info.min), min(np.floor(hi), info.max)
+        if lo > hi:     # min and max between two integers: x < ceil(min) ? ceil(min) : floor(max)
+            x = c.inputs[0]
+            e.where(e.one("Less", [x, e.scalar(lo, et)]), e.scalar(lo, et), e.scalar(hi, et), et, c.outputs[0])
+            return
     e.one("Clip", [c.inputs[0], e.scalar(lo, et), e.scalar(hi, et)], c.outputs[0])
 
 
@@ -276,19 +307,42 @@ def select(e: Emitter, c: Call) -> None:
 
 @converts("Convert")
 def convert(e: Emitter, c: Call) -> None:
-    """ONNX Cast (float to integer truncates in both). nf4 codes are decoded by a Gather from
-    the NF4 table first, since ONNX has no nf4 type."""
+    """ONNX Cast (float to integer truncates in both; integers to f16 saturate first, as
+    OpenVINO: :func:`saturated_for_f16`). nf4 codes are decoded by a Gather from the NF4 table
+    first, since ONNX has no nf4 type."""
     src, dst = c.in_info[0].etype, c.op.destination_type
     x = c.inputs[0]
     if src.name == "nf4":
         codes = e.one("Cast", [x], to=onnx_type(elements.TYPES["i64"]))
         x = e.one("Gather", [e.const(np.asarray(elements.NF4_TABLE, dtype=np.float32), "nf4_values"), codes])
         e.notes.append("nf4 weights are stored as uint8 codes and decoded by a Gather from the NF4 table")
-    e.one("Cast", [x], c.outputs[0], to=onnx_type(dst))
+    e.one("Cast", [saturated_for_f16(e, x, src, dst)], c.outputs[0], to=onnx_type(dst))
 
 
 @converts("ConvertLike")
 def convert_like(e: Emitter, c: Call) -> None:
-    """ONNX CastLike."""
+    """ONNX CastLike (integers to f16 saturated first: :func:`saturated_for_f16`)."""
+    src, dst = c.in_info[0].etype, c.in_info[1].etype
+    x = saturated_for_f16(e, c.inputs[0], src, dst)
+    if x != c.inputs[0]:
+        e.one("Cast", [x], c.outputs[0], to=onnx_type(dst))
+        return
     e.one("CastLike", c.inputs, c.outputs[0])
+
+
+#: f16's largest finite value
+_F16_MAX = 65504.0
+
+
+def saturated_for_f16(e: Emitter, x: str, src: ElementType, dst: ElementType) -> str:
+    """``x``, limited to f16's range when integers of ``src`` can pass it on their way to f16:
+    OpenVINO saturates them (-70000 -> -65504; irrun.ops.convert), ONNX Cast gives inf. Through
+    f32, which holds every integer of f16's range exactly, so the rounding stays a single one."""
+    if dst.name != "f16" or not src.is_integer:
+        return x
+    info = np.iinfo(src.dtype)
+    if -_F16_MAX <= info.min and info.max <= _F16_MAX:
+        return x
+    f32 = elements.TYPES["f32"]
+    return e.one("Clip", [e.cast(x, f32), e.scalar(-_F16_MAX, f32), e.scalar(_F16_MAX, f32)])
 

@@ -144,18 +144,63 @@ def scatter_elements(e: Emitter, c: Call) -> None:
     if reduction not in ("none", "sum", "prod", "max", "min") or not getattr(c.op, "use_init_val", True):
         raise Unexpressible(f"reduction={reduction} / use_init_val=false has no ONNX form")
     axis = int(np.ravel(c.const(3))[0])
-    e.one("ScatterElements", [c.inputs[0], _i64(e, c, 1), c.inputs[2]], c.outputs[0], axis=axis,
-          reduction={"sum": "add", "prod": "mul"}.get(reduction, reduction))
+    _scatter_node(e, c, "ScatterElements", [c.inputs[0], _i64(e, c, 1), c.inputs[2]], c.outputs[0], axis=axis,
+                  reduction={"sum": "add", "prod": "mul"}.get(reduction, reduction))
+
+
+def _one_update_spread(e: Emitter, c: Call, updates: str) -> str:
+    """ScatterNDUpdate's updates when they are one value of another rank than indices.shape[:-1] +
+    data.shape[k:] (OpenVINO takes it for every position, irrun too): expanded to that shape,
+    which ONNX ScatterND requires."""
+    data, indices, given = (info.shape for info in c.in_info[:3])
+    if not (given.is_static and int(np.prod(given.to_tuple())) == 1 and indices.rank and data.rank is not None
+            and indices[-1].is_static):
+        return updates
+    k = indices[-1].lo
+    if given.rank == indices.rank - 1 + data.rank - k:
+        return updates
+    target = e.one("Concat", [e.one("Shape", [c.inputs[1]], end=-1), e.one("Shape", [c.inputs[0]], start=k)], axis=0)
+    return e.one("Expand", [e.one("Reshape", [updates, e.ints([])]), target])
+
+
+def _scatter_node(e: Emitter, c: Call, op_type: str, inputs: list[str], output: str | None, **attrs) -> str:
+    """The scatter node, reducing in a type onnxruntime has a kernel for where it has none for
+    the data's: f16/bf16 in f32 (as OpenVINO accumulates them, rounded once at the end) and
+    boolean min/max as u8 (and/or, OpenVINO's boolean min/max)."""
+    et, reduction = c.in_info[0].etype, attrs.get("reduction", "none")
+    carrier = None
+    if et.name in ("f16", "bf16") and reduction != "none":
+        carrier = elements.TYPES["f32"]
+    elif et.name == "boolean" and reduction in ("min", "max"):
+        carrier = elements.TYPES["u8"]
+    if carrier is None:
+        return e.one(op_type, inputs, output, **attrs)
+    data, indices, updates = inputs
+    reduced = e.one(op_type, [e.cast(data, carrier), indices, e.cast(updates, carrier)], **attrs)
+    return e.one("Cast", [reduced], output, to=onnx_type(et))
 
 
 @converts("ScatterNDUpdate")
 def scatter_nd(e: Emitter, c: Call) -> None:
-    """ONNX ScatterND (reduction sum/prod/min/max as add/mul/min/max; sub has no ONNX form)."""
+    """ONNX ScatterND (reduction sum/prod/min/max as add/mul/min/max; sub has no ONNX form);
+    float min/max keep OpenVINO's NaN rule."""
     reduction = getattr(c.op, "reduction", "none")
     if reduction == "sub":
         raise Unexpressible("reduction=sub has no ONNX form")
-    e.one("ScatterND", [c.inputs[0], _i64(e, c, 1), c.inputs[2]], c.outputs[0],
-          reduction={"sum": "add", "prod": "mul"}.get(reduction, reduction))
+    data, updates, et = c.inputs[0], c.inputs[2], c.in_info[0].etype
+    updates = _one_update_spread(e, c, updates)
+    nan_rule = reduction in ("min", "max") and et.is_float
+    if nan_rule:
+        # OpenVINO's std::min/std::max: a NaN in data stays, NaN updates are ignored
+        # (irrun.ops.scatter); onnxruntime's replace a NaN by the next update instead
+        data_nan = e.one("IsNaN", [data])
+        data = e.where(data_nan, e.scalar(0, et), data, et)
+        ignored = e.scalar(np.inf if reduction == "min" else -np.inf, et)
+        updates = e.where(e.one("IsNaN", [updates]), ignored, updates, et)
+    out = _scatter_node(e, c, "ScatterND", [data, _i64(e, c, 1), updates], None if nan_rule else c.outputs[0],
+                        reduction={"sum": "add", "prod": "mul"}.get(reduction, reduction))
+    if nan_rule:
+        e.where(data_nan, c.inputs[0], out, et, c.outputs[0])
 
 
 @converts("ShapeOf")

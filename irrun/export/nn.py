@@ -2,9 +2,12 @@
 Softmax, attention, reductions, Interpolate, TopK, NonMaxSuppression."""
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
+from ..ops.base import normalize_axis
 from ..types import elements
+from ..types.elements import ElementType
 from .emitter import Call, Emitter, Unexpressible, onnx_type
 from .quantize import fake_quantize_qdq, integer_convolution, integer_matmul
 from .table import converts, not_exported
@@ -45,13 +48,37 @@ def _window(c: Call, kernel_rank: int) -> dict:
     return attrs
 
 
+def _conv_window(c: Call, kernel: list[int] | None) -> dict:
+    """:func:`_window` of a convolution whose ``kernel`` sizes are known: same_* with dilations
+    as explicit pads (OpenVINO's rule, irrun.ops._window), which onnxruntime's Conv refuses
+    as auto_pad ("Dilation not supported for AutoPadType::SAME_UPPER"); it needs a static input."""
+    attrs = _window(c, len(kernel) if kernel else 0)
+    dil = attrs.get("dilations") or []
+    data = c.in_info[0].shape
+    if attrs["auto_pad"] in ("SAME_UPPER", "SAME_LOWER") and any(d != 1 for d in dil) and kernel and data.is_static:
+        from ..ops._window import resolve_pads
+        from ..types.shapes import Dim
+        ext = [(k - 1) * d + 1 for k, d in zip(kernel, dil)]
+        begin, end = resolve_pads(c.op.auto_pad, [Dim(v, v) for v in data.to_tuple()[2:]], ext, c.op.strides, [], [])
+        attrs["auto_pad"], attrs["pads"] = "NOTSET", begin + end
+    return attrs
+
+
+def _kernel(c: Call, lead: int) -> list[int] | None:
+    """The weights' spatial sizes (after ``lead`` leading dims), when static."""
+    shape = c.in_info[1].shape
+    return list(shape.to_tuple()[lead:]) if shape.is_static else None
+
+
 @converts("Convolution")
 def convolution(e: Emitter, c: Call) -> None:
-    """ONNX Conv (pads begin ++ end, auto_pad, strides, dilations); with ``--int8-qdq``, on
-    dequantized 8-bit inputs, ConvInteger (:func:`irrun.export.quantize.integer_convolution`)."""
-    if e.int8_qdq and integer_convolution(e, c, _window(c, c.rank(1) - 2)):
+    """ONNX Conv (pads begin ++ end, auto_pad, strides, dilations; same_* with dilations as
+    explicit pads); with ``--int8-qdq``, on dequantized 8-bit inputs, ConvInteger
+    (:func:`irrun.export.quantize.integer_convolution`)."""
+    window = _conv_window(c, _kernel(c, 2))
+    if e.int8_qdq and integer_convolution(e, c, window):
         return
-    e.one("Conv", c.inputs, c.outputs[0], **_window(c, c.rank(1) - 2))
+    e.one("Conv", c.inputs, c.outputs[0], **window)
 
 
 @converts("GroupConvolution")
@@ -61,34 +88,55 @@ def group_convolution(e: Emitter, c: Call) -> None:
     if not shape.is_static:
         raise Unexpressible("weights of dynamic shape")
     g, og, *rest = shape.to_tuple()
-    if e.int8_qdq and integer_convolution(e, c, _window(c, len(rest) - 1), group=g):
+    window = _conv_window(c, rest[1:])
+    if e.int8_qdq and integer_convolution(e, c, window, group=g):
         return
     w = e.one("Reshape", [c.inputs[1], e.ints([g * og, *rest])])
-    e.one("Conv", [c.inputs[0], w], c.outputs[0], group=g, **_window(c, len(rest) - 1))
+    e.one("Conv", [c.inputs[0], w], c.outputs[0], group=g, **window)
 
 
-def _backprop(e: Emitter, c: Call, w: str, group: int) -> None:
-    if len(c.inputs) > 2:
-        out = c.out_info[0].shape
-        if not out.is_static:
-            raise Unexpressible("output_shape input with a dynamic output (not written yet)")
-        attrs = {"strides": list(c.op.strides), "output_shape": list(out.to_tuple()[2:]),
-                 "auto_pad": "SAME_UPPER" if c.op.auto_pad in ("same_upper", "explicit") else "SAME_LOWER"}
-        if c.op.auto_pad == "explicit":
-            raise Unexpressible("output_shape with explicit pads (not written yet)")
+def _backprop(e: Emitter, c: Call, w: str, group: int, kernel: list[int]) -> None:
+    """ONNX ConvTranspose with explicit pads: ONNX's auto_pad rules are not OpenVINO's (same_*
+    without output_shape means no padding in the IR; with one, the IR puts the larger half of the
+    crop at the begin for same_upper, onnxruntime at the end). With ``output_shape`` the IR's
+    begin pads come from the op's own rule (irrun.ops.convolution_backprop) and the end is cropped
+    or, when the output is larger than the full result, extended by output_padding (zeros)."""
+    op = c.op
+    n = len(op.strides)
+    dilations = list(getattr(op, "dilations", []) or []) or [1] * n
+    attrs: dict = {"strides": list(op.strides), "dilations": dilations}
+    pads_given = op.auto_pad == "explicit"
+    output_padding = list(getattr(op, "output_padding", []) or []) or [0] * n
+    if len(c.inputs) <= 2:
+        begin = list(op.pads_begin) if pads_given else [0] * n
+        end = list(op.pads_end) if pads_given else [0] * n
     else:
-        attrs = _window(c, 0)
-        if list(getattr(c.op, "output_padding", []) or []):
-            attrs["output_padding"] = list(c.op.output_padding)
-    if list(getattr(c.op, "dilations", []) or []):
-        attrs["dilations"] = list(c.op.dilations)
+        data, out = c.in_info[0].shape, c.out_info[0].shape
+        if not (data.is_static and out.is_static):
+            raise Unexpressible("output_shape with a dynamic input or output (the crop depends on both)")
+        from ..types.shapes import Dim
+        sizes = out.to_tuple()[2:]
+        begin, _, _ = op.pads_and_sizes([Dim(v, v) for v in data.to_tuple()[2:]], [Dim(v, v) for v in kernel],
+                                        [Dim(v, v) for v in sizes])
+        full = [(i - 1) * s + (k - 1) * d + 1 for i, s, k, d in zip(data.to_tuple()[2:], op.strides, kernel, dilations)]
+        end = [max(f - b - o, 0) for f, b, o in zip(full, begin, sizes)]
+        output_padding = [o - (f - b - pe) for o, f, b, pe in zip(sizes, full, begin, end)]
+        if any(p < 0 or p >= s for p, s in zip(output_padding, op.strides)):
+            raise Unexpressible(f"output_shape {list(sizes)} is larger than the full result by a stride or more "
+                                "(ONNX's output_padding must stay below the stride)")
+    attrs["pads"] = list(begin) + list(end)
+    if any(output_padding):
+        attrs["output_padding"] = output_padding
     e.one("ConvTranspose", [c.inputs[0], w], c.outputs[0], group=group, **attrs)
 
 
 @converts("ConvolutionBackpropData")
 def deconvolution(e: Emitter, c: Call) -> None:
     """Weights [C_in, C_out, k...]: ONNX ConvTranspose's layout."""
-    _backprop(e, c, c.inputs[1], 1)
+    shape = c.in_info[1].shape
+    if not shape.is_static:
+        raise Unexpressible("weights of dynamic shape")
+    _backprop(e, c, c.inputs[1], 1, list(shape.to_tuple()[2:]))
 
 
 @converts("GroupConvolutionBackpropData")
@@ -98,7 +146,7 @@ def group_deconvolution(e: Emitter, c: Call) -> None:
     if not shape.is_static:
         raise Unexpressible("weights of dynamic shape")
     g, ig, og, *rest = shape.to_tuple()
-    _backprop(e, c, e.one("Reshape", [c.inputs[1], e.ints([g * ig, og, *rest])]), g)
+    _backprop(e, c, e.one("Reshape", [c.inputs[1], e.ints([g * ig, og, *rest])]), g, list(rest))
 
 
 def _pool(c: Call, include_pad: bool = False) -> dict:
@@ -166,15 +214,103 @@ def _pool_node(e: Emitter, c: Call, op_type: str, outputs: list[str], attrs: dic
         e.one("Slice", [name, e.ints([0] * n), e.ints(want), e.ints(axes)], out)
 
 
+def _native_pool(c: Call) -> bool:
+    """Whether ONNX's own pads and rounding give the IR's windows: floor rounding, explicit or
+    valid pads each smaller than the kernel (onnxruntime refuses others)."""
+    pads = list(c.op.pads_begin) + list(c.op.pads_end) if c.op.auto_pad in ("explicit", "notset") else []
+    return c.op.rounding_type == "floor" and c.op.auto_pad in ("explicit", "notset", "valid") and \
+        all(p < k for p, k in zip(pads, list(c.op.kernel) * 2))
+
+
+def _padded_pool(e: Emitter, c: Call, op_type: str, n_out: int) -> list[str] | None:
+    """The pool over the input padded as far as the IR's windows reach (a Pad node: the lowest
+    value for MaxPool, as padding never wins there, zeros for AvgPool), without ONNX pads or
+    ceil_mode, sliced to the IR's output size: the IR's windows exactly, whatever its rounding
+    (ceil keeps a last window starting in the padding, ceil_torch drops it), auto_pad (same_*
+    with dilations) or pad sizes. Needs a static input; returns the pool's outputs (values and,
+    ``n_out`` 2, indices over the padded tensor), or None on a dynamic input."""
+    data = c.in_info[0].shape
+    if not data.is_static:
+        return None
+    shape = data.to_tuple()
+    lay = c.op.layout(shape)
+    n = len(lay.out)
+    x, et = c.inputs[0], c.in_info[0].etype
+    if any(lay.pads_begin) or any(lay.pads_end_used):
+        fill = _lowest(et) if op_type == "MaxPool" else 0
+        x = e.one("Pad", [x, e.ints([0, 0, *lay.pads_begin, 0, 0, *lay.pads_end_used]), e.scalar(fill, et)])
+    attrs: dict = {"kernel_shape": list(c.op.kernel), "strides": list(c.op.strides)}
+    if any(d != 1 for d in c.op.dils):
+        attrs["dilations"] = list(c.op.dils)
+    outs = e.node(op_type, [x], n_out, **attrs)
+    padded = [v + b + pe for v, b, pe in zip(shape[2:], lay.pads_begin, lay.pads_end_used)]
+    ext = [(k - 1) * d + 1 for k, d in zip(c.op.kernel, c.op.dils)]
+    if [(p - k) // s + 1 for p, k, s in zip(padded, ext, c.op.strides)] != lay.out:
+        axes = e.ints(range(2, 2 + n))
+        outs = [e.one("Slice", [o, e.ints([0] * n), e.ints(lay.out), axes]) for o in outs]
+    return outs
+
+
+def _lowest(et: ElementType) -> float | int:
+    """The type's lowest value (-FLT_MAX for f32, not -inf: OpenVINO's MaxPool and ReduceMax start there)."""
+    return float(ml_dtypes.finfo(et.dtype).min) if et.is_float else int(np.iinfo(et.dtype).min)
+
+
+def _unpadded_indices(e: Emitter, c: Call, idx: str, out: str) -> None:
+    """MaxPool's indices over the padded input (onnxruntime's, flattened over the whole tensor)
+    as the IR counts them: in the input flattened from ``axis`` on, the spatial origin for a
+    window whose maximum is not an input element (irrun.ops.pooling)."""
+    shape = c.in_info[0].shape.to_tuple()
+    lay = c.op.layout(shape)
+    padded = [v + b + pe for v, b, pe in zip(shape[2:], lay.pads_begin, lay.pads_end_used)]
+    i64 = elements.TYPES["i64"]
+    rest, coords = idx, []
+    for size in reversed(padded):
+        coords.append(e.one("Mod", [rest, e.scalar(size, i64)]))
+        rest = e.one("Div", [rest, e.scalar(size, i64)])
+    coords.reverse()
+    coords = [e.one("Sub", [v, e.scalar(b, i64)]) for v, b in zip(coords, lay.pads_begin)]
+    oks = [e.one("And", [e.one("GreaterOrEqual", [v, e.scalar(0, i64)]), e.one("Less", [v, e.scalar(size, i64)])])
+           for v, size in zip(coords, shape[2:])]
+    inside = oks[0]
+    for ok in oks[1:]:
+        inside = e.one("And", [inside, ok])
+    coords = [e.one("Where", [inside, v, e.scalar(0, i64)]) for v in coords]
+    channels = shape[1]
+    full = [e.one("Div", [rest, e.scalar(channels, i64)]), e.one("Mod", [rest, e.scalar(channels, i64)]), *coords]
+    axis = normalize_axis(int(c.op.axis), len(shape))
+    terms, step = [], 1
+    for dim in range(len(shape) - 1, axis - 1, -1):
+        terms.append(full[dim] if step == 1 else e.one("Mul", [full[dim], e.scalar(step, i64)]))
+        step *= shape[dim]
+    index = terms[0]
+    for term in terms[1:]:
+        index = e.one("Add", [index, term])
+    et = c.out_info[1].etype
+    e.one("Identity" if et.name == "i64" else "Cast", [index], out, **({} if et.name == "i64" else {"to": onnx_type(et)}))
+
+
 @converts("MaxPool")
 def max_pool(e: Emitter, c: Call) -> None:
-    """ONNX MaxPool; its Indices output counts over the whole tensor, the IR's from ``axis``:
-    written when the indices are unused or axis is 0."""
-    attrs = _pool(c)
+    """ONNX MaxPool where ONNX's pads and floor rounding are the IR's (``_native_pool``), else
+    over the input padded explicitly (``_padded_pool``: ceil rounding, same_*, large pads); its
+    Indices output counts over the whole (padded) tensor, the IR's over the input from
+    ``axis``: ONNX's as they are for axis 0 without padding, else recomputed (``_unpadded_indices``)."""
     outs = list(c.outputs)
-    if 1 in c.used:
+    indices = 1 in c.used
+    native = _native_pool(c) and (not indices or (int(c.op.axis) == 0 and not any(c.op.pads_begin)
+                                                  and not any(c.op.pads_end)))
+    if not native:
+        got = _padded_pool(e, c, "MaxPool", 2 if indices else 1)
+        if got is not None:
+            e.one("Identity", [got[0]], outs[0])
+            if indices:
+                _unpadded_indices(e, c, got[1], outs[1])
+            return
+    attrs = _pool(c)
+    if indices:
         if int(c.op.axis) != 0:
-            raise Unexpressible("indices counted from axis != 0 (ONNX counts over the whole tensor)")
+            raise Unexpressible("indices counted from axis != 0 on a dynamic input (ONNX counts over the whole tensor)")
         idx = e.fresh("indices")
         _pool_node(e, c, "MaxPool", [outs[0], idx], attrs)
         et = c.out_info[1].etype
@@ -186,8 +322,26 @@ def max_pool(e: Emitter, c: Call) -> None:
 
 @converts("AvgPool")
 def avg_pool(e: Emitter, c: Call) -> None:
-    """ONNX AveragePool (exclude-pad = not count_include_pad; ceil rounding: see ``_pool``)."""
+    """ONNX AveragePool (exclude-pad = not count_include_pad) where ONNX's pads and floor rounding
+    are the IR's; else the window sums over the input padded explicitly (``_padded_pool``)
+    divided as OpenVINO divides them (irrun.ops.pooling ``divisors``: the kernel size, or the
+    elements inside the input)."""
     include = not getattr(c.op, "exclude-pad")
+    if not _native_pool(c):
+        got = _padded_pool(e, c, "AveragePool", 1)
+        if got is not None:
+            shape = c.in_info[0].shape.to_tuple()
+            lay = c.op.layout(shape)
+            kernel = float(np.prod(c.op.kernel))
+            div = np.asarray(c.op.divisors(shape[2:], lay.pads_begin, lay.pads_end, lay.out), dtype=np.float64)
+            if np.all(div == kernel):
+                e.one("Identity", got, c.outputs[0])
+                return
+            et = c.out_info[0].etype
+            with np.errstate(divide="ignore", invalid="ignore"):
+                scale = (kernel / div).astype(et.dtype)
+            e.one("Mul", [got[0], e.const(scale, "divisor")], c.outputs[0])
+            return
     attrs = _pool(c, include)
     attrs["count_include_pad"] = int(include)
     _pool_node(e, c, "AveragePool", [c.outputs[0]], attrs)
@@ -245,29 +399,73 @@ def batch_norm(e: Emitter, c: Call) -> None:
 
 @converts("NormalizeL2")
 def normalize_l2(e: Emitter, c: Call) -> None:
-    """x / sqrt(max(sum(x^2), eps)) (eps_mode max) or sqrt(sum + eps) (add)."""
-    x = c.inputs[0]
-    s = e.one("ReduceSumSquare", [x, e.as_int64(c.inputs[1], c.in_info[1])], keepdims=1)
-    eps = e.scalar(float(c.op.eps), c.in_info[0].etype)
+    """x / sqrt(max(sum(x^2), eps)) (eps_mode max) or sqrt(sum + eps) (add); over no axes every
+    non-zero element is 1 and zeros stay 0, as OpenVINO (ONNX would reduce every axis)."""
+    x, et = c.inputs[0], c.in_info[0].etype
+    count = axes_count(c, 1)
+    if count == 0:
+        e.one("Cast", [_not_zero(e, x, et)], c.outputs[0], to=onnx_type(et))
+        return
+    axes = e.one("Reshape", [e.as_int64(c.inputs[1], c.in_info[1]), e.ints([-1])])     # a scalar axis too
+    s = e.one("ReduceSumSquare", [x, axes], keepdims=1, noop_with_empty_axes=1)
+    eps = e.scalar(float(c.op.eps), et)
     s = e.one("Max" if c.op.eps_mode == "max" else "Add", [s, eps])
-    e.one("Div", [x, e.one("Sqrt", [s])], c.outputs[0])
+    y = e.one("Div", [x, e.one("Sqrt", [s])], None if count is None else c.outputs[0])
+    if count is None:       # axes known at run time only: none may come
+        no_axes = e.one("Equal", [e.one("Size", [axes]), e.scalar(0, elements.TYPES["i64"])])
+        e.where(no_axes, e.cast(_not_zero(e, x, et), et), y, et, c.outputs[0])
+
+
+def _not_zero(e: Emitter, x: str, et: ElementType) -> str:
+    """x != 0 (NaN included): NormalizeL2 over no axes, each element divided by itself as
+    OpenVINO computes it (irrun.ops.normalization), ONNX's empty axes would reduce them all."""
+    return e.one("Not", [e.one("Equal", [x, e.scalar(0, et)])])
+
+
+def axes_count(c: Call, i: int) -> int | None:
+    """How many axes input ``i`` (a scalar or 1-D tensor) holds, when its shape says."""
+    shape = c.in_info[i].shape
+    if shape.rank == 0:
+        return 1
+    if shape.rank == 1 and shape[0].is_static:
+        return shape[0].lo
+    return None
 
 
 @converts("GroupNormalization")
 def group_norm(e: Emitter, c: Call) -> None:
-    """ONNX GroupNormalization-21 takes per-channel scale and bias, as the IR does."""
-    e.one("GroupNormalization", c.inputs, c.outputs[0], epsilon=float(c.op.epsilon),
-          num_groups=int(c.op.num_groups))
+    """Written out: (x - mean) / sqrt(var + eps) per group of channels (x as [N, G, -1]), var
+    the mean of the squared differences, then the per-channel scale and bias. Not ONNX's
+    GroupNormalization-21: onnxruntime's loses digits where a group's values are close (measured,
+    OpenVINO's GroupNormalization-2d: 4.8e-4 off on [3, 6] with 2 values a group)."""
+    x, scale, bias = c.inputs
+    rank = c.rank(0)
+    grouped = e.one("Reshape", [x, e.ints([0, int(c.op.num_groups), -1])])
+    mean = e.one("ReduceMean", [grouped, e.ints([2])], keepdims=1)
+    d = e.one("Sub", [grouped, mean])
+    var = e.one("ReduceMean", [e.one("Mul", [d, d]), e.ints([2])], keepdims=1)
+    eps = e.scalar(float(c.op.epsilon), c.in_info[0].etype)
+    y = e.one("Reshape", [e.one("Div", [d, e.one("Sqrt", [e.one("Add", [var, eps])])]), e.one("Shape", [x])])
+    per_channel = e.ints([-1] + [1] * (rank - 2))
+    y = e.one("Mul", [y, e.one("Reshape", [scale, per_channel])])
+    e.one("Add", [y, e.one("Reshape", [bias, per_channel])], c.outputs[0])
 
 
 @converts("LRN")
 def lrn(e: Emitter, c: Call) -> None:
-    """ONNX LRN (across channels: axes [1] only)."""
+    """ONNX LRN (across channels: axes [1] only); onnxruntime's takes 4-D data only, so other
+    ranks go through [N, C, -1, 1] (the window only spans channels)."""
     axes = [int(a) for a in np.ravel(c.const(1))]
     if axes != [1]:
         raise Unexpressible("LRN over axes other than [1] (ONNX LRN normalizes across channels)")
-    e.one("LRN", c.inputs[:1], c.outputs[0], alpha=float(c.op.alpha), beta=float(c.op.beta),
-          bias=float(c.op.bias), size=int(c.op.size))
+    x = c.inputs[0]
+    four_d = c.rank(0) == 4
+    if not four_d:
+        x = e.one("Reshape", [x, e.ints([0, 0, -1, 1])])
+    y = e.one("LRN", [x], c.outputs[0] if four_d else None, alpha=float(c.op.alpha), beta=float(c.op.beta),
+              bias=float(c.op.bias), size=int(c.op.size))
+    if not four_d:
+        e.one("Reshape", [y, e.one("Shape", [c.inputs[0]])], c.outputs[0])
 
 
 _REDUCE = {"ReduceMean": "ReduceMean", "ReduceSum": "ReduceSum", "ReduceMax": "ReduceMax",
@@ -277,16 +475,32 @@ _REDUCE = {"ReduceMean": "ReduceMean", "ReduceSum": "ReduceSum", "ReduceMax": "R
 
 @converts(*_REDUCE)
 def reduce(e: Emitter, c: Call) -> None:
-    """Axes as an int64 input (opset 18+); logical and/or as min/max over booleans (cast to u8)."""
+    """Axes as an int64 input (opset 18+); logical and/or as min/max over booleans (cast to u8).
+    No axes reduce over nothing, as in the IR (ONNX's default would reduce every axis):
+    ``noop_with_empty_axes``, with ReduceL1/L2 fed |x| so that it gives OpenVINO's |x| there.
+    Float ReduceMax/ReduceMin skip NaN and ReduceMax starts from the type's lowest value
+    (-FLT_MAX, also for an empty or all -inf slice), as OpenVINO computes (irrun.ops.reduce);
+    ONNX's propagate NaN and start from -inf."""
     axes = e.one("Reshape", [e.as_int64(c.inputs[1], c.in_info[1]), e.ints([-1])])
-    x = c.inputs[0]
+    x, et = c.inputs[0], c.in_info[0].etype
+    kind = _REDUCE[c.op.type]
     logical = c.op.type.startswith("ReduceLogical")
     if logical:
         x = e.cast(x, elements.TYPES["u8"])
-    y = e.one(_REDUCE[c.op.type], [x, axes], None if logical else c.outputs[0],
-              keepdims=int(c.op.keep_dims), noop_with_empty_axes=0)
+    if kind in ("ReduceL1", "ReduceL2") and not axes_count(c, 1):      # none, or maybe none
+        x = e.one("Abs", [x])
+    lowest = None
+    if et.is_float and kind in ("ReduceMax", "ReduceMin"):
+        skip = -np.inf if kind == "ReduceMax" else np.inf
+        x = e.where(e.one("IsNaN", [x]), e.scalar(skip, et), x, et)
+        lowest = e.scalar(_lowest(et), et) if kind == "ReduceMax" else None
+    direct = not logical and lowest is None
+    y = e.one(kind, [x, axes], c.outputs[0] if direct else None,
+              keepdims=int(c.op.keep_dims), noop_with_empty_axes=1)
     if logical:
         e.one("Cast", [y], c.outputs[0], to=onnx_type(elements.TYPES["boolean"]))
+    elif lowest is not None:
+        e.one("Max", [y, lowest], c.outputs[0])
 
 
 @converts("ScaledDotProductAttention")
@@ -435,8 +649,8 @@ def openvino_scales(e: Emitter, c: Call, target: str, axes: list[int] | None) ->
 @converts("TopK")
 def topk(e: Emitter, c: Call) -> None:
     """ONNX TopK sorts by value; sort="index" re-sorts the winners by index, "none" is by value.
-    Equal values may come out in another order than OpenVINO's: onnxruntime puts the lower index
-    first, OpenVINO's order of ties is its own (measured: tests/fixtures' TopK tie cases differ)."""
+    Equal values come out lower index first, as OpenVINO's reference evaluator orders them
+    (measured: tests/fixtures' TopK tie cases); its CPU plugin's order of ties is its own."""
     k = e.one("Reshape", [e.as_int64(c.inputs[1], c.in_info[1]), e.ints([1])])
     axis = int(c.op.axis)
     values, idx = e.node("TopK", [c.inputs[0], k], 2, axis=axis, largest=int(c.op.mode == "max"), sorted=1)
@@ -491,10 +705,21 @@ def search_sorted(e: Emitter, c: Call) -> None:
 
 @converts("GridSample")
 def grid_sample(e: Emitter, c: Call) -> None:
-    """ONNX GridSample-20: the same modes, padding modes and align_corners."""
+    """ONNX GridSample-20: the same modes, padding modes and align_corners. Bilinear and bicubic
+    give NaN at a non-finite grid point, as OpenVINO (its weights are NaN: irrun.ops.grid_sample);
+    onnxruntime samples somewhere instead."""
     mode = {"bilinear": "linear", "bicubic": "cubic", "nearest": "nearest"}[c.op.mode]
-    e.one("GridSample", c.inputs, c.outputs[0], mode=mode, padding_mode=c.op.padding_mode,
-          align_corners=int(c.op.align_corners))
+    et, grid = c.out_info[0].etype, c.in_info[1]
+    nan_points = mode != "nearest" and et.is_float and \
+        (grid.value is None or not np.isfinite(np.asarray(grid.value, dtype=np.float64)).all())
+    out = e.one("GridSample", c.inputs, None if nan_points else c.outputs[0], mode=mode,
+                padding_mode=c.op.padding_mode, align_corners=int(c.op.align_corners))
+    if nan_points:
+        g = c.inputs[1]
+        bad = e.cast(e.one("Or", [e.one("IsNaN", [g]), e.one("IsInf", [g])]), elements.TYPES["u8"])
+        bad = e.one("ReduceMax", [bad, e.ints([-1])], keepdims=0)                 # [N, H_out, W_out]
+        bad = e.cast(e.one("Unsqueeze", [bad, e.ints([1])]), elements.TYPES["boolean"])
+        e.where(bad, e.scalar(np.nan, et), out, et, c.outputs[0])
 
 
 @converts("Col2Im")

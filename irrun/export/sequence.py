@@ -122,6 +122,24 @@ def _gates(e: Emitter, x: str, n: int, order: list[int], axis: int) -> str:
     return e.one("Concat", [parts[i] for i in order], axis=axis)
 
 
+def _final_state_mask(e: Emitter, c: Call, lens: str, k: int, total: int | None) -> str | None:
+    """[1, B, 1] ones where a row's final state is its last live step's, zeros elsewhere: OpenVINO
+    takes it at the step ``s`` with ``s + 1 == length``, so a fractional length (f32 lengths:
+    2.7 runs two steps), one below 1 or one past the ``total`` steps never marks one and the
+    final state stays zeros (irrun.ops._recurrence); onnxruntime's is the last live step's. None
+    when the lengths are constants that all mark one."""
+    known, lt = c.in_info[k].value, c.in_info[k].etype
+    if known is not None and total is not None:
+        v = np.asarray(known, dtype=np.float64)
+        if np.all((v == np.floor(v)) & (v >= 1) & (v <= total)):
+            return None
+    whole = e.one("Cast", [e.one("Cast", [lens], to=onnx_type(elements.TYPES["i64"]))], to=onnx_type(lt))
+    marked = e.one("And", [e.one("Equal", [whole, lens]), e.one("GreaterOrEqual", [lens, e.scalar(1, lt)])])
+    if total is not None:
+        marked = e.one("And", [marked, e.one("LessOrEqual", [lens, e.scalar(total, lt)])])
+    return e.one("Reshape", [e.one("Cast", [marked], to=onnx_type(c.in_info[0].etype)), e.ints([1, -1, 1])])
+
+
 def _recurrent(e: Emitter, c: Call, family: str, sequence: bool) -> None:
     """ONNX LSTM/GRU/RNN (layout 0: time first) between transposes from and to the IR's
     batch-first layout; cells are one-step sequences of one direction. The IR's B is the sum of
@@ -145,7 +163,16 @@ def _recurrent(e: Emitter, c: Call, family: str, sequence: bool) -> None:
         x = e.one("Transpose", [x], perm=[1, 0, 2])                  # [B,T,I] -> [T,B,I]
         h0 = e.one("Transpose", [h0], perm=[1, 0, 2])                # [B,D,H] -> [D,B,H]
         c0 = e.one("Transpose", [c0], perm=[1, 0, 2]) if c0 else None
+        steps = c.in_info[0].shape[1] if c.in_info[0].shape.rank == 3 else None
+        total = steps.lo if steps is not None and steps.is_static else None
+        final_mask = _final_state_mask(e, c, lens, k, total)
         lens = e.one("Cast", [lens], to=onnx_type(elements.TYPES["i32"]))
+        if total is not None and c.op.direction == "forward":
+            # lengths outside [0, T], which onnxruntime refuses: OpenVINO runs a forward
+            # direction over them (none live below 0, all past T; the mask above); a reverse one
+            # refuses them, as onnxruntime does
+            i32 = elements.TYPES["i32"]
+            lens = e.one("Clip", [lens, e.scalar(0, i32), e.scalar(total, i32)])
         direction = c.op.direction
     else:
         if family == "LSTM" and len(c.inputs) > 6:
@@ -159,7 +186,7 @@ def _recurrent(e: Emitter, c: Call, family: str, sequence: bool) -> None:
         c0 = e.one("Unsqueeze", [c0, e.ints([0])]) if c0 else None
         w, r = e.one("Unsqueeze", [w, e.ints([0])]), e.one("Unsqueeze", [r, e.ints([0])])
         b = e.one("Unsqueeze", [b, e.ints([0])]) if b else None
-        lens, direction = "", "forward"
+        lens, direction, final_mask = "", "forward", None
     hidden = int(c.op.hidden_size)
     w, r = _gates(e, w, n, order, 1), _gates(e, r, n, order, 1)
     if b is None:
@@ -180,7 +207,8 @@ def _recurrent(e: Emitter, c: Call, family: str, sequence: bool) -> None:
     if sequence:
         e.one("Transpose", [outs[0]], c.outputs[0], perm=[2, 1, 0, 3])     # [T,D,B,H] -> [B,D,T,H]
         for i in range(1, len(c.outputs)):
-            e.one("Transpose", [outs[i]], c.outputs[i], perm=[1, 0, 2])  # [D,B,H] -> [B,D,H]
+            state = outs[i] if final_mask is None else e.one("Mul", [outs[i], final_mask])
+            e.one("Transpose", [state], c.outputs[i], perm=[1, 0, 2])  # [D,B,H] -> [B,D,H]
     else:
         for i, out in enumerate(c.outputs):
             e.one("Squeeze", [outs[i + 1], e.ints([0])], out)

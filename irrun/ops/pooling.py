@@ -399,6 +399,23 @@ class AvgPool1(_Pool):
         (x,) = inputs
         return [TensorInfo(x.etype, self.out_shape(x))]
 
+    def divisors(self, spatial: Sequence[int], pb: Sequence[int], pe: Sequence[int], out: Sequence[int]) -> np.ndarray:
+        """What each window's sum is divided by (broadcasting over the output's spatial dims; the
+        module doc's rules). Also the ONNX export's (irrun.export.nn), so both divide alike."""
+        nsp = len(out)
+        if not self.exclude_pad and (any(pb) or any(pe)):
+            return np.asarray(float(math.prod(self.kernel)))
+        div = np.array(1.0)
+        for i, m in enumerate(self.valid_masks(spatial, pb, out)):
+            count = m.sum(axis=1)
+            # no input element on this axis: OpenVINO's CPU divides by min(end, n) - max(start, 0)
+            # (<= 0), so such windows give NaN (0/0) or -0.0, as it does
+            start = np.arange(out[i]) * self.strides[i] - pb[i]
+            end = start + (self.kernel[i] - 1) * self.dils[i] + 1
+            count = np.where(count > 0, count, np.minimum(end, spatial[i]) - np.maximum(start, 0))
+            div = div * count.reshape([-1 if j == i else 1 for j in range(nsp)])
+        return div
+
     def run(self, x):
         acc = np.dtype(np.float64) if x.dtype.kind in "iub" else compute_dtype(x.dtype)
         padded = self.padded(x.astype(acc, copy=False), 0)
@@ -412,18 +429,7 @@ class AvgPool1(_Pool):
             sums = xp[offsets[0]].copy()
             for offset in offsets[1:]:
                 sums += xp[offset]
-        if not self.exclude_pad and (any(pb) or any(pe)):
-            div = np.asarray(float(math.prod(self.kernel)))
-        else:
-            div = np.array(1.0)
-            for i, m in enumerate(self.valid_masks(x.shape[2:], pb, out)):
-                count = m.sum(axis=1)
-                # no input element on this axis: OpenVINO's CPU divides by min(end, n) - max(start, 0)
-                # (<= 0), so such windows give NaN (0/0) or -0.0, as it does
-                start = np.arange(out[i]) * self.strides[i] - pb[i]
-                end = start + (self.kernel[i] - 1) * self.dils[i] + 1
-                count = np.where(count > 0, count, np.minimum(end, x.shape[2 + i]) - np.maximum(start, 0))
-                div = div * count.reshape([-1 if j == i else 1 for j in range(nsp)])
+        div = self.divisors(x.shape[2:], pb, pe, out)
         if x.dtype.kind in "iub":
             res = np.rint(np.where(div > 0, sums / np.where(div > 0, div, 1), 0))
         else:
