@@ -27,6 +27,7 @@ from ._numerics import (
     NUMERIC,
     RESTRICTION,
     check_float,
+    clip_is_clamp,
     fits,
     float_math,
     put_zero_signs,
@@ -78,6 +79,8 @@ class Clamp1(Op):
         lo, hi = (np.asarray(v, dtype=x.dtype) for v in (self.min, self.max))  # rounded to the type
         if x.dtype in DIRECT:        # max/min pass NaN like the comparisons; zero ties keep x's sign
             out = out if fits(out, x) else np.empty_like(x)   # (a 0-d result of out=None is a scalar)
+            if clip_is_clamp(x.dtype):
+                return [np.clip(x, lo, hi, out=out)]
             if ties_keep_second(x.dtype):
                 y = np.maximum(lo, x, out=out)
                 return [np.minimum(hi, y, out=y)]

@@ -239,14 +239,18 @@ def test_more_partial_shapes():
             assert shape_str(info) == f"[{shape}]"
 
 
-@pytest.mark.parametrize("ties_keep_second", [True, False], ids=["probed", "fallback"])
-def test_clamp_and_relu_keep_the_sign_of_a_zero_at_a_zero_bound(ties_keep_second, monkeypatch):
+@pytest.mark.parametrize("path", ["clip", "ties_keep_second", "fallback"])
+def test_clamp_and_relu_keep_the_sign_of_a_zero_at_a_zero_bound(path, monkeypatch):
     """``x < min ? min : x > max ? max : x`` returns x itself for a tie of 0.0 and -0.0. The f32
-    kernels are np.maximum/np.minimum, with the operand order that keeps x where this NumPy build
-    is probed to return the second operand of a tie, else with a pass that restores the signs;
-    both paths run here (long arrays take NumPy's SIMD loops)."""
+    kernels are np.clip where this NumPy build is probed to clip by that rule, else
+    np.maximum/np.minimum, with the operand order that keeps x where the build is probed to
+    return the second operand of a tie, else with a pass that restores the signs; all three
+    paths run here (long arrays take NumPy's SIMD loops)."""
     from irrun.ops import activations, elementwise
-    if not ties_keep_second:
+    if path != "clip":
+        monkeypatch.setattr(activations, "clip_is_clamp", lambda dtype: False)
+        monkeypatch.setattr(elementwise, "clip_is_clamp", lambda dtype: False)
+    if path == "fallback":
         monkeypatch.setattr(activations, "ties_keep_second", lambda dtype: False)
         monkeypatch.setattr(elementwise, "ties_keep_second", lambda dtype: False)
     x = np.tile(np.array([-0.0, 0.0, -1.0, 7.0], np.float32), 300)
@@ -255,6 +259,38 @@ def test_clamp_and_relu_keep_the_sign_of_a_zero_at_a_zero_bound(ties_keep_second
         assert np.signbit(out[0::4]).all() and not np.signbit(out[1::4]).any(), (lo, hi)
     out = act("ReLU", x)
     assert np.signbit(out[0::4]).all() and not np.signbit(out[1::4]).any() and not np.signbit(out[2::4]).any()
+
+
+def _spec_clamp(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Clamp-1's rule as the spec writes it, one element at a time (NaN and -0.0 pass as x)."""
+    with np.errstate(invalid="ignore"):
+        return np.array([lo if v < lo else hi if v > hi else v for v in x], x.dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "bfloat16"])
+def test_clamp_and_relu_on_edge_values_follow_the_spec_rule_bit_for_bit(dtype):
+    """Every float type, edge data (NaN of both signs, +-0, +-inf, bounds and their neighbours,
+    subnormals) and edge bounds (zeros of both signs, equal bounds, bounds that round in the type,
+    infinite ones), in lengths that take NumPy's SIMD loops and tails: the result's bits are the
+    spec rule's ``x < min ? min : x > max ? max : x`` (ReLU: ``x < 0 ? 0 : x``)."""
+    dt = BF16 if dtype == "bfloat16" else np.dtype(dtype)
+    bits = f"u{dt.itemsize}"
+    with np.errstate(all="ignore"):
+        edges = np.array([np.nan, -np.nan, 0.0, -0.0, np.inf, -np.inf, 1.0, -1.0, 6.0, 6.0001, 0.1, -0.1,
+                          1e-40, -1e-40, 65504.0, 1e30, -3e38], np.float64).astype(dt)
+    rng = np.random.default_rng(0)
+    for n in (5, 33, 1000):
+        x = rng.permutation(np.resize(edges, n))
+        for lo, hi in ((0.0, 6.0), (-0.0, 6.0), (-6.0, 0.0), (-6.0, -0.0), (0.0, 0.0), (-0.0, 0.0),
+                       (0.1, 0.1), (-1e300, 1e300), (1e-40, 1.0), (-np.inf, np.inf), (6.0001, 6.0001)):
+            with np.errstate(all="ignore"):
+                lo_t, hi_t = np.asarray(lo, np.float64).astype(dt), np.asarray(hi, np.float64).astype(dt)
+            got = act("Clamp", x, {"min": repr(lo), "max": repr(hi)})
+            want = _spec_clamp(x, lo_t, hi_t)
+            assert got.dtype == dt and np.array_equal(got.view(bits), want.view(bits)), (dtype, n, lo, hi)
+        got = act("ReLU", x)
+        want = _spec_clamp(x, np.asarray(0, dt), np.asarray(np.inf, dt))
+        assert got.dtype == dt and np.array_equal(got.view(bits), want.view(bits)), (dtype, n)
 
 
 def test_gelu_f32_over_a_wide_range():
