@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from irrun.limits import parallel, threads
+from irrun.ops import _numerics as numerics
 from irrun.ops import fake_quantize as fq_module
 from irrun.ops._numerics import block_slices, float_math
 from irrun.ops.activations import PRelu1
@@ -25,6 +26,7 @@ def thread_count(request, monkeypatch):
     monkeypatch.setattr(threads, "_chosen", request.param)
     monkeypatch.setattr(parallel, "WORTH", 0)       # split even these test-sized arrays
     monkeypatch.setattr(fq_module, "FQ_SPLIT_BLOCK", 1 << 13)  # ... into many pieces (2 threads: 18 blocks)
+    monkeypatch.setattr(numerics, "BLOCK", 1 << 13)             # (float_math: PRelu 9 blocks)
     return request.param
 
 
