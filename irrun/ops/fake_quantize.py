@@ -139,13 +139,9 @@ def _in_place(x: np.ndarray, il: np.ndarray, width: np.ndarray, ol: np.ndarray, 
     if not fits(out, x):
         out = np.empty(x.shape, x.dtype)
     assert out is not None
-    limits = [a.reshape(())[()] if a.size == 1 else a.reshape((1,) * (x.ndim - a.ndim) + a.shape)
-              for a in (il, width, ol, span, oh, lo, hi)]       # one element: a NumPy scalar, faster
     zero = x.dtype.type(0)
 
-    def one(where: tuple[slice, ...]) -> None:
-        il, width, ol, span, oh, lo, hi = (a if a.ndim == 0 else part(a, where) for a in limits)
-        v, q = x[where], out[where]
+    def block(v: np.ndarray, q: np.ndarray, il, width, ol, span, oh, lo, hi) -> None:
         below = v <= lo if plan == "mask" else None
         above = None if plan == "clip" else v > hi
         np.subtract(v, il, out=q)
@@ -161,8 +157,17 @@ def _in_place(x: np.ndarray, il: np.ndarray, width: np.ndarray, ol: np.ndarray, 
             np.copyto(q, np.broadcast_to(ol, q.shape), where=below)
         if above is not None:
             np.copyto(q, np.broadcast_to(oh, q.shape), where=above)
+    split = splits(x.size)
     with quiet():
-        run_all(one, block_slices(x.shape, FQ_SPLIT_BLOCK if splits(x.size) else FQ_BLOCK), x.size)
+        if not split and x.size <= FQ_BLOCK:        # one block (most activations): no slicing at all
+            block(x, out, il, width, ol, span, oh, lo, hi)
+            return out
+        limits = [a if a.ndim == 0 else a.reshape((1,) * (x.ndim - a.ndim) + a.shape)
+                  for a in (il, width, ol, span, oh, lo, hi)]
+
+        def one(where: tuple[slice, ...]) -> None:
+            block(x[where], out[where], *(a if a.ndim == 0 else part(a, where) for a in limits))
+        run_all(one, block_slices(x.shape, FQ_SPLIT_BLOCK if split else FQ_BLOCK), x.size)
     return out
 
 
@@ -178,6 +183,8 @@ def prepare_limits(il: np.ndarray, ih: np.ndarray, ol: np.ndarray, oh: np.ndarra
         width, span = ih - il, oh - ol
         plan = _clip_plan(il, ih, ol, oh, width, span, steps)
         lo, hi = np.minimum(il, ih), np.maximum(il, ih)
+    il, ol, oh, width, span, lo, hi = (a.reshape(())[()] if a.size == 1 else a    # one element: a
+                                       for a in (il, ol, oh, width, span, lo, hi))  # NumPy scalar, faster
     return il, ol, oh, width, span, lo, hi, steps, plan
 
 
