@@ -88,21 +88,19 @@ _ZERO_BUFFER = np.zeros(0, np.float32)
 
 
 #: Elements per block of :func:`gelu_erf_f32`: its three f32 temporaries of 256 KB stay in a 1 MB
-#: L2 cache; 5% faster than float_math's 32K blocks at 1 thread (per-call costs amortised) and at 2
-#: threads BERT's [1,128,1024] runs in 2 pieces, 315 us where 4 pieces of 32K took 445 (each
-#: NumPy pass hands the GIL over: fewer, longer passes scale better).
+#: L2 cache; 5% faster than float_math's 32K blocks at 1 thread (per-call costs amortised).
+#: Work is shared with the pool by element count, as every element-wise kernel: weighting it by
+#: the 30 passes split BERT's [1,128,1024] in two (445 -> 315 us alone on a quiet machine) but in
+#: the model, after OpenBLAS's threads and beside other processes, it measured no faster and up to
+#: twice as slow (each pass hands the GIL over).
 GELU_BLOCK = 1 << 16
-
-#: NumPy passes of :func:`gelu_erf_fast` per element: the work :func:`gelu_erf_f32` declares to
-#: the pool, so that a tensor of 128K elements (BERT's feed-forward) is split at 2 threads although
-#: a one-pass kernel of that size is not worth a hand-over.
-_GELU_PASSES = 30
 
 
 def gelu_erf_f32(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Gelu(erf) of an f32 tensor block by block (blocks stay in the cache across the passes),
-    each block written straight into the result, the blocks shared with irrun's pool
-    (:func:`irrun.limits.parallel.run_all`: bit-identical at every thread count)."""
+    each block written straight into the result (no copy of it as in ``float_math``), big
+    tensors shared with irrun's pool (:func:`irrun.limits.parallel.run_all`: bit-identical at
+    every thread count)."""
     if x.size <= GELU_BLOCK:
         with quiet():
             return gelu_erf_fast(x, out=out if fits(out, x) else None)
@@ -112,7 +110,7 @@ def gelu_erf_f32(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     def one(where: tuple[slice, ...]) -> None:
         gelu_erf_fast(x[where], out=res[where])
     with quiet():
-        run_all(one, block_slices(x.shape, GELU_BLOCK), x.size * _GELU_PASSES)
+        run_all(one, block_slices(x.shape, GELU_BLOCK), x.size)
     return res
 
 
