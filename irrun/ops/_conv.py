@@ -7,14 +7,13 @@ the attributes and checks every convolution shares.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from types import EllipsisType
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ..errors import OpError
-from ..limits import parallel, threads
 from ..limits.memory import check_alloc
 from ..types.shapes import DYN, Dim, PartialShape
 from ._numerics import compute_dtype, require_numeric, same_etype
@@ -55,47 +54,12 @@ def conv_kernel(x: np.ndarray, w: np.ndarray, strides: Sequence[int], dilations:
     res = np.empty((n, g, og, *out), x.dtype)
     wm = w.reshape(g, og, cg * nk)
     lead = (slice(None),) * (2 + nsp)
-    starts = range(0, out[0], rows)
-
-    def block(r0: int) -> None:         # (each block its own columns: blocks may run side by side)
+    for r0 in range(0, out[0], rows):
         r1 = min(out[0], r0 + rows)
         cols = np.empty((n, c, *k, r1 - r0, *out[1:]), x.dtype)
         np.copyto(cols, patches[lead + (slice(r0, r1),)])
         np.matmul(wm, cols.reshape(n, g, cg * nk, -1), out=res[:, :, :, r0:r1].reshape(n, g, og, -1))
-
-    # split over irrun's pool only with enough blocks to share evenly; else BLAS's own threads
-    # multiply each block (two blocks of 19 and 9 rows on two threads ran slower than BLAS's split)
-    if len(starts) >= SHARED_BLOCKS * parallel.workers():
-        split_over_pool(block, starts, n * g * og * cg * nk * p // GEMM_WORK)
-    else:
-        for r0 in starts:
-            block(r0)
     return res.reshape(n, g * og, *out)
-
-
-#: Multiply-adds of a convolution's GEMM that count as one element of work for irrun's pool
-#: (:data:`irrun.limits.parallel.WORTH`): a GEMM does ~8 multiply-adds in the time an element-wise
-#: kernel takes for one element, so a convolution is split from ~8M multiply-adds (~100 us).
-GEMM_WORK = 8
-#: Blocks of im2col columns per thread from which :func:`conv_kernel` shares its blocks over the
-#: pool (BLAS at one thread) rather than letting BLAS split each product.
-SHARED_BLOCKS = 2
-
-
-def split_over_pool(task: Callable[[int], object], pieces: Sequence[int], work: int) -> None:
-    """:func:`irrun.limits.parallel.run_all` for pieces that call BLAS: while the pool's threads
-    each multiply a piece, BLAS runs on one thread (two pool threads each starting two BLAS
-    threads would fight over the cores), and back to what it was after."""
-    if not parallel.splits(work) or len(pieces) < 2:
-        for piece in pieces:
-            task(piece)
-        return
-    before = threads.blas_now()
-    threads.use_blas(threads.ONE)
-    try:
-        parallel.run_all(task, pieces, work)
-    finally:
-        threads.use_blas(before)
 
 
 #: Bytes of im2col columns :func:`conv_kernel` builds and multiplies at a time (whole output rows,
@@ -149,36 +113,18 @@ def _depthwise(x: np.ndarray, wk: np.ndarray, strides: Sequence[int], dilations:
     size = out[0] * span[0]
     grids = _tap_grids(planes, k, dilations, strides, span, size)
     full = np.empty((n, g, og, size), x.dtype)
-    res = np.empty((n, g * og, *out), x.dtype)
     w2 = wk.reshape(g, og, nk)
     gb = max(1, DEPTHWISE_BLOCK // (n * nk * size * x.dtype.itemsize))
+    cols = np.empty((n, min(gb, g), *k, size), x.dtype)
+    for g0 in range(0, g, gb):
+        g1 = min(g, g0 + gb)
+        c = cols[:, :g1 - g0]
+        for where, grid in grids:       # the block's im2col: one copy per stride phase
+            c[where] = grid[:, g0:g1]
+        np.matmul(w2[g0:g1], c.reshape(n, g1 - g0, nk, size), out=full[:, g0:g1])
+    full = full.reshape(n, g * og, out[0], *q[1:])
     crop: tuple[EllipsisType | slice, ...] = (Ellipsis, *[slice(0, o) for o in out[1:]])
-    work = n * g * (nk + og) * size // DEPTHWISE_WORK
-    ways = parallel.workers() if parallel.splits(work) else 1
-    chunk = gb * max(1, -(-g // (gb * ways * DEPTHWISE_PIECES))) if ways > 1 else g
-
-    def channels(c0: int) -> None:      # channels c0.. of a chunk: im2col, multiply, crop per block
-        c1 = min(g, c0 + chunk)
-        cols = np.empty((n, min(gb, c1 - c0), *k, size), x.dtype)
-        for g0 in range(c0, c1, gb):
-            g1 = min(c1, g0 + gb)
-            c = cols[:, :g1 - g0]
-            for where, grid in grids:       # the block's im2col: one copy per stride phase
-                c[where] = grid[:, g0:g1]
-            np.matmul(w2[g0:g1], c.reshape(n, g1 - g0, nk, size), out=full[:, g0:g1])
-        res[:, c0 * og:c1 * og] = full[:, c0:c1].reshape(n, (c1 - c0) * og, out[0], *q[1:])[crop]
-
-    split_over_pool(channels, range(0, g, chunk), work)
-    return res
-
-
-#: Chunks of channels per thread a split depthwise convolution is cut into (work sharing: a
-#: thread the scheduler runs late takes fewer).
-DEPTHWISE_PIECES = 2
-#: Elements of a depthwise convolution's im2col and output that count as one element of work for
-#: irrun's pool: split from ~4M (MobileNetV2's 32 channels of 112x112: 0.75 -> 0.64 ms on two
-#: threads; 192 of 28x28, 1.6M, ran 0.32 -> 0.40 ms).
-DEPTHWISE_WORK = 4
+    return np.ascontiguousarray(full[crop])
 
 
 def _tap_grids(planes: dict[tuple[int, ...], np.ndarray], k: Sequence[int], dilations: Sequence[int],
