@@ -302,6 +302,17 @@ def test_gelu_f32_over_a_wide_range():
         np.testing.assert_allclose(act("Gelu", x, version=version).astype(np.float64), want, rtol=1e-5, atol=1e-12)
 
 
+def test_gelu_tanh_over_a_wide_range():
+    """Gelu-7 ``approximation_mode="tanh"`` (gelu-7.rst: ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715
+    x^3)))``), computed in f64 with the cube as two products: within 1e-6 of the formula on a wide
+    range (absolute 1e-12 where ``1 + tanh`` cancels to ~1e-16 in the negative tail)."""
+    x = np.linspace(-9, 9, 36001, dtype=np.float32)
+    want = np.array([0.5 * v * (1 + math.tanh(math.sqrt(2 / math.pi) * (v + 0.044715 * v ** 3)))
+                     for v in x.astype(np.float64)])
+    got = act("Gelu", x, {"approximation_mode": "tanh"}, version="opset7")
+    np.testing.assert_allclose(got.astype(np.float64), want, rtol=1e-6, atol=1e-12)
+
+
 def test_clamp_of_a_scalar_tensor():
     # ONNX DynamicQuantizeLinear clamps a 0-d zero point; spec: min(max(x, min), max)
     for x, want in ((np.float32(300.4), 255.0), (np.float32(-2.0), 0.0), (np.float32(7.5), 7.5)):
@@ -321,3 +332,28 @@ def test_prelu_negative_and_mixed_slopes_follow_the_spec_bit_for_bit(slopes):
                     np.float32)
     np.testing.assert_array_equal(out, want)
     np.testing.assert_array_equal(np.signbit(out), np.signbit(want))
+
+
+@pytest.mark.parametrize("n_threads", [1, 2, 3])
+def test_gelu_f32_block_by_block_is_the_erf_formula_with_the_same_bits_at_any_thread_count(n_threads,
+                                                                                          monkeypatch):
+    """A tensor cut into many blocks (irrun/ops/gelu.py ``gelu_erf_f32``, shared with the pool):
+    within 1e-5 of ``0.5 x erfc(-x/sqrt(2))`` in f64, NaN for NaN and +-inf (the CPU plugin's
+    result), the very bits of one thread and of the kernel run in place."""
+    from irrun.limits import parallel, threads
+    from irrun.ops import gelu
+    x = np.linspace(-9, 9, 5 * 4099, dtype=np.float32).reshape(5, 4099)
+    x[0, :3] = [np.nan, np.inf, -np.inf]
+    want = np.array([0.5 * v * math.erfc(-v / math.sqrt(2)) for v in x.astype(np.float64).reshape(-1)[3:]])
+    monkeypatch.setattr(gelu, "GELU_BLOCK", 4099)            # 5 blocks of one row
+    monkeypatch.setattr(parallel, "WORTH", 0)                # shared even at this size
+    monkeypatch.setattr(threads, "_chosen", 1)
+    one = gelu.gelu_erf_f32(x)
+    monkeypatch.setattr(threads, "_chosen", n_threads)
+    got = act("Gelu", x, version="opset7")
+    assert np.isnan(got[0, :3]).all()
+    np.testing.assert_allclose(got.reshape(-1)[3:].astype(np.float64), want, rtol=1e-5, atol=1e-12)
+    np.testing.assert_array_equal(got.view(np.uint32), one.view(np.uint32))
+    y = x.copy()
+    assert gelu.gelu_erf_f32(y, out=y) is y
+    np.testing.assert_array_equal(y.view(np.uint32), one.view(np.uint32))

@@ -105,3 +105,15 @@ def test_linear_layer_with_another_inner_dim_is_refused():
     """The fast path only takes matching inner dims; a mismatch gets OpenVINO's message."""
     with pytest.raises(ShapeError, match="Incompatible MatMul matrix dimension"):
         matmul(np.ones((1, 1, 6), np.float32), np.ones((4, 5), np.float32), tb=True)
+
+
+@pytest.mark.parametrize("cols, rows", [(2048, 8), (1024, 128), (1000, 127), (77, 600), (500, 1000), (33, 16)])
+def test_a_product_by_a_transposed_weight_is_copied_out_whole(cols, rows):
+    """irrun/ops/matmul.py ``_copy_transposed`` (the [columns, rows] product of W @ A.T written
+    as MatMul's [rows, columns] output, tile by tile): every element where ``.T`` puts it."""
+    from irrun.ops.matmul import _copy_transposed
+    src = np.arange(cols * rows, dtype=np.float32).reshape(cols, rows)
+    dst = np.full((rows, cols + 3), -1.0, np.float32)          # a strided view, as MatMul's COLS chunks
+    _copy_transposed(src, dst[:, :cols])
+    np.testing.assert_array_equal(dst[:, :cols], src.T)
+    assert (dst[:, cols:] == -1).all()
