@@ -92,31 +92,43 @@ BLOCK = 1 << 17
 
 
 def float_math(fn: Callable[..., np.ndarray], x: np.ndarray, *others: np.ndarray,
-               blocks: bool = True, out: np.ndarray | None = None) -> np.ndarray:
+               blocks: bool = True, out: np.ndarray | None = None, into: bool = False) -> np.ndarray:
     """``fn(x, *others)`` computed in :func:`work_dtype`, the result in ``x``'s dtype (one
     rounding for f16/bf16). With ``blocks`` (``fn`` is element-wise) and ``others`` that
     broadcast to ``x``'s shape (scalars, per-channel limits, a PRelu slope), it runs block by
     block, each ``other`` cut to the block's part, spread over irrun's threads
     (:mod:`irrun.limits.parallel`; bit-identical at any thread count), writing into ``out`` when
     that is given (an array of ``x``'s shape and dtype, possibly ``x`` itself: each block is read
-    before it is written). Floating-point warnings are OpenVINO's silent IEEE results (inf, NaN),
-    as in OpenVINO."""
+    before it is written). With ``into``, ``fn`` takes ``out=`` and writes its result there; where
+    ``x`` is already in the work dtype (f32, f64) each block then goes straight into the result,
+    with no copy of it (a composite like Gelu's ~30 passes keeps its temporaries in the cache and
+    writes once). Floating-point warnings are OpenVINO's silent IEEE results (inf, NaN), as in
+    OpenVINO."""
     dt, wd = x.dtype, work_dtype(x.dtype)
     extra = [np.asarray(a).astype(wd, copy=False) for a in others]
 
-    def apply(v: np.ndarray, *rest: np.ndarray) -> np.ndarray:
-        return np.asarray(fn(v.astype(wd, copy=False), *rest)).astype(dt, copy=False)
+    direct = into and wd == dt
+
+    def apply(v: np.ndarray, *rest: np.ndarray, dst: np.ndarray | None = None) -> np.ndarray:
+        if direct:
+            return fn(v, *rest, out=dst)
+        res = np.asarray(fn(v.astype(wd, copy=False), *rest)).astype(dt, copy=False)
+        if dst is None:
+            return res
+        dst[...] = res
+        return dst
 
     with quiet():
         if not blocks or x.size <= BLOCK or not all(broadcasts_to(a.shape, x.shape) for a in extra):
-            return apply(x, *extra)
+            return apply(x, *extra, dst=out if direct and fits(out, x) else None)
         if not fits(out, x):
             out = np.empty(x.shape, dt)
         assert out is not None
+
         aligned = [a.reshape((1,) * (x.ndim - a.ndim) + a.shape) for a in extra]
 
         def one(where: tuple[slice, ...]) -> None:
-            out[where] = apply(x[where], *(part(a, where) for a in aligned))
+            apply(x[where], *(part(a, where) for a in aligned), dst=out[where])
         run_all(one, block_slices(x.shape, BLOCK), x.size)
         return out
 

@@ -7,16 +7,12 @@ import math
 
 import numpy as np
 
-from ..limits.parallel import run_all
 from ._numerics import (
     BLOCK,
     RESTRICTION,
-    block_slices,
     check_float,
     erf,
-    fits,
     float_math,
-    quiet,
 )
 from .base import Attr, Op, TensorInfo, spec_url
 from .registry import register
@@ -87,33 +83,6 @@ def _zeros(shape: tuple[int, ...]) -> np.ndarray:
 _ZERO_BUFFER = np.zeros(0, np.float32)
 
 
-#: Elements per block of :func:`gelu_erf_f32`: its three f32 temporaries of 256 KB stay in a 1 MB
-#: L2 cache; 5% faster than float_math's 32K blocks at 1 thread (per-call costs amortised).
-#: Work is shared with the pool by element count, as every element-wise kernel: weighting it by
-#: the 30 passes split BERT's [1,128,1024] in two (445 -> 315 us alone on a quiet machine) but in
-#: the model, after OpenBLAS's threads and beside other processes, it measured no faster and up to
-#: twice as slow (each pass hands the GIL over).
-GELU_BLOCK = 1 << 16
-
-
-def gelu_erf_f32(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """Gelu(erf) of an f32 tensor block by block (blocks stay in the cache across the passes),
-    each block written straight into the result (no copy of it as in ``float_math``), big
-    tensors shared with irrun's pool (:func:`irrun.limits.parallel.run_all`: bit-identical at
-    every thread count)."""
-    if x.size <= GELU_BLOCK:
-        with quiet():
-            return gelu_erf_fast(x, out=out if fits(out, x) else None)
-    res = out if fits(out, x) else np.empty(x.shape, np.float32)
-    assert res is not None
-
-    def one(where: tuple[slice, ...]) -> None:
-        gelu_erf_fast(x[where], out=res[where])
-    with quiet():
-        run_all(one, block_slices(x.shape, GELU_BLOCK), x.size)
-    return res
-
-
 def gelu_tanh(v: np.ndarray) -> np.ndarray:
     """In f64. The cube as ``x * x * x``, not ``x ** 3``: NumPy's f64 power takes ~60 ns an element
     (4096 elements: 248 us of this kernel's 278), two products ~1 ns; for f32/f16/bf16 data the
@@ -148,9 +117,9 @@ class Gelu2(Op):
 
     def run(self, x, out=None):
         if self.approximation_mode == "erf":     # f64 keeps Cody's erf; f32/f16/bf16: gelu_erf_fast
-            if x.dtype == np.float32:
-                return [gelu_erf_f32(x, out=out)]
-            return [float_math(gelu_erf if x.dtype == np.float64 else gelu_erf_fast, x, out=out)]
+            if x.dtype == np.float64:
+                return [float_math(gelu_erf, x, out=out)]
+            return [float_math(gelu_erf_fast, x, out=out, into=True)]   # f32: blocks written in place
         return [float_math(gelu_tanh, x, out=out)]
 
 

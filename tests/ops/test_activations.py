@@ -337,23 +337,25 @@ def test_prelu_negative_and_mixed_slopes_follow_the_spec_bit_for_bit(slopes):
 @pytest.mark.parametrize("n_threads", [1, 2, 3])
 def test_gelu_f32_block_by_block_is_the_erf_formula_with_the_same_bits_at_any_thread_count(n_threads,
                                                                                           monkeypatch):
-    """A tensor cut into many blocks (irrun/ops/gelu.py ``gelu_erf_f32``, shared with the pool):
+    """A tensor cut into many blocks (``float_math(gelu_erf_fast, into=True)``: each block written
+    straight into the result, shared with the pool):
     within 1e-5 of ``0.5 x erfc(-x/sqrt(2))`` in f64, NaN for NaN and +-inf (the CPU plugin's
     result), the very bits of one thread and of the kernel run in place."""
     from irrun.limits import parallel, threads
+    from irrun.ops import _numerics as numerics
     from irrun.ops import gelu
     x = np.linspace(-9, 9, 5 * 4099, dtype=np.float32).reshape(5, 4099)
     x[0, :3] = [np.nan, np.inf, -np.inf]
     want = np.array([0.5 * v * math.erfc(-v / math.sqrt(2)) for v in x.astype(np.float64).reshape(-1)[3:]])
-    monkeypatch.setattr(gelu, "GELU_BLOCK", 4099)            # 5 blocks of one row
+    monkeypatch.setattr(numerics, "BLOCK", 4099)             # 5 blocks of one row
     monkeypatch.setattr(parallel, "WORTH", 0)                # shared even at this size
     monkeypatch.setattr(threads, "_chosen", 1)
-    one = gelu.gelu_erf_f32(x)
+    one = numerics.float_math(gelu.gelu_erf_fast, x, into=True)
     monkeypatch.setattr(threads, "_chosen", n_threads)
     got = act("Gelu", x, version="opset7")
     assert np.isnan(got[0, :3]).all()
     np.testing.assert_allclose(got.reshape(-1)[3:].astype(np.float64), want, rtol=1e-5, atol=1e-12)
     np.testing.assert_array_equal(got.view(np.uint32), one.view(np.uint32))
     y = x.copy()
-    assert gelu.gelu_erf_f32(y, out=y) is y
+    assert numerics.float_math(gelu.gelu_erf_fast, y, out=y, into=True) is y
     np.testing.assert_array_equal(y.view(np.uint32), one.view(np.uint32))
