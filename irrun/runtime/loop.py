@@ -88,7 +88,7 @@ def run(plan: Plan, feeds: dict, file: str | None, ctx: RunContext | None, limit
         if kind is op_step and s.unless is not None and held is not None and s.unless <= held:
             args, outs = (), s.nones        # a variable's initial value, not needed: it is set
         elif kind is op_step:
-            args = [env[i] for i in s.ins]
+            args = s.fetch(env)
             if s.blas is not None and s.blas != threads.blas_now():
                 threads.use_blas(s.blas)
             if s.hi > limit and s.guard:
@@ -118,7 +118,7 @@ def run(plan: Plan, feeds: dict, file: str | None, ctx: RunContext | None, limit
             results[s.node] = args[0]
             outs = ()
         else:                               # CONST: only in a plan that shows every layer
-            args = [env[i] for i in s.ins]
+            args = s.fetch(env)
             outs = s.values
         if observe is not None:
             replaced = observe(s, list(args), list(outs), perf_counter() - t0)
