@@ -27,7 +27,7 @@ def _unlinked(*args: object, **kw: object) -> list:
     raise AssertionError("a step runs before link() bound its kernel")
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
     node: object
     kind: StepKind
