@@ -90,6 +90,8 @@ def link(steps: list[Step], types: dict, every_layer: bool = False) -> Plan:
     output checks, constant flags and in-place buffers; then the plan (:class:`Plan`)."""
     readers = {r for s in steps for r in s.reads}
     constant: set = set()                  # ports holding constant-derived arrays
+    # (ports a rewrite added — irrun/runtime/program.py, Program._prepare — have no inferred type)
+    produced = {(s.node, i): info for s in steps for i, info in enumerate(s.infos) if (s.node, i) not in types}
     for step in steps:
         step.frees = []
         step.need = _least_shape(step.infos) if step.kind is not CONST else (0, 0, ())
@@ -109,7 +111,7 @@ def link(steps: list[Step], types: dict, every_layer: bool = False) -> Plan:
             step.call, step.kw = step.op.run, {"skip": step.skip} if step.skip else {}
             step.slow = step.constant or step.op.uses_context
             if step.op.category == "linear" and not step.constant:
-                ins = [types.get(r) for r in step.reads]
+                ins = [types.get(r) or produced.get(r) for r in step.reads]
                 step.blas = threads.blas_threads_for(step.op.multiply_adds(ins, step.infos), _largest(ins))
             step.specs = output_specs(step.infos)
             known = [i for i in step.infos if i is not None]
