@@ -55,6 +55,7 @@ class Plan:
     need: int
     unguarded: int
     layers: int
+    strings: bool = True    # may a port hold strings (counted by their bytes, not ``nbytes``)?
 
     def __iter__(self) -> Iterator[Step]:
         return iter(self.steps)
@@ -136,7 +137,9 @@ def link(steps: list[Step], types: dict, every_layer: bool = False) -> Plan:
     return Plan(tuple(steps), tuple(loop), MappingProxyType(preset), tuple(number(preset, loop)),
                 every_layer, need=max((s.need[0] for s in steps), default=0),
                 unguarded=max((s.hi for s in steps if s.kind is OP and not s.op.allocation), default=0),
-                layers=sum(s.kind is OP for s in steps))
+                layers=sum(s.kind is OP for s in steps),
+                strings=any(i is None or i.etype.dtype is None or i.etype.dtype.kind == "T"
+                            for s in steps for i in s.infos))
 
 
 def _skipped_while_set(steps: list[Step]) -> None:
