@@ -14,6 +14,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ..errors import OpError
+from ..limits import threads
 from ..limits.memory import check_alloc
 from ..types.shapes import DYN, Dim, PartialShape
 from ._numerics import compute_dtype, require_numeric, same_etype
@@ -274,24 +275,25 @@ class ConvolutionOp(Op):
             self.__dict__["_pads"] = kept = (key, pb, pe, self._winograd_fits(x, w, [d.lo for d in spatial]))
         pb, pe = kept[1], kept[2]
         acc = compute_dtype(x.dtype)
-        if kept[3]:
+        if kept[3] is not None and worth_it(w.shape[2], w.shape[1], kept[3], threads.count()):
             u = self._winograd_filters(w, source)
             if u is not None:
-                out = _winograd_groups(x.astype(acc, copy=False), u, pb, [n - 2 + b + e for n, b, e in
-                                                                          zip(x.shape[2:], pb, pe)])
+                out = _winograd_groups(x.astype(acc, copy=False), u, pb, kept[3])
                 if finite(out):
                     return out.astype(x.dtype, copy=False)
         out = conv_kernel(x.astype(acc, copy=False), w.astype(acc, copy=False), self.strides,
                           self.dilations, pb, pe)
         return out.astype(x.dtype, copy=False)
 
-    def _winograd_fits(self, x: np.ndarray, w: np.ndarray, out: list[int]) -> bool:
-        """Whether this layer takes the Winograd path (irrun/ops/_winograd.py): 2-D, 3x3, stride
-        1, dilation 1, computed in f32 (f16/bf16/f32 data; f64 and integers keep the exact-order
-        sums of im2col), with the channels and image size :func:`worth_it` measured."""
-        return (x.ndim == 4 and w.shape[3:] == (3, 3) and tuple(self.strides) == (1, 1)
+    def _winograd_fits(self, x: np.ndarray, w: np.ndarray, out: list[int]) -> list[int] | None:
+        """The output size if this layer may take the Winograd path (irrun/ops/_winograd.py,
+        when :func:`worth_it` for its channels, size and the threads): 2-D, 3x3, stride 1,
+        dilation 1, computed in f32 (f16/bf16/f32 data; f64 and integers keep the exact-order
+        sums of im2col), not empty; else None."""
+        fits = (x.ndim == 4 and w.shape[3:] == (3, 3) and tuple(self.strides) == (1, 1)
                 and tuple(self.dilations) == (1, 1) and compute_dtype(x.dtype) == np.float32
-                and x.shape[0] > 0 and min(out) > 0 and worth_it(w.shape[2], w.shape[1], out))
+                and x.shape[0] > 0 and min(out) > 0)
+        return out if fits else None
 
     def _winograd_filters(self, w: np.ndarray, source: np.ndarray) -> np.ndarray | None:
         """The transformed filters [G, 16, Og, Cg] of a constant ``source``, computed at its

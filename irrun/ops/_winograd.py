@@ -60,15 +60,22 @@ BLOCK = 1 << 20
 #: 512ch 28x28 0.96 (no least) / 1.45 (128) / 1.71 (256); 64ch 56x56 1.44 / 1.45 / 1.24.
 
 
-def worth_it(c: int, k: int, out_hw: Sequence[int]) -> bool:
-    """Whether F(2x2, 3x3) beats im2col for ``c`` input and ``k`` output channels and this output
-    size, by a rule measured at 1 thread (tools/bench.py machine, [1, C, H, H] -> C, pads 1;
-    im2col ms / Winograd ms): below 32 channels the transforms cost what the products save
-    (8ch 0.86-1.13, 16ch 0.92-1.12, 32ch 0.99-1.34); with fewer 2x2 tiles than ``max(C, K) / 16``
-    the 16 products are too narrow (512ch 7x7 0.77, 256ch 7x7 1.03, 128ch 7x7 1.23, 512ch 14x14
-    1.36); elsewhere 1.2-1.7 (64ch 56x56 1.45, 128ch 28x28 1.5, 256ch 14x14 1.5)."""
+def worth_it(c: int, k: int, out_hw: Sequence[int], threads: int = 1) -> bool:
+    """Whether F(2x2, 3x3) beats im2col for ``c`` input and ``k`` output channels, this output
+    size and ``threads`` BLAS threads, by a rule measured on this machine (kernels alone,
+    [1, C, H, H] -> C, pads 1, im2col ms / Winograd ms). At 1 thread: below 32 channels the
+    transforms cost what the products save (8ch 0.86-1.13, 16ch 0.92-1.12, 32ch 0.99-1.34); with
+    fewer 2x2 tiles than ``max(C, K) / 16`` the 16 products are too narrow (512ch 7x7 0.77, 256ch
+    7x7 1.03, 128ch 7x7 1.23, 512ch 14x14 1.36); elsewhere 1.2-1.7 (64ch 56x56 1.45, 128ch 28x28
+    1.5, 256ch 14x14 1.5). With 2 BLAS threads the products take half the time but the
+    transforms (serial: splitting them over irrun's pool beside BLAS's threads ran 1.1-1.6x
+    slower) do not, so big images with few channels lose: 32ch 80x80 0.69, 64ch 56x56 0.95,
+    32ch 40x40 0.97-1.03, 64ch 40x40 1.06, 128ch 28x28 1.08, 64ch 20x20 1.33, 256ch 14x14 1.5 --
+    there also at most ``8 * min(C, K)`` tiles."""
     tiles = -(-out_hw[0] // 2) * -(-out_hw[1] // 2)
-    return min(c, k) >= 32 and tiles * 16 > max(c, k)
+    if min(c, k) < 32 or tiles * 16 <= max(c, k):
+        return False
+    return threads <= 1 or tiles <= 8 * min(c, k)
 
 
 def filter_transform(w: np.ndarray) -> np.ndarray:

@@ -143,6 +143,8 @@ def test_rule():
     assert _winograd.worth_it(128, 128, (7, 7))            # 16 tiles * 16 > 128
     assert not _winograd.worth_it(512, 512, (7, 7))        # ResNet-18's last stage: 0.77x
     assert not _winograd.worth_it(16, 64, (56, 56))
+    assert not _winograd.worth_it(64, 64, (56, 56), threads=2)   # 2 BLAS threads: 784 tiles > 8 * 64
+    assert _winograd.worth_it(128, 128, (28, 28), threads=2)
 
 
 @pytest.mark.parametrize("where", ["input-inf", "input-nan", "filter-inf"])
