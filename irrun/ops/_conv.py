@@ -1,8 +1,9 @@
 """The convolution kernels: im2col (a strided ``sliding_window_view`` copied into ``[N, G, C/G*K,
 rows*W]`` columns, a cache-sized block of output rows at a time) and a batched ``np.matmul`` of
 each block with the filters, a 1x1 one the matmul alone; a depthwise convolution (one input
-channel per group) an im2col of the K taps and a matmul per channel, blocked for the cache. Also
-the attributes and checks every convolution shares.
+channel per group) an im2col of the K taps and a matmul per channel, blocked for the cache; a 3x3
+stride-1 one with enough channels Winograd F(2x2, 3x3) (_winograd.py; chosen in
+:meth:`ConvolutionOp.convolve`). Also the attributes and checks every convolution shares.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from ..errors import OpError
 from ..limits import threads
-from ..limits.memory import check_alloc
+from ..limits.memory import OverBudget, check_alloc
 from ..types.shapes import DYN, Dim, PartialShape
 from ._numerics import compute_dtype, require_numeric, same_etype
 from ._window import AUTO_PAD, check_kernel_fits, check_rank, pad_spatial, resolve_pads, window_dim, windows
@@ -308,7 +309,10 @@ class ConvolutionOp(Op):
         wf = w.astype(np.float32, copy=False)
         u: np.ndarray | None = None
         if np.isfinite(wf).all():
-            u = np.stack([filter_transform(wg) for wg in wf])
+            try:
+                u = filter_transform(wf[0])[None] if len(wf) == 1 else np.stack([filter_transform(g) for g in wf])
+            except OverBudget:          # the transformed filters do not fit: im2col needs none
+                u = None
         self.__dict__["_winograd"] = (source, u)
         return u
 
