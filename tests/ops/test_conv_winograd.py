@@ -195,3 +195,18 @@ def test_against_openvino(dtype):
             assert got.dtype == want.dtype and got.shape == want.shape
             tol = 1e-5 if dtype == "f32" else 2e-3
             np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=tol, atol=tol)
+
+
+def test_filters_over_the_memory_budget_keep_im2col(taken):
+    """256x256 filters: their f64 transform needs 8 MiB; under a 6 MiB budget the layer still
+    runs (im2col), under 64 MiB it takes the Winograd path -- both give the definition's sums."""
+    rng = np.random.default_rng(19)
+    x = rng.standard_normal((1, 256, 14, 14)).astype(np.float32)
+    wt = rng.standard_normal((256, 256, 3, 3)).astype(np.float32)
+    want = direct_f64(x, wt[None], (1, 1), [14, 14])
+    for mib, winograd in ((6, False), (64, True)):
+        taken.clear()
+        model, feeds = _build(_tmp(), "Convolution", [x, wt], attrs(), "opset1", 1, (0,))
+        got = model.run(feeds, max_memory=mib << 20)["out0"]
+        assert bool(taken) == winograd, mib
+        check_close(got, want)
