@@ -6,7 +6,7 @@ Why: a dense 3x3 convolution in irrun is an im2col and one GEMM, and at one thre
 lever is fewer multiplies. F(2x2, 3x3) computes each 2x2 block of outputs from a 4x4 tile of
 input with 16 products per (output channel, input channel) pair instead of 36: the convolution
 becomes 16 GEMMs ``M[xi] = U[xi] (K x C) @ V[xi] (C x tiles)``, 2.25x fewer multiply-adds, plus
-transforms that are additions only (the filter transform, done once per constant filter, halves).
+transforms that are additions only (and a filter transform, done once per constant filter).
 
 - filters: ``U = G g G^T`` per (K, C) pair, computed in f64 and rounded once to f32
   (:func:`filter_transform`); the caller keeps it with the layer (``_conv.ConvolutionOp``).
@@ -27,7 +27,7 @@ ResNet-18's layers it ran slower than F(2x2, 3x3) (its transforms have 2-3x more
 products are narrower) and its error against an f64 sum was ~15x larger (3e-5 against 2e-6).
 
 Rounding: the results differ from the im2col path's in the last bits only (the error against an
-f64 sum is of the same size, see tests/test_conv_winograd.py). Non-finite values: a transform
+f64 sum is of the same size, see tests/ops/test_conv_winograd.py). Non-finite values: a transform
 mixes the 16 values of a tile, so one inf in a tile can turn outputs the direct sum makes +-inf
 into NaN. The caller therefore never gives this path non-finite filters and recomputes a layer
 on the im2col path when its Winograd output holds any inf or NaN (:func:`finite`) -- results on
@@ -42,7 +42,8 @@ import numpy as np
 
 from ..limits.memory import check_alloc
 
-#: F(2x2, 3x3) transforms: ``V = B^T d B``, ``U = G g G^T``, ``Y = A^T M A``.
+#: F(2x2, 3x3) transforms: ``V = B^T d B``, ``U = G g G^T``, ``Y = A^T M A`` (the paper's matrices;
+#: the input and filter transforms below are these rows written out as slice arithmetic).
 B_T = np.array([[1, 0, -1, 0], [0, 1, 1, 0], [0, -1, 1, 0], [0, 1, 0, -1]], np.float64)
 G = np.array([[1, 0, 0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0, 0, 1]], np.float64)
 A_T = np.array([[1, 1, 1, 0], [0, 1, -1, -1]], np.float64)
