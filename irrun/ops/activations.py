@@ -23,6 +23,7 @@ from ..errors import OpError
 from ..types.elements import ElementType
 from ..types.shapes import PartialShape
 from ._numerics import (
+    CLIP,
     DIRECT,
     NUMERIC,
     RESTRICTION,
@@ -80,7 +81,7 @@ class Clamp1(Op):
         if x.dtype in DIRECT:        # max/min pass NaN like the comparisons; zero ties keep x's sign
             out = out if fits(out, x) else np.empty_like(x)   # (a 0-d result of out=None is a scalar)
             if clip_is_clamp(x.dtype):
-                return [np.clip(x, lo, hi, out=out)]
+                return [CLIP(x, lo, hi, out=out)]
             if ties_keep_second(x.dtype):
                 y = np.maximum(lo, x, out=out)
                 return [np.minimum(hi, y, out=y)]
