@@ -320,7 +320,7 @@ def test_clamp_of_a_scalar_tensor():
         assert got.shape == () and got.dtype == np.float32 and got == want
 
 
-@pytest.mark.parametrize("slopes", [[-0.0563], [-0.5, 0.25, 1.0], [-2.0], [3.0, 1.5, 1.0]])
+@pytest.mark.parametrize("slopes", [[-0.0563], [-0.5, 0.25, 1.0], [-2.0], [3.0, 1.5, 1.0], [0.25], [0.1, 1.0, 0.5]])
 def test_prelu_negative_and_mixed_slopes_follow_the_spec_bit_for_bit(slopes):
     """prelu-1.rst: ``x < 0 ? x * slope : x`` — a zero stays the zero it was (no -0.0 from
     ``0 * -k``), infinities and NaN pass, also on long rows (NumPy's SIMD loops and tails)."""
@@ -332,6 +332,28 @@ def test_prelu_negative_and_mixed_slopes_follow_the_spec_bit_for_bit(slopes):
                     np.float32)
     np.testing.assert_array_equal(out, want)
     np.testing.assert_array_equal(np.signbit(out), np.signbit(want))
+
+
+@pytest.mark.parametrize("slope", [0.25, 1.0, 2.5, -0.1])
+def test_prelu_in_place_and_in_blocks_is_the_spec_bit_for_bit(slope):
+    """The kernel as the run loop calls it, on a tensor of several float_math blocks, written into
+    its own input (``out=x``) and into a fresh array: ``x < 0 ? x * slope : x`` with the very bits
+    (quiet and signalling NaN payloads, zeros' signs, infinities, subnormals, SIMD tails)."""
+    from irrun.ops.activations import PRelu1
+    rng = np.random.default_rng(5)
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -3.5, 2.25, -1e-40, 1e-40, 3e38, -3e38], np.float32)
+    x = rng.choice(np.concatenate([special, rng.normal(size=64).astype(np.float32)]), size=(1, 3, 301, 307))
+    x.reshape(-1)[:2] = np.array([0x7FA00001, 0xFFC00123], np.uint32).view(np.float32)    # sNaN, a payload
+    s = np.array([slope], np.float32)
+    s.flags.writeable = False
+    with np.errstate(all="ignore"):
+        want = np.where(x < 0, x * s.reshape(1, 1, 1, 1), x)
+    op = PRelu1()
+    fresh = op.run(x, s)[0]
+    np.testing.assert_array_equal(fresh.view(np.uint32), want.view(np.uint32))
+    y = x.copy()
+    assert op.run(y, s, out=y)[0] is y
+    np.testing.assert_array_equal(y.view(np.uint32), want.view(np.uint32))
 
 
 @pytest.mark.parametrize("n_threads", [1, 2, 3])
