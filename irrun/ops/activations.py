@@ -147,14 +147,17 @@ class Swish4(Op):
 
     def run(self, x, beta=None):
         b = np.float64(1.0) if beta is None else beta
-        return [float_math(_swish, x, np.asarray(b, dtype=x.dtype))]
+        return [float_math(_swish, x, np.asarray(b, dtype=x.dtype), into=True)]
 
 
-def _swish(v: np.ndarray, beta: np.ndarray) -> np.ndarray:
+def _swish(v: np.ndarray, beta: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """``v / (1 + exp(-v * beta))`` in one temporary, updated in place (4 passes, no other
-    allocation: YOLOv8's Swish layers are ~1.5% of the public corpus' time); ``v * -beta`` is
-    ``-v * beta`` bit for bit (negation is exact)."""
-    t = np.asarray(np.multiply(v, -beta))
+    allocation: YOLOv8's Swish layers are ~9% of yolov8n-int8's time); ``v * -beta`` is
+    ``-v * beta`` bit for bit (negation is exact). The temporary is ``out`` when given
+    (float_math's ``into``: f32/f64 blocks computed in the result itself, no copy of them —
+    [1, 16, 320, 320] 1.66 -> 1.34 ms; the same operations in the same order: the same bits).
+    ``out`` is never ``v``: Swish is not run in place (``v`` is read by the last pass)."""
+    t = np.asarray(np.multiply(v, -beta, out=out))
     np.exp(t, out=t)
     t += 1
     return np.divide(v, t, out=t)

@@ -84,6 +84,24 @@ def test_swish_beta(params):
     np.testing.assert_allclose(out, spec(lambda v: v / (1 + math.exp(-0.75 * v))), rtol=1e-6, atol=1e-7)
 
 
+@pytest.mark.parametrize("shape", [(), (7,), (1, 3, 301, 307)])
+def test_swish_is_the_spec_formula_bit_for_bit_in_f32(shape):
+    """swish-4.rst ``x / (1 + exp(-x * beta))`` in f32, the operations in that order: the same bits
+    on a 0-d tensor, a SIMD tail and a tensor of several blocks (each computed in the result
+    itself), NaN, infinities, zeros and overflowing exponents included."""
+    from irrun.ops.activations import Swish4
+    rng = np.random.default_rng(8)
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -100.0, 100.0, 1e-40, -3.5, 2.25], np.float32)
+    x = rng.choice(np.concatenate([special, rng.normal(scale=4, size=64).astype(np.float32)]), size=shape)
+    x = np.asarray(x, np.float32)
+    for beta in (np.float32(1.0), np.float32(0.75)):
+        with np.errstate(all="ignore"):
+            want = np.asarray(x / (np.float32(1) + np.exp(-x * beta)), np.float32)
+        got = Swish4().run(x, np.asarray(beta))[0]
+        assert got.shape == x.shape and got.dtype == np.float32
+        np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
 def test_swish_errors():
     x = np.ones(3, np.float32)
     raises_for("Swish", ShapeError, "Swish input with beta must be scalar but it has rank: 1", act, "Swish", x,
