@@ -219,7 +219,7 @@ class PRelu1(Op):
         if kernel is None:
             with np.errstate(over="ignore"):
                 return [np.where(x < 0, x * s, x)]
-        return [float_math(kernel, x, s, out=out)]
+        return [float_math(kernel, x, s, out=out, into=getattr(kernel, "into", False))]
 
 
 def _prelu_kernel(slope: np.ndarray):
@@ -248,10 +248,19 @@ def _prelu_kernel(slope: np.ndarray):
     def picked(v: np.ndarray, k: np.ndarray) -> np.ndarray:
         q = np.asarray(np.multiply(v, k))     # (0-d data: an array, not a scalar)
         q = pick(v, q, out=q)
-        if negative:
-            np.copyto(q, v, where=v == 0)
+        np.copyto(q, v, where=v == 0)
         return q
-    return picked
+
+    def picked_into(v: np.ndarray, k: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        # a slope >= 0: written straight into the result block (float_math's ``into``; ``out``
+        # may be ``v`` itself, read by the same pass), no copy of a temporary. Zeros tie with
+        # zeros of their own sign (a zero times a positive slope), NaN with its own NaN: the
+        # same bits (tests/ops/test_activations.py, in place and in blocks).
+        return np.asarray(pick(v, np.multiply(v, k), out=out))
+    if negative:
+        return picked
+    picked_into.into = True                   # type: ignore[attr-defined]
+    return picked_into
 
 
 def _scalar_input(info: TensorInfo, name: str, port: str, one_element: bool = False) -> None:
