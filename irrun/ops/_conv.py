@@ -1,8 +1,9 @@
 """The convolution kernels: im2col (a strided ``sliding_window_view`` copied into ``[N, G, C/G*K,
 rows*W]`` columns, a cache-sized block of output rows at a time) and a batched ``np.matmul`` of
 each block with the filters, a 1x1 one the matmul alone; a depthwise convolution (one input
-channel per group) an im2col of the K taps and a matmul per channel, blocked for the cache. Also
-the attributes and checks every convolution shares.
+channel per group) an im2col of the K taps and a matmul per channel, blocked for the cache; a 3x3
+stride-1 one with enough channels Winograd F(2x2, 3x3) (_winograd.py; chosen in
+:meth:`ConvolutionOp.convolve`). Also the attributes and checks every convolution shares.
 """
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ..errors import OpError
-from ..limits.memory import check_alloc
+from ..limits import threads
+from ..limits.memory import OverBudget, check_alloc
 from ..types.shapes import DYN, Dim, PartialShape
 from ._numerics import compute_dtype, require_numeric, same_etype
 from ._window import AUTO_PAD, check_kernel_fits, check_rank, pad_spatial, resolve_pads, window_dim, windows
+from ._winograd import conv3x3, filter_transform, finite, worth_it
 from .base import Attr, Op, Precision, TensorInfo
 
 # ---------------------------------------------------------------------------------------------
@@ -156,6 +159,17 @@ def _tap_grids(planes: dict[tuple[int, ...], np.ndarray], k: Sequence[int], dila
     return grids
 
 
+def _winograd_groups(x: np.ndarray, u: np.ndarray, pads_begin: Sequence[int], out: Sequence[int]) -> np.ndarray:
+    """:func:`conv3x3` per group: ``x`` [N, G*Cg, H, W] f32, ``u`` [G, 16, Og, Cg]."""
+    g, cg = u.shape[0], u.shape[3]
+    if g == 1:
+        return conv3x3(x, u[0], pads_begin, out)
+    res = np.empty((x.shape[0], g * u.shape[2], *out), np.float32)
+    for i in range(g):
+        res[:, i * u.shape[2]:(i + 1) * u.shape[2]] = conv3x3(x[:, i * cg:(i + 1) * cg], u[i], pads_begin, out)
+    return res
+
+
 # ---------------------------------------------------------------------------------------------
 # Forward convolutions
 
@@ -252,18 +266,55 @@ class ConvolutionOp(Op):
         etype = filters.etype if data.etype.is_dynamic else data.etype
         return [TensorInfo(etype, PartialShape([batch, channels, *self.geometry(d, k)[2]]))]
 
-    def convolve(self, x: np.ndarray, w: np.ndarray) -> np.ndarray:
-        """``w`` in [G, Og, Cg, *k] layout."""
-        key = (x.shape, w.shape)             # the pads, kept for the shapes of the last run
+    def convolve(self, x: np.ndarray, w: np.ndarray, source: np.ndarray) -> np.ndarray:
+        """``w`` in [G, Og, Cg, *k] layout; ``source``: the filters as the layer got them (a
+        read-only constant is the same array every run: what is derived from it is kept)."""
+        key = (x.shape, x.dtype, w.shape)    # the pads, kept for the shapes of the last run
         kept = self.__dict__.get("_pads")
         if kept is None or kept[0] != key:
-            pb, pe, _ = self.geometry([Dim(n, n) for n in x.shape[2:]], [Dim(n, n) for n in w.shape[3:]])
-            self.__dict__["_pads"] = kept = (key, pb, pe)
+            pb, pe, spatial = self.geometry([Dim(n, n) for n in x.shape[2:]], [Dim(n, n) for n in w.shape[3:]])
+            self.__dict__["_pads"] = kept = (key, pb, pe, self._winograd_fits(x, w, [d.lo for d in spatial]))
         pb, pe = kept[1], kept[2]
         acc = compute_dtype(x.dtype)
+        if kept[3] is not None and worth_it(w.shape[2], w.shape[1], kept[3], threads.count()):
+            u = self._winograd_filters(w, source)
+            if u is not None:
+                out = _winograd_groups(x.astype(acc, copy=False), u, pb, kept[3])
+                if finite(out):
+                    return out.astype(x.dtype, copy=False)
         out = conv_kernel(x.astype(acc, copy=False), w.astype(acc, copy=False), self.strides,
                           self.dilations, pb, pe)
         return out.astype(x.dtype, copy=False)
+
+    def _winograd_fits(self, x: np.ndarray, w: np.ndarray, out: list[int]) -> list[int] | None:
+        """The output size if this layer may take the Winograd path (irrun/ops/_winograd.py,
+        when :func:`worth_it` for its channels, size and the threads): 2-D, 3x3, stride 1,
+        dilation 1, computed in f32 (f16/bf16/f32 data; f64 and integers keep the exact-order
+        sums of im2col), not empty; else None."""
+        fits = (x.ndim == 4 and w.shape[3:] == (3, 3) and tuple(self.strides) == (1, 1)
+                and tuple(self.dilations) == (1, 1) and compute_dtype(x.dtype) == np.float32
+                and x.shape[0] > 0 and min(out) > 0)
+        return out if fits else None
+
+    def _winograd_filters(self, w: np.ndarray, source: np.ndarray) -> np.ndarray | None:
+        """The transformed filters [G, 16, Og, Cg] of a constant ``source``, computed at its
+        first run and kept with the layer; None (the im2col path) for filters computed at run
+        time (transforming them every run costs what it saves) or holding inf/NaN (the
+        transform would spread them: irrun/ops/_winograd.py)."""
+        kept = self.__dict__.get("_winograd")
+        if kept is not None and kept[0] is source:
+            return kept[1]
+        if source.flags.writeable:
+            return None
+        wf = w.astype(np.float32, copy=False)
+        u: np.ndarray | None = None
+        if np.isfinite(wf).all():
+            try:
+                u = filter_transform(wf[0])[None] if len(wf) == 1 else np.stack([filter_transform(g) for g in wf])
+            except OverBudget:          # the transformed filters do not fit: im2col needs none
+                u = None
+        self.__dict__["_winograd"] = (source, u)
+        return u
 
 
 class DenseConvolution(ConvolutionOp):
@@ -280,4 +331,4 @@ class DenseConvolution(ConvolutionOp):
         if x.shape[1] != w.shape[1]:
             raise OpError(f"Data batch channel count ({x.shape[1]}) does not match filter input channel "
                           f"count ({w.shape[1]}).", port="input 1")
-        return [self.convolve(x, w[None])]
+        return [self.convolve(x, w[None], w)]

@@ -60,6 +60,6 @@ class GroupConvolution1(ConvolutionOp):
             spatial = self.geometry([Dim(n, n) for n in x.shape[2:]], [Dim(n, n) for n in w.shape[3:]])[2]
             self.__dict__["_out"] = kept = (key, (x.shape[0], w.shape[0] * w.shape[1], *(d.lo for d in spatial)))
         check_alloc(kept[1], compute_dtype(x.dtype))
-        return [self.convolve(x, w)]
+        return [self.convolve(x, w, w)]
 
 

@@ -25,6 +25,7 @@ import numpy as np
 from ..errors import OpError
 from ..types.elements import TYPES, ElementType
 from ._numerics import (
+    CLIP,
     DIRECT,
     NUMERIC,
     RESTRICTION,
@@ -73,7 +74,7 @@ def _relu(x, out=None):
     1.2M f32), else np.maximum (np.where is ~20x slower); -0.0 and NaN kept."""
     zero = np.asarray(0, x.dtype)
     if x.dtype in DIRECT and clip_is_clamp(x.dtype):
-        return np.clip(x, zero, np.asarray(np.inf, x.dtype), out=out)
+        return CLIP(x, zero, np.asarray(np.inf, x.dtype), out=out)
     if x.dtype.kind != "f" or ties_keep_second(x.dtype):
         return np.maximum(zero, x, out=out)
     return put_zero_signs(np.maximum(x, zero, out=out), zero_signs(x))

@@ -207,6 +207,23 @@ def _lowest(dtype: np.dtype):
     return np.finfo(dtype).min if dtype.kind == "f" else -np.inf
 
 
+def lift_lowest(best: np.ndarray, lowest) -> np.ndarray:
+    """``np.fmax(best, lowest)`` in place: NaN and -inf become the type's lowest value, as
+    OpenVINO's ``max = lowest; if (v > max) max = v`` gives them. Done once on the window
+    maxima, not on the first kernel offset: a running np.fmax ignores NaN (unless both are
+    NaN) and never turns a value above ``lowest`` into another one, so lifting first or last
+    gives the same bits (zeros' signs included: every tie of two zeros meets the same
+    ``np.fmax(part, slab, out=part)`` call as before — NumPy's choice between them depends on
+    the loop it takes; tests/ops/test_pooling.py checks it bit for bit). np.fmax with a scalar runs NumPy's
+    unvectorised loop (~0.5 ns an element, 3x an array-array pass), so when the minimum (NaN
+    if any) is above ``lowest`` — nothing to lift, the usual case — one reduction replaces it."""
+    if best.dtype.kind != "f" or best.size == 0:
+        return best                 # integers and booleans: nothing lies below the lowest value
+    if not best.min() > lowest:
+        np.fmax(best, lowest, out=best)
+    return best
+
+
 _POOL_ATTRS = {
     "strides": Attr("ints", required=True),
     "pads_begin": Attr("ints", required=True),
@@ -241,17 +258,17 @@ class MaxPool1(_Pool):
         padded = self.padded(x, lowest)
         win = self.window_view(x.shape, padded[0])
         if win is not None:
-            return np.fmax(np.fmax.reduce(win, axis=tuple(range(-len(self.kernel), 0))), lowest)
+            return lift_lowest(np.fmax.reduce(win, axis=tuple(range(-len(self.kernel), 0))), lowest)
         lay = self.layout(x.shape)
         best = padded[0]
         # a maximum is exact, so one axis at a time (YOLO's SPPF 5x5: 10 passes, not 25) gives
-        # the same bits; the first pass lifts NaN and -inf to the lowest value as the loop does
+        # the same bits; NaN and -inf are lifted to the lowest value once, at the end (lift_lowest)
         for axis_offsets in lay.by_axis or [lay.offsets]:
-            part = np.fmax(best[axis_offsets[0]], lowest)
+            part = best[axis_offsets[0]].copy()
             for offset in axis_offsets[1:]:
                 np.fmax(part, best[offset], out=part)
             best = part
-        return best
+        return lift_lowest(best, lowest)
 
     def offsets(self, x: np.ndarray, best: np.ndarray) -> tuple[np.ndarray, list[int], list[int]]:
         """(kernel offset (row-major) of each window's maximum, pads_begin, output sizes) given

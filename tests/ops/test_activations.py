@@ -84,6 +84,24 @@ def test_swish_beta(params):
     np.testing.assert_allclose(out, spec(lambda v: v / (1 + math.exp(-0.75 * v))), rtol=1e-6, atol=1e-7)
 
 
+@pytest.mark.parametrize("shape", [(), (7,), (1, 3, 301, 307)])
+def test_swish_is_the_spec_formula_bit_for_bit_in_f32(shape):
+    """swish-4.rst ``x / (1 + exp(-x * beta))`` in f32, the operations in that order: the same bits
+    on a 0-d tensor, a SIMD tail and a tensor of several blocks (each computed in the result
+    itself), NaN, infinities, zeros and overflowing exponents included."""
+    from irrun.ops.activations import Swish4
+    rng = np.random.default_rng(8)
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -100.0, 100.0, 1e-40, -3.5, 2.25], np.float32)
+    x = rng.choice(np.concatenate([special, rng.normal(scale=4, size=64).astype(np.float32)]), size=shape)
+    x = np.asarray(x, np.float32)
+    for beta in (np.float32(1.0), np.float32(0.75)):
+        with np.errstate(all="ignore"):
+            want = np.asarray(x / (np.float32(1) + np.exp(-x * beta)), np.float32)
+        got = Swish4().run(x, np.asarray(beta))[0]
+        assert got.shape == x.shape and got.dtype == np.float32
+        np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
 def test_swish_errors():
     x = np.ones(3, np.float32)
     raises_for("Swish", ShapeError, "Swish input with beta must be scalar but it has rank: 1", act, "Swish", x,
@@ -320,7 +338,7 @@ def test_clamp_of_a_scalar_tensor():
         assert got.shape == () and got.dtype == np.float32 and got == want
 
 
-@pytest.mark.parametrize("slopes", [[-0.0563], [-0.5, 0.25, 1.0], [-2.0], [3.0, 1.5, 1.0]])
+@pytest.mark.parametrize("slopes", [[-0.0563], [-0.5, 0.25, 1.0], [-2.0], [3.0, 1.5, 1.0], [0.25], [0.1, 1.0, 0.5]])
 def test_prelu_negative_and_mixed_slopes_follow_the_spec_bit_for_bit(slopes):
     """prelu-1.rst: ``x < 0 ? x * slope : x`` — a zero stays the zero it was (no -0.0 from
     ``0 * -k``), infinities and NaN pass, also on long rows (NumPy's SIMD loops and tails)."""
@@ -332,6 +350,28 @@ def test_prelu_negative_and_mixed_slopes_follow_the_spec_bit_for_bit(slopes):
                     np.float32)
     np.testing.assert_array_equal(out, want)
     np.testing.assert_array_equal(np.signbit(out), np.signbit(want))
+
+
+@pytest.mark.parametrize("slope", [0.25, 1.0, 2.5, -0.1])
+def test_prelu_in_place_and_in_blocks_is_the_spec_bit_for_bit(slope):
+    """The kernel as the run loop calls it, on a tensor of several float_math blocks, written into
+    its own input (``out=x``) and into a fresh array: ``x < 0 ? x * slope : x`` with the very bits
+    (quiet and signalling NaN payloads, zeros' signs, infinities, subnormals, SIMD tails)."""
+    from irrun.ops.activations import PRelu1
+    rng = np.random.default_rng(5)
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -3.5, 2.25, -1e-40, 1e-40, 3e38, -3e38], np.float32)
+    x = rng.choice(np.concatenate([special, rng.normal(size=64).astype(np.float32)]), size=(1, 3, 301, 307))
+    x.reshape(-1)[:2] = np.array([0x7FA00001, 0xFFC00123], np.uint32).view(np.float32)    # sNaN, a payload
+    s = np.array([slope], np.float32)
+    s.flags.writeable = False
+    with np.errstate(all="ignore"):
+        want = np.where(x < 0, x * s.reshape(1, 1, 1, 1), x)
+    op = PRelu1()
+    fresh = op.run(x, s)[0]
+    np.testing.assert_array_equal(fresh.view(np.uint32), want.view(np.uint32))
+    y = x.copy()
+    assert op.run(y, s, out=y)[0] is y
+    np.testing.assert_array_equal(y.view(np.uint32), want.view(np.uint32))
 
 
 @pytest.mark.parametrize("n_threads", [1, 2, 3])

@@ -127,6 +127,25 @@ def test_run_time_shapes_checked_like_constant_ones():
     assert "Argument shapes are inconsistent." in e.value.message and e.value.layer.type == "Add"
 
 
+def test_in_place_buffer_keeps_the_shape_rule():
+    """An arithmetic op given the planner's buffer (``out=``) computes straight into it, and still
+    refuses what OpenVINO refuses: shapes that do not broadcast (numpy), unequal shapes (none);
+    an input that would grow the result beyond the buffer's shape gets a fresh result."""
+    from irrun.errors import OpError
+    from irrun.ops.binary import Add1, Multiply1
+    a, b = np.arange(6, dtype=np.float32).reshape(2, 3), np.array([10, 20, 30], np.float32)
+    out = np.empty((2, 3), np.float32)
+    (res,) = Add1().run(a, b, out=out)
+    assert res is out
+    np.testing.assert_array_equal(out, [[10, 21, 32], [13, 24, 35]])
+    for op, y in ((Add1(), np.ones((3, 2), np.float32)), (Multiply1(auto_broadcast="none"), b)):
+        with pytest.raises(OpError, match="Argument shapes are inconsistent."):
+            op.run(a, y, out=np.empty((2, 3), np.float32))
+    (grown,) = Add1().run(b, a, out=np.empty(3, np.float32))     # the buffer of the smaller input
+    assert grown.shape == (2, 3)
+    np.testing.assert_array_equal(grown, a + b)
+
+
 # ---------------------------------------------------------------------------------------------
 # Numerics measured on the reference evaluator
 

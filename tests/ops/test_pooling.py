@@ -309,3 +309,50 @@ def test_square_kernels_are_taken_axis_by_axis_with_the_same_values_and_indices(
     np.testing.assert_array_equal(vals, want_vals)
     np.testing.assert_array_equal(idx, want_idx)
     np.testing.assert_array_equal(maxpool(x, [k, k], [s, s], [p, p], [p, p], version="opset1")[0], want_vals)
+
+
+def _lifted_first(x, k, s, p, lowest):
+    """The spec loop's ``max = lowest; if (v > max) max = v`` as a running np.fmax that starts
+    from the lowest value (NaN and -inf lifted at the first offset of each pass), offsets in
+    row-major order, a kernel wider than 2x2 one axis at a time (rows, then columns): the
+    formulation irrun's MaxPool used before it lifted once at the end. (NumPy's np.fmax picks
+    either zero of a tie depending on its loop, so the order of the passes is part of the bits.)"""
+    xp = np.pad(x, ((0, 0), (0, 0), (p, p), (p, p)), constant_values=lowest)
+    oh, ow = (xp.shape[2] - k) // s + 1, (xp.shape[3] - k) // s + 1
+    rows = [(slice(None),) * 2 + (slice(d, d + (oh - 1) * s + 1, s),) for d in range(k)]
+    cols = [(slice(None),) * 3 + (slice(d, d + (ow - 1) * s + 1, s),) for d in range(k)]
+    offsets = [(slice(None),) * 2 + r[2:] + c[3:] for r, c in ((r, c) for r in rows for c in cols)]
+    best = xp
+    for group in ([rows, cols] if k * k > 2 * k + 1 else [offsets]):
+        part = np.fmax(best[group[0]], lowest)
+        for offset in group[1:]:
+            np.fmax(part, best[offset], out=part)
+        best = part
+    return best
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("k, s, p, size", [(1, 2, 0, 17), (2, 2, 0, 40), (3, 2, 0, 33), (3, 2, 1, 40),
+                                           (3, 1, 1, 9), (5, 1, 2, 24), (2, 1, 0, 65)])
+def test_max_pool_lifts_nan_and_minus_inf_once_with_the_same_bits(dtype, k, s, p, size):
+    """irrun lifts NaN and -inf to the lowest value once, on the maxima (pooling.lift_lowest),
+    not at the first kernel offset: the same bits, zeros' signs, NaN, infinities, the lowest
+    value itself and subnormals included — and with none of them (the reduction that skips the
+    lift) — for kernels taken whole (2x2), axis by axis (3x3, 5x5) and over one offset (1x1)."""
+    lowest = np.finfo(dtype).min
+    edges = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, lowest, -lowest, 1e-40, -1e-40, 1.0, -2.0],
+                     np.float64).astype(dtype)
+    rng = np.random.default_rng(size * 10 + k)
+    plain = rng.normal(size=(2, 3, size, size + 3)).astype(dtype)
+    edgy = rng.choice(edges, size=plain.shape)
+    low = rng.choice(edges[[0, 1, 3, 6]], size=plain.shape)     # windows of NaN, -inf and lowest only
+    bits = f"u{np.dtype(dtype).itemsize}"
+    for x in (plain, edgy, low, np.where(rng.random(plain.shape) < 0.5, edgy, plain)):
+        want = _lifted_first(x, k, s, p, lowest)
+        for version in ("opset1", "opset8"):
+            got = maxpool(x, [k, k], [s, s], [p, p], [p, p], version=version)[0]
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_array_equal(got.view(bits), want.view(bits))
+    if dtype is np.float32 and edgy.size <= 3000:   # the spec loop itself: values (zeros of either sign)
+        vals = maxpool(edgy, [k, k], [s, s], [p, p], [p, p])[0]
+        np.testing.assert_array_equal(vals, _max_pool_reference(edgy, k, s, p)[0])
