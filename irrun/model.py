@@ -169,6 +169,8 @@ class Model:
 
     # -- shapes -----------------------------------------------------------------------------
     def _require_ops(self) -> None:
+        if not self.op_errors:      # (the usual case, at every run: no walk over every layer)
+            return
         for n in self.order:
             if n in self.op_errors:
                 raise self.op_errors[n]

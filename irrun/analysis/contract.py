@@ -99,26 +99,37 @@ def outputs_match(outs: Sequence, expect: tuple) -> bool:
     output's (dtype, shape), compared whole."""
     if len(outs) != len(expect):
         return False
-    for a, (dtype, shape) in zip(outs, expect):
-        if type(a) is not np.ndarray or a.shape != shape or a.dtype != dtype:
+    k = 0
+    for a in outs:
+        dtype, shape = expect[k]
+        k += 1
+        if type(a) is not np.ndarray or a.shape != shape or (a.dtype is not dtype and a.dtype != dtype):
             return False
     return True
 
 
 def outputs_fit(outs: Sequence, specs: tuple | None) -> bool:
     """The common case of the contract, cheaply: each output an ndarray of the promised dtype
-    whose shape lies inside the inferred partial shape."""
+    whose shape lies inside the inferred partial shape. (It runs after every layer whose shapes
+    are dynamic — ~170 of a tiny decoder's ~200 a token —, so it is written for CPython's speed:
+    an index rather than ``zip``, ``is`` before ``==`` on the dtype (NumPy's built-in dtypes are
+    singletons), no loop over empty ``ranges``: 0.45 -> 0.27 us a call.)"""
     if specs is None or len(outs) != len(specs):
         return False
-    for a, (dtype, rank, pick, values, ranges) in zip(outs, specs):
-        if type(a) is not np.ndarray or a.dtype != dtype:
+    k = 0
+    for a in outs:
+        dtype, rank, pick, values, ranges = specs[k]
+        k += 1
+        if type(a) is not np.ndarray:
             return False
         shape = a.shape
-        if len(shape) != rank or (pick is not None and pick(shape) != values):
+        if len(shape) != rank or (a.dtype is not dtype and a.dtype != dtype) \
+                or (pick is not None and pick(shape) != values):
             return False
-        for i, lo, hi in ranges:
-            if not lo <= shape[i] <= hi:
-                return False
+        if ranges:
+            for i, lo, hi in ranges:
+                if not lo <= shape[i] <= hi:
+                    return False
     return True
 
 

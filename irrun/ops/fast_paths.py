@@ -14,6 +14,8 @@ names an op type, and nothing here imports the runtime.
   fetched from such a table row by row.
 * :data:`WEIGHT_BLOCKS` — an op that can read a constant input too big to keep block by block
   (MatMul with ``transpose_b``: each row of the weight gives one output column).
+* :data:`PREPARED` — an op that runs faster on a constant input stored in another layout (MatMul
+  with ``transpose_b`` on a K-major copy of its weight), kept once in the program's constants.
 * :data:`EXACT_CONSTANT` — an op computing an f16/bf16 constant that the narrow type holds
   exactly (Convert from small integers): its f32 value, with no rounding
   (irrun/analysis/constant_precision.py).
@@ -71,10 +73,21 @@ class WeightBlocks:
     run: Callable[..., list[np.ndarray]]
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """``prepare(op, inputs, outputs)``: None, or ``(k, op2, make)`` — the layer may run as
+    ``op2`` reading ``make(value)`` at input ``k`` (a constant) in place of the value, with the
+    very outputs, bit for bit, of the op on the value. The program keeps ``make(value)`` in its
+    constants (counted in the budget) and the value is no longer read there."""
+
+    prepare: Callable[[Any, Infos, Infos], "tuple[int, Any, Callable[[np.ndarray], np.ndarray]] | None"]
+
+
 #: op class -> its rule (filled by the op modules)
 ROWS: dict[type, Rows] = {}
 ROW_GATHER: dict[type, RowGather] = {}
 WEIGHT_BLOCKS: dict[type, WeightBlocks] = {}
+PREPARED: dict[type, Prepared] = {}
 #: ``exact(op, *inputs)``: output 0 in f32 when the f16/bf16 output holds it exactly, else None
 EXACT_CONSTANT: dict[type, Callable[..., np.ndarray | None]] = {}
 

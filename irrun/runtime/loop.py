@@ -77,6 +77,7 @@ def run(plan: Plan, feeds: dict, file: str | None, ctx: RunContext | None, limit
     in_place = observe is None or not getattr(observe, "keeps_arrays", True)
     t0 = 0.0
     op_step, param_step, result_step = OP, PARAM, RESULT     # (locals: read at every step)
+    strings = plan.strings                  # (else no output's dtype needs looking at: ~70 ns a layer)
     # the set variables (a view: this run's writes go to ctx.writes); an observer sees every step
     held = ctx.values.keys() if ctx is not None and observe is None else None
     args: Sequence[np.ndarray]
@@ -88,7 +89,7 @@ def run(plan: Plan, feeds: dict, file: str | None, ctx: RunContext | None, limit
         if kind is op_step and s.unless is not None and held is not None and s.unless <= held:
             args, outs = (), s.nones        # a variable's initial value, not needed: it is set
         elif kind is op_step:
-            args = [env[i] for i in s.ins]
+            args = s.fetch(env)
             if s.blas is not None and s.blas != threads.blas_now():
                 threads.use_blas(s.blas)
             if s.hi > limit and s.guard:
@@ -118,7 +119,7 @@ def run(plan: Plan, feeds: dict, file: str | None, ctx: RunContext | None, limit
             results[s.node] = args[0]
             outs = ()
         else:                               # CONST: only in a plan that shows every layer
-            args = [env[i] for i in s.ins]
+            args = s.fetch(env)
             outs = s.values
         if observe is not None:
             replaced = observe(s, list(args), list(outs), perf_counter() - t0)
@@ -134,7 +135,7 @@ def run(plan: Plan, feeds: dict, file: str | None, ctx: RunContext | None, limit
         for i, j in s.slots:
             a = env[j] = outs[i]
             if type(a) is ndarray and a.base is None and a.flags.writeable:   # it owns its bytes
-                n = counted[j] = a.nbytes if a.dtype.kind != "T" else budget.string_bytes(a)
+                n = counted[j] = a.nbytes if not strings or a.dtype.kind != "T" else budget.string_bytes(a)
                 total += n
         peak = total
         if s.into is not None and outs and env[s.into] is outs[0]:

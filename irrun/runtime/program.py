@@ -79,7 +79,7 @@ class Program:
                 fixed.add(s.node)
         todo = {s.node for s in steps if s.kind is OP and s.node in fixed}
         if not todo:
-            return steps
+            return self._prepare(steps)
         readers: dict[Port, list[Step]] = {}
         for s in steps:
             for r in s.reads:
@@ -139,6 +139,43 @@ class Program:
                 s = Step(s.node, CONST, s.op, [], [
                     TensorInfo(i.etype, i.shape, self.constants[(s.node, k)]) if c and i is not None else i
                     for k, (i, c) in enumerate(zip(s.infos, cached))], [], s.ref)
+            out.append(s)
+        return self._prepare(out)
+
+    def _prepare(self, steps: list[Step]) -> list[Step]:
+        """Layers that run faster on a constant input in another layout (``fast_paths.PREPARED``):
+        each reads its own copy — made once, kept in the constants while the budget allows, under
+        the key (producer, port, reader) — from a CONST step of its own, when the input is a
+        Const's value that no other layer reads (one copy, never two: the Const's value is a view
+        of the .bin). Outputs are the same bits (the rule's promise)."""
+        by_node = {s.node: s for s in steps}
+        readers: dict[Port, int] = {}
+        for s in steps:
+            for r in s.reads:
+                readers[r] = readers.get(r, 0) + 1
+        out = []
+        for s in steps:
+            rule = fast_paths.lookup(fast_paths.PREPARED, s.op) if s.kind is OP else None
+            chosen = rule.prepare(s.op, [by_node[u].infos[p] for u, p in s.reads], s.infos) \
+                if rule is not None and all(u in by_node for u, _ in s.reads) else None
+            if chosen is not None:
+                k, op, make = chosen
+                u, p = port = s.reads[k]
+                info = by_node[u].infos[p]
+                key = (u, p, s.node)
+                if by_node[u].kind is CONST and readers[port] == 1 and info is not None \
+                        and info.value is not None and key not in self.constants:
+                    if self.constant_bytes + info.value.nbytes <= budget.current():
+                        value = make(info.value)
+                        value.flags.writeable = False       # shared by every run
+                        self.constants[key] = value
+                        self.constant_bytes += value.nbytes
+                if key in self.constants:
+                    value = self.constants[key]
+                    out.append(Step(key, CONST, by_node[u].op, [], [TensorInfo(
+                        info.etype, PartialShape(value.shape), value)], [], by_node[u].ref))
+                    s = Step(s.node, OP, op, s.reads[:k] + [(key, 0)] + s.reads[k + 1:], s.infos,
+                             [], s.ref)
             out.append(s)
         return out
 

@@ -27,7 +27,7 @@ def _unlinked(*args: object, **kw: object) -> list:
     raise AssertionError("a step runs before link() bound its kernel")
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
     node: object
     kind: StepKind
@@ -50,6 +50,7 @@ class Step:
     guard: int = 0                 # item size to check (input elements x it) against the budget
     puts: tuple = ()               # (output index, port) per output somebody reads
     ins: tuple = ()                # the slots of ``reads``, ``puts``, ``frees`` and ``inplace``
+    fetch: Callable = _unlinked    # env -> its inputs (``[env[i] for i in ins]`` in C: number())
     slots: tuple = ()              # in a run of the plan's loop (irrun.runtime.plan.number)
     drop: tuple = ()
     into: int | None = None
