@@ -70,9 +70,10 @@ def worth_it(c: int, k: int, out_hw: Sequence[int], threads: int = 1) -> bool:
     7x7 1.03, 128ch 7x7 1.23, 512ch 14x14 1.36); elsewhere 1.2-1.7 (64ch 56x56 1.45, 128ch 28x28
     1.5, 256ch 14x14 1.5). With 2 BLAS threads the products take half the time but the
     transforms (serial: splitting them over irrun's pool beside BLAS's threads ran 1.1-1.6x
-    slower) do not, so big images with few channels lose: 32ch 80x80 0.69, 64ch 56x56 0.95,
-    32ch 40x40 0.97-1.03, 64ch 40x40 1.06, 128ch 28x28 1.08, 64ch 20x20 1.33, 256ch 14x14 1.5 --
-    there also at most ``8 * min(C, K)`` tiles."""
+    slower; whole blocks on the pool with BLAS on one thread, 1.1-1.5x slower per layer in
+    ResNet-18 and yolov8n, docs/speed.md "Convolutions at 2 threads") do not, so big images
+    with few channels lose: 32ch 80x80 0.69, 64ch 56x56 0.95, 32ch 40x40 0.97-1.03, 64ch 40x40
+    1.06, 128ch 28x28 1.08, 64ch 20x20 1.33, 256ch 14x14 1.5 -- there also at most ``8 * min(C, K)`` tiles."""
     tiles = -(-out_hw[0] // 2) * -(-out_hw[1] // 2)
     if min(c, k) < 32 or tiles * 16 <= max(c, k):
         return False
