@@ -87,11 +87,13 @@ def test_scalar_operand_is_refused():
             [Param("f32", ""), Param("f32", "3")])
 
 
-@pytest.mark.parametrize("lead", [(1,), (3,), (1, 1), (2, 5)])
+@pytest.mark.parametrize("lead", [(1,), (3,), (1, 1), (2, 5), (1, 40), (3, 100)])
 @pytest.mark.parametrize("n", [7, 2100])           # 2100: more output columns than matmul.COLS
 def test_linear_layer_fast_path(lead, n):
     """transpose_b with a 2-D weight [N, K] (an LLM's linear layer, one token or several) takes
-    its own path in the kernel: A @ B^T by the spec, summed in f64 as the expected value."""
+    its own path in the kernel: A @ B^T by the spec, summed in f64 as the expected value. A few
+    rows go weight first, (W @ A.T).T; 40 and 300 rows of 6 go as one product on the transposed
+    view (matmul._weight_first): both paths here."""
     rng = np.random.default_rng(0)
     a = rng.standard_normal((*lead, 6)).astype(np.float32)
     w = rng.standard_normal((n, 6)).astype(np.float32)
